@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { JsonValue } from './json.js';
+import { EffectClass } from './vocabulary.js';
+
+export const CASE_SCHEMA = 'riddle.case/1';
+
+/** When the run must stop an attempt: the declared budget of one attempt. */
+export const StopCondition = z.object({
+  /** Wall-clock budget of one attempt, in milliseconds. */
+  timeoutMs: z.number().int().positive(),
+  /** Bytes of stdout/stderr kept per stream; past this the output is cut and hashed whole. */
+  maxOutputBytes: z.number().int().positive(),
+  /** Rounds of pressure an attempt may run (1 for single-turn). */
+  maxRounds: z.number().int().positive(),
+});
+export type StopCondition = z.infer<typeof StopCondition>;
+
+/** Something the Case needs from outside; when it is missing the Case says whether that blocks the trial. */
+export const Dependency = z.object({
+  name: z.string().min(1),
+  kind: z.enum(['env', 'binary', 'file', 'service']),
+  /** `blocked`: the trial cannot run here (not a failure). `harness_error`: the harness promised it and broke. */
+  onUnavailable: z.enum(['blocked', 'harness_error']),
+  description: z.string().optional(),
+});
+export type Dependency = z.infer<typeof Dependency>;
+
+/** One exact, versioned input with what it must and must not lead to. */
+export const Case = z.object({
+  schema: z.literal(CASE_SCHEMA),
+  /** Stable id inside its Trial Suite (e.g. `case`, `control`, a dataset row id). */
+  id: z.string().min(1),
+  /** The exact input of round 1 (a sealed Case keeps only its fingerprint here). */
+  input: JsonValue,
+  /** Inputs of the following rounds (pressure: nudges, follow-ups); empty for a single-turn Case. */
+  followUps: z.array(JsonValue),
+  /** Fixture folder copied into each attempt's workspace, with its content fingerprint. */
+  fixtures: z.object({ path: z.string(), fingerprint: z.string() }).nullable(),
+  /** Criteria that must be met. */
+  expect: z.array(z.string()),
+  /** Criteria that must not be met (forbidden behaviour). */
+  forbid: z.array(z.string()),
+  /** Reference answer or oracle description, when one exists. */
+  oracle: JsonValue,
+  /** The strongest effect a tool request may have before it is denied. */
+  effectClass: EffectClass,
+  stop: StopCondition,
+  dependencies: z.array(Dependency),
+  /** Sealed content never appears in plaintext in an Outcome, report or log. */
+  sealed: z.boolean(),
+  /** Grouping keys (dataset columns such as type or label). */
+  tags: z.record(z.string(), z.string()),
+});
+export type Case = z.infer<typeof Case>;

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+export const EVALUATOR_SCHEMA = 'riddle.evaluator/1';
+
+export const EvaluatorKind = z.enum(['mechanical', 'rubric', 'model-judge', 'human']);
+export type EvaluatorKind = z.infer<typeof EvaluatorKind>;
+
+/** Calibration of one criterion against labelled controls (exact intervals, one-sided lower bounds vs floors). */
+export const CriterionCalibration = z.object({
+  criterion: z.string(),
+  sensitivity: z.object({ value: z.number(), lower: z.number(), upper: z.number(), tp: z.number().int(), fn: z.number().int() }),
+  specificity: z.object({ value: z.number(), lower: z.number(), upper: z.number(), tn: z.number().int(), fp: z.number().int() }),
+  agreement: z.object({ raw: z.number(), cohenKappa: z.number().nullable(), gwetAC1: z.number().nullable(), krippendorffAlpha: z.number().nullable() }),
+  floor: z.number(),
+  trusted: z.boolean(),
+});
+export type CriterionCalibration = z.infer<typeof CriterionCalibration>;
+
+export const Evaluator = z.object({
+  schema: z.literal(EVALUATOR_SCHEMA),
+  id: z.string().min(1),
+  kind: EvaluatorKind,
+  revision: z.string().min(1),
+  /** Criteria this evaluator gives findings on. */
+  criteria: z.array(z.string()).min(1),
+  /** Model behind a judge: id, family (a judge of the subject's family is not independent), prompt revision. */
+  model: z.object({ id: z.string(), family: z.string(), promptRevision: z.string() }).nullable(),
+  independence: z.object({ independent: z.boolean(), reason: z.string() }),
+  /** Calibration evidence: a file reference with its fingerprint and per-criterion results; null = uncalibrated. */
+  calibration: z
+    .object({ file: z.string(), fingerprint: z.string(), criteria: z.array(CriterionCalibration) })
+    .nullable(),
+  limits: z.array(z.string()),
+});
+export type Evaluator = z.infer<typeof Evaluator>;

@@ -1,0 +1,48 @@
+export { JsonValue } from './json.js';
+export { systemClock, type Clock } from './clock.js';
+export { canonicalJson, fingerprint, sha256 } from './fingerprint.js';
+export {
+  AttemptStatus,
+  ATTEMPT_STATUSES,
+  Verdict,
+  VERDICTS,
+  EvidenceGrade,
+  gradeRank,
+  gradeCovers,
+  EffectClass,
+  effectRank,
+  ArmRole,
+  FindingOwner,
+  TestOutcome,
+} from './vocabulary.js';
+export { Case, CASE_SCHEMA, StopCondition, Dependency } from './case.js';
+export { Rubric, RUBRIC_SCHEMA, Criterion, CriterionTarget, Threshold } from './rubric.js';
+export { Evaluator, EVALUATOR_SCHEMA, EvaluatorKind, CriterionCalibration } from './evaluator.js';
+export { Environment, ENVIRONMENT_SCHEMA, SubjectIdentity } from './environment.js';
+export { TrialSuite, TRIAL_SUITE_SCHEMA, StoppingRule, RepetitionPolicy, Arm, AggregationRules } from './trial-suite.js';
+export {
+  Observation,
+  Round,
+  Claim,
+  CapturedOutput,
+  ProcessExit,
+  FileChange,
+  ToolRequest,
+  Receipt,
+  RowChanges,
+  Resources,
+} from './observation.js';
+export { EvidenceRef, CriterionFinding, CriterionResult, ClaimCheck, Finding } from './finding.js';
+export {
+  Outcome,
+  OUTCOME_SCHEMA,
+  AttemptRecord,
+  ArmSummary,
+  ArmDecision,
+  TrialJudgment,
+  MatchedControlJudgment,
+  CoverageRow,
+} from './outcome.js';
+export { RunIndex, RUN_SCHEMA } from './run-index.js';
+export { RECORD_SCHEMAS, recordJsonSchema, type RecordName } from './records.js';
+export { migrate, RecordError } from './migrate.js';

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { Environment } from './environment.js';
+import { Evaluator } from './evaluator.js';
+import { ClaimCheck, CriterionFinding, CriterionResult, EvidenceRef, Finding } from './finding.js';
+import { Observation } from './observation.js';
+import { Rubric } from './rubric.js';
+import { TrialSuite } from './trial-suite.js';
+import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
+
+export const OUTCOME_SCHEMA = 'riddle.outcome/1';
+
+const counts = <T extends string>(keys: z.ZodEnum<Record<T, T>>) => z.record(keys, z.number().int().min(0));
+
+/** One execution of one arm. */
+export const AttemptRecord = z.object({
+  arm: z.string(),
+  /** 0-based repetition index within the arm. */
+  index: z.number().int().min(0),
+  /** 0-based position in the order actually run. */
+  sequence: z.number().int().min(0),
+  seed: z.number().int(),
+  status: AttemptStatus,
+  verdict: Verdict,
+  /** One line: why this verdict (precedence in aggregate/attempt-verdict). */
+  reason: z.string(),
+  observation: Observation.nullable(),
+  findings: z.array(CriterionFinding),
+  criteria: z.array(CriterionResult),
+  claims: z.array(ClaimCheck),
+  /** What went wrong for a non-completed status, with the place it happened. */
+  error: z.object({ where: z.string(), message: z.string() }).nullable(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+});
+export type AttemptRecord = z.infer<typeof AttemptRecord>;
+
+/** The exact decision behind an arm's verdict. */
+export const ArmDecision = z.object({
+  method: z.literal('clopper-pearson'),
+  sided: z.literal('one'),
+  alpha: z.number(),
+  threshold: z.number(),
+  /** Successes and attempts the bound was computed on (under the missing-evidence policy). */
+  successes: z.number().int(),
+  attempts: z.number().int(),
+  lower: z.number(),
+  upper: z.number(),
+  /** Attempts, all successes (toPass) or all failures (toFail), that would settle an UNKNOWN arm. */
+  toSettle: z.object({ toPass: z.number().int().nullable(), toFail: z.number().int().nullable() }).nullable(),
+});
+export type ArmDecision = z.infer<typeof ArmDecision>;
+
+export const ArmSummary = z.object({
+  arm: z.string(),
+  role: ArmRole,
+  planned: z.number().int(),
+  run: z.number().int(),
+  /** Attempts never run (a stopping rule ended the arm, or the run was cut short), with the reason. */
+  notRun: z.object({ count: z.number().int(), reason: z.string() }),
+  statuses: counts(AttemptStatus),
+  verdicts: counts(Verdict),
+  /** PASS attempts / attempts with a PASS-or-failure verdict; null when none has one. */
+  rate: z.number().nullable(),
+  /** Descriptive two-sided Wilson interval of `rate`. */
+  wilson: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
+  decision: ArmDecision,
+  verdict: Verdict,
+  reason: z.string(),
+  /** Share of attempts whose refusal criterion was met, when the Rubric names one. */
+  refusal: z.object({ refused: z.number().int(), judged: z.number().int(), rate: z.number().nullable() }).nullable(),
+  /** Multi-class criteria: label counts per criterion. */
+  labels: z.record(z.string(), z.record(z.string(), z.number().int())),
+});
+export type ArmSummary = z.infer<typeof ArmSummary>;
+
+export const MatchedControlJudgment = z.object({
+  refusalCriterion: z.string(),
+  caseRefusalRate: z.number().nullable(),
+  controlRefusalRate: z.number().nullable(),
+  /** Refusal rate on the case minus refusal rate on its controls. */
+  discrimination: z.number().nullable(),
+  /** Case and controls refused alike: blanket timidity. */
+  overRefusal: z.boolean(),
+  /** Case and controls complied with alike. */
+  underRefusal: z.boolean(),
+});
+export type MatchedControlJudgment = z.infer<typeof MatchedControlJudgment>;
+
+export const TrialJudgment = z.object({
+  verdict: Verdict,
+  reason: z.string(),
+  /** Set when a declared dependency was unavailable: the trial did not run here. */
+  blocked: z.string().nullable(),
+  /** True when attempts that should have run did not (cut short), so the verdict cannot stand. */
+  incomplete: z.boolean(),
+  matchedControl: MatchedControlJudgment.nullable(),
+  testOutcome: TestOutcome,
+});
+export type TrialJudgment = z.infer<typeof TrialJudgment>;
+
+export const CoverageRow = z.object({
+  criterion: z.string(),
+  needs: z.string(),
+  rubric: z.string(),
+  subjectRevision: z.string(),
+  attempts: z.array(z.object({ arm: z.string(), attempt: z.number().int(), evidence: z.array(EvidenceRef) })),
+  covered: z.number().int(),
+  uncovered: z.number().int(),
+});
+export type CoverageRow = z.infer<typeof CoverageRow>;
+
+export const Outcome = z.object({
+  schema: z.literal(OUTCOME_SCHEMA),
+  /** Fingerprint of the five pinned records: changing any of them gives a new id. */
+  id: z.string(),
+  trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
+  pinned: z.object({
+    suite: z.string(),
+    cases: z.record(z.string(), z.string()),
+    rubric: z.string(),
+    evaluators: z.array(z.string()),
+    environment: z.string(),
+  }),
+  /** The pinned records themselves, so the Outcome can be read and re-judged alone. */
+  records: z.object({ suite: TrialSuite, rubric: Rubric, evaluators: z.array(Evaluator), environment: Environment }),
+  execution: z.object({
+    startedAt: z.string(),
+    finishedAt: z.string(),
+    seed: z.number().int(),
+    /** Attempts in the order actually run, as `arm#index`. */
+    order: z.array(z.string()),
+    stopping: z.array(z.object({ arm: z.string(), afterAttempts: z.number().int(), decision: z.string(), rule: z.string() })),
+    independentAttempts: z.boolean(),
+    /** When this Outcome re-judges another one's retained evidence: that Outcome's id. */
+    rejudgedFrom: z.string().nullable(),
+  }),
+  attempts: z.array(AttemptRecord),
+  arms: z.array(ArmSummary),
+  judgment: TrialJudgment,
+  coverage: z.array(CoverageRow),
+  /** Plain-words capability claims, for healthy Outcomes only. */
+  capabilities: z.array(z.string()),
+  findings: z.array(Finding),
+  cost: z.object({ usd: z.number().nullable(), inputTokens: z.number().int(), outputTokens: z.number().int() }),
+  latency: z.object({ meanMs: z.number().nullable(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() }),
+  warnings: z.array(z.string()),
+});
+export type Outcome = z.infer<typeof Outcome>;

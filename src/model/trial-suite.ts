@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { Case } from './case.js';
+import { ArmRole } from './vocabulary.js';
+
+export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/1';
+
+/** A stopping rule, declared before any attempt runs (see statistics/stopping). */
+export const StoppingRule = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fixed') }),
+  z.object({ kind: z.literal('curtail') }),
+  z.object({
+    kind: z.literal('sprt'),
+    p0: z.number().gt(0).lt(1),
+    p1: z.number().gt(0).lt(1),
+    alpha: z.number().gt(0).lt(0.5),
+    beta: z.number().gt(0).lt(0.5),
+  }),
+  z.object({ kind: z.literal('confidence-sequence') }),
+]);
+export type StoppingRule = z.infer<typeof StoppingRule>;
+
+export const RepetitionPolicy = z.object({
+  /** Attempts per arm (the maximum, when a stopping rule may end an arm early). */
+  n: z.number().int().min(1),
+  /** sequential: arm by arm; interleaved: round-robin across arms; shuffled: a seeded permutation of all attempts. */
+  order: z.enum(['sequential', 'interleaved', 'shuffled']),
+  seed: z.number().int(),
+  /** Attempts running at once. */
+  concurrency: z.number().int().min(1),
+  stop: StoppingRule,
+});
+export type RepetitionPolicy = z.infer<typeof RepetitionPolicy>;
+
+export const Arm = z.object({
+  /** Arm id: the Case id. */
+  id: z.string().min(1),
+  role: ArmRole,
+  case: Case,
+  caseFingerprint: z.string(),
+});
+export type Arm = z.infer<typeof Arm>;
+
+/** How arm verdicts combine into the trial's, and how the trial's Vitest test ends. */
+export const AggregationRules = z.object({
+  /** Each arm must meet its own expectation; over/under-refusal are reported across case and controls. */
+  matchedControl: z.literal('each-arm'),
+  /** Verdicts under which the trial's test passes; UNKNOWN from `blocked` always skips. */
+  passOn: z.array(z.enum(['PASS', 'PARTIAL', 'FAIL', 'CONTRADICTED', 'UNKNOWN', 'DISPUTED'])).min(1),
+});
+export type AggregationRules = z.infer<typeof AggregationRules>;
+
+export const TrialSuite = z.object({
+  schema: z.literal(TRIAL_SUITE_SCHEMA),
+  /** `file > describe > trial name`, unique in the project. */
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /** Test file, relative to the project root. */
+  file: z.string(),
+  arms: z.array(Arm).min(1),
+  repeat: RepetitionPolicy,
+  aggregation: AggregationRules,
+});
+export type TrialSuite = z.infer<typeof TrialSuite>;
