@@ -1,47 +1,183 @@
-import { gradeCovers, gradeRank, type CriterionFinding, type CriterionResult, type Rubric } from '../model/index.js';
+import {
+  gradeCovers,
+  gradeRank,
+  type Criterion,
+  type CriterionFinding,
+  type CriterionResult,
+  type EvidenceGrade,
+  type EvidenceRef,
+  type OverruledFinding,
+  type Rubric,
+  type UncoveredReason,
+} from '../model/index.js';
+import { refersTo } from './evidence.js';
+import { gradeFor } from './findings.js';
+
+/** A met/unmet finding with the grade of its evidence about the criterion's target. */
+interface Judged {
+  finding: CriterionFinding & { result: 'met' | 'unmet' };
+  grade: EvidenceGrade | null;
+}
+
+const targetName = (criterion: Criterion) =>
+  criterion.target ? `${criterion.target.kind}${criterion.target.id === undefined ? '' : ` ${criterion.target.id}`}` : 'its target';
+
+/** Why a judged finding cannot decide the criterion, or null when it can. */
+function disqualified(criterion: Criterion, judged: Judged): Exclude<OverruledFinding['why'], 'dependent'> | null {
+  if (!judged.finding.trusted) return 'untrusted';
+  if (judged.grade === null) return 'target';
+  return gradeCovers(judged.grade, criterion.needs) ? null : 'grade';
+}
+
+function describeDisqualified(criterion: Criterion, judged: Judged): string {
+  const { finding } = judged;
+  switch (disqualified(criterion, judged)) {
+    case 'untrusted':
+      return `${finding.evaluator} (${finding.result}) is an untrusted judge for this criterion: calibrate it, or add a trusted evaluator`;
+    case 'target': {
+      const others = [...new Set(finding.evidence.map((ref) => `${ref.kind} ${ref.target}`))];
+      return others.length
+        ? `${finding.evaluator} (${finding.result}) rests on evidence about ${others.join(', ')}, not ${targetName(criterion)}`
+        : `${finding.evaluator} (${finding.result}) read no evidence at all`;
+    }
+    case 'grade':
+      return `${finding.evaluator} (${finding.result}) rests on ${judged.grade} evidence; ${criterion.name} needs ${criterion.needs}`;
+    case null:
+      return `${finding.evaluator} (${finding.result})`;
+  }
+}
+
+/** The closest any finding came to deciding, for routing an uncovered criterion to its owner. */
+const UNCOVERED_PRECEDENCE: readonly UncoveredReason[] = ['below-grade', 'other-target', 'untrusted', 'no-evidence', 'evaluator-error'];
+
+function uncoveredResult(criterion: Criterion, mine: readonly CriterionFinding[], judged: readonly Judged[]): CriterionResult {
+  const reasons = new Set<UncoveredReason>();
+  for (const j of judged) {
+    const why = disqualified(criterion, j);
+    if (why === 'grade') reasons.add('below-grade');
+    else if (why === 'target') reasons.add(j.finding.evidence.length ? 'other-target' : 'no-evidence');
+    else if (why === 'untrusted') reasons.add('untrusted');
+  }
+  if (mine.some((f) => f.result === 'unknown')) reasons.add('no-evidence');
+  if (mine.some((f) => f.result === 'error')) reasons.add('evaluator-error');
+  const uncovered = UNCOVERED_PRECEDENCE.find((r) => reasons.has(r)) ?? 'no-evidence';
+  const parts = [
+    ...judged.map((j) => describeDisqualified(criterion, j)),
+    ...mine.filter((f) => f.result === 'unknown').map((f) => `${f.evaluator}: no evidence (${f.note})`),
+    ...mine.filter((f) => f.result === 'error').map((f) => `${f.evaluator}: evaluator error (${f.note})`),
+  ];
+  return {
+    criterion: criterion.name,
+    result: 'unknown',
+    label: null,
+    grade: null,
+    coveredBy: [],
+    reason: `uncovered: ${parts.join('; ')}`,
+    overruled: [],
+    uncovered,
+  };
+}
+
+function dedupe(refs: readonly EvidenceRef[]): EvidenceRef[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => {
+    const key = `${ref.kind}\u0000${ref.target}\u0000${ref.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[]): CriterionResult {
+  if (mine.length === 0) {
+    return {
+      criterion: criterion.name,
+      result: 'unknown',
+      label: null,
+      grade: null,
+      coveredBy: [],
+      reason: 'uncovered: no evaluator judges this criterion',
+      overruled: [],
+      uncovered: 'no-findings',
+    };
+  }
+  const judged: Judged[] = mine
+    .filter((f): f is Judged['finding'] => f.result === 'met' || f.result === 'unmet')
+    .map((finding) => ({ finding, grade: gradeFor(criterion, finding.evidence) }));
+  const deciding = judged.filter((j) => disqualified(criterion, j) === null);
+  if (deciding.length === 0) return uncoveredResult(criterion, mine, judged);
+
+  // The most direct grade decides; at that grade, independent evaluators outrank dependent ones.
+  const best = Math.max(...deciding.map((j) => gradeRank(j.grade ?? 'judgment')));
+  const top = deciding.filter((j) => gradeRank(j.grade ?? 'judgment') === best);
+  const independent = top.filter((j) => j.finding.independent);
+  const pool = independent.length > 0 ? independent : top;
+  const grade = pool[0]?.grade ?? null;
+  const coveredBy = dedupe(
+    pool.flatMap((j) => j.finding.evidence.filter((ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs))),
+  );
+  const results = new Set(pool.map((j) => j.finding.result));
+  if (results.size > 1) {
+    const sides = pool.map((j) => `${j.finding.evaluator}: ${j.finding.result} (${j.finding.note})`).join('; ');
+    const who = independent.length > 0 ? 'independent evaluators' : 'evaluators (none independent of the subject)';
+    return {
+      criterion: criterion.name,
+      result: 'disputed',
+      label: null,
+      grade,
+      coveredBy,
+      reason: `disputed: ${who} disagree on ${grade} evidence: ${sides}`,
+      overruled: [],
+      uncovered: null,
+    };
+  }
+  const result = pool[0]?.finding.result ?? 'unmet';
+  const overruled: OverruledFinding[] = judged
+    .filter((j) => !pool.includes(j) && j.finding.result !== result)
+    .map((j) => ({
+      evaluator: j.finding.evaluator,
+      result: j.finding.result,
+      grade: j.grade,
+      why: disqualified(criterion, j) ?? (gradeRank(j.grade ?? 'judgment') < best ? 'grade' : 'dependent'),
+      note: j.finding.note,
+    }));
+  const labels = [...new Set(pool.map((j) => j.finding.label).filter((l): l is string => l !== null))];
+  const parts = [`${result} on ${grade} evidence (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.note}`).join('; ')})`];
+  if (labels.length > 1) parts.push(`labels differ (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.label}`).join(', ')}) but agree on ${result}`);
+  for (const o of overruled) {
+    const because = {
+      grade: `${grade} evidence outranks ${o.grade ?? 'none'}`,
+      target: `its evidence is about another target`,
+      untrusted: 'it is an untrusted judge',
+      dependent: 'it is not independent of the subject',
+    }[o.why];
+    parts.push(`disagreement recorded: ${o.evaluator} said ${o.result}, overruled because ${because}`);
+  }
+  return {
+    criterion: criterion.name,
+    result,
+    label: labels.length === 1 ? (labels[0] ?? null) : null,
+    grade,
+    coveredBy,
+    reason: parts.join('; '),
+    overruled,
+    uncovered: null,
+  };
+}
 
 /**
- * Combine all findings on each criterion into one result. Only trusted findings whose evidence is at least the
- * grade the criterion needs can decide it; among those, the most direct grade wins (a receipt outranks text or
- * judgment, and the overruled findings are named in the reason); findings of equal grade that disagree make it
- * DISPUTED, each kept.
+ * Combine all findings on each criterion into one result:
+ * - only trusted findings whose evidence about the criterion's target reaches the grade it needs can decide it;
+ *   otherwise it is uncovered (UNKNOWN), with why;
+ * - among those, the most direct grade wins: a receipt outranks text or judgment, and every outranked finding
+ *   that disagrees is recorded in `overruled`;
+ * - at the winning grade, disagreement between independent evaluators is DISPUTED. A dependent evaluator (e.g. a
+ *   judge of the subject's own model family) does not dispute an independent one: it shares the subject's blind
+ *   spots and self-preference, so its dissent is recorded as overruled rather than taken as genuine ambiguity.
+ *   Only when no evaluator at that grade is independent does their disagreement make it DISPUTED;
+ * - untrusted (uncalibrated) judges never decide, so they can neither make a criterion met alone nor fail it.
+ * Evaluator errors decide nothing here; the run turns them into the `evaluator_error` status.
  */
 export function combineFindings(rubric: Rubric, findings: readonly CriterionFinding[]): CriterionResult[] {
-  return rubric.criteria.map((criterion) => {
-    const mine = findings.filter((f) => f.criterion === criterion.name);
-    const base = { criterion: criterion.name };
-    if (mine.length === 0) {
-      return { ...base, result: 'unknown', label: null, grade: null, coveredBy: [], reason: 'no evaluator gave a finding' };
-    }
-    const deciding = mine.filter(
-      (f) => (f.result === 'met' || f.result === 'unmet') && f.trusted && f.grade !== null && gradeCovers(f.grade, criterion.needs),
-    );
-    if (deciding.length === 0) {
-      const untrusted = mine.filter((f) => !f.trusted && (f.result === 'met' || f.result === 'unmet'));
-      const weak = mine.filter((f) => f.trusted && f.grade !== null && !gradeCovers(f.grade, criterion.needs));
-      const reason = untrusted.length
-        ? `only untrusted findings (${untrusted.map((f) => f.evaluator).join(', ')}): an uncalibrated judge cannot decide alone`
-        : weak.length
-          ? `uncovered: needs ${criterion.needs} evidence, best was ${weak.map((f) => f.grade).join('/')}`
-          : `uncovered: ${mine.map((f) => `${f.evaluator}: ${f.note}`).join('; ')}`;
-      return { ...base, result: 'unknown', label: null, grade: null, coveredBy: [], reason };
-    }
-    const best = Math.max(...deciding.map((f) => gradeRank(f.grade ?? 'judgment')));
-    const top = deciding.filter((f) => gradeRank(f.grade ?? 'judgment') === best);
-    const overruled = deciding.filter((f) => gradeRank(f.grade ?? 'judgment') < best && f.result !== top[0]?.result);
-    const results = new Set(top.map((f) => f.result));
-    const grade = top[0]?.grade ?? null;
-    const coveredBy = top.flatMap((f) => f.evidence);
-    if (results.size > 1) {
-      const sides = top.map((f) => `${f.evaluator}: ${f.result} (${f.note})`).join('; ');
-      return { ...base, result: 'disputed', label: null, grade, coveredBy, reason: `evaluators disagree: ${sides}` };
-    }
-    const result = top[0]?.result === 'met' ? 'met' : 'unmet';
-    const labels = new Set(top.map((f) => f.label));
-    const label = labels.size === 1 ? (top[0]?.label ?? null) : null;
-    const note = overruled.length
-      ? `; overrules ${overruled.map((f) => `${f.evaluator} (${f.grade}: ${f.result})`).join(', ')}`
-      : '';
-    return { ...base, result, label, grade, coveredBy, reason: `${top.map((f) => f.evaluator).join(', ')}: ${top[0]?.note ?? ''}${note}` };
-  });
+  return rubric.criteria.map((criterion) => combineCriterion(criterion, findings.filter((f) => f.criterion === criterion.name)));
 }

@@ -1,10 +1,10 @@
-import type { Case, Evaluator } from '../model/index.js';
-import type { ObservationView } from './evidence.js';
+import type { Case, EvidenceRef, Evaluator } from '../model/index.js';
+import type { JudgeExchange, ObservationView } from './evidence.js';
 
 /** The assertion function the host test framework provides (Vitest's `expect`); the core only catches its throws. */
 export type ExpectFunction = (actual: unknown, message?: string) => unknown;
 
-/** Thrown by `context.unknown(reason)`: the check found no evidence either way. */
+/** Thrown by `context.unknown(reason)` (or a matcher finding nothing to judge): the criterion stays UNKNOWN. */
 export class NoEvidence extends Error {
   constructor(reason: string) {
     super(reason);
@@ -16,20 +16,35 @@ export interface CheckContext {
   readonly expect: ExpectFunction;
   readonly case: Case;
   readonly arm: string;
+  /** 0-based repetition index within the arm. */
   readonly attempt: number;
+  /** The criterion being judged. */
+  readonly criterion: string;
   /** End the check without a finding either way: the criterion stays UNKNOWN with this reason. */
   unknown(reason: string): never;
+  /** Add evidence the check rests on beyond what it read through the view (e.g. a judge's verdict). */
+  record(ref: EvidenceRef): void;
+  /** Keep a model judge's prompt and raw reply on the finding. */
+  retain(exchange: JudgeExchange): void;
+}
+
+/** A finding a check states directly (judges and labels), instead of passing or throwing an assertion. */
+export interface CheckFinding {
+  result: 'met' | 'unmet' | 'unknown';
+  /** The label given, when the evaluator answers in labels. */
+  label: string | null;
+  note: string;
 }
 
 /**
  * A criterion check: passes (met), throws an assertion (unmet, its message kept as the evidence note), calls
- * `context.unknown` (no evidence), or returns a label for a multi-class criterion. Any other throw is an
- * evaluator error, never a FAIL.
+ * `context.unknown` (no evidence), returns a label for a multi-class criterion, or returns a `CheckFinding`. Any
+ * other throw is an evaluator error, never a FAIL.
  */
 export type CriterionCheck = (
   observation: ObservationView,
   context: CheckContext,
-) => void | string | Promise<void | string>;
+) => void | string | CheckFinding | Promise<void | string | CheckFinding>;
 
 /** An evaluator as run: its pinned record and one check per criterion it judges. */
 export interface EvaluatorDefinition {

@@ -1,19 +1,79 @@
-import type { EvidenceGrade, EvidenceRef, Observation } from '../model/index.js';
+import {
+  gradeRank,
+  type CriterionTarget,
+  type EvidenceGrade,
+  type EvidenceRef,
+  type FileChange,
+  type Observation,
+  type RowChanges,
+  type ToolRequest,
+} from '../model/index.js';
+
+/** A model judge's exchange, kept whole on its finding. */
+export interface JudgeExchange {
+  model: string;
+  prompt: string;
+  reply: string;
+}
 
 /** Collects the evidence a criterion check looked at, so its finding can say what grade it rests on. */
 export interface EvidenceRecorder {
   record(ref: EvidenceRef): void;
   readonly refs: readonly EvidenceRef[];
+  /** Keep a judge's prompt and raw reply (the last one retained wins). */
+  retain(exchange: JudgeExchange): void;
+  readonly exchange: JudgeExchange | null;
 }
 
 export function createEvidenceRecorder(): EvidenceRecorder {
   const refs: EvidenceRef[] = [];
+  let exchange: JudgeExchange | null = null;
   return {
     refs,
     record(ref) {
       if (!refs.some((r) => r.kind === ref.kind && r.target === ref.target && r.detail === ref.detail)) refs.push(ref);
     },
+    retain(next) {
+      exchange = next;
+    },
+    get exchange() {
+      return exchange;
+    },
   };
+}
+
+/** Evidence about every target of its kind (a whole list read), as opposed to one file, tool or table. */
+export const ANY_TARGET = '*';
+
+/** Paths compare without a leading `./`, with `/` separators; an absolute path matches the relative path it ends with. */
+export function samePath(a: string, b: string): boolean {
+  const norm = (p: string) => p.replaceAll('\\', '/').replace(/^\.\//, '');
+  const [x, y] = [norm(a), norm(b)];
+  return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
+}
+
+/**
+ * Whether a piece of evidence is about a criterion's target. A whole-list read (`*`) is about every target of
+ * its kind. Replies and judgments speak about whatever the criterion names (their grade limits what they can
+ * decide); a claim is about the target it names. Otherwise the kinds must match and, when the criterion names one
+ * target, the evidence must name the same one: a receipt about another file, tool or table does not cover it.
+ */
+export function refersTo(ref: EvidenceRef, target: CriterionTarget | null): boolean {
+  if (target === null) return true;
+  const named = (match: (a: string, b: string) => boolean) =>
+    target.id === undefined || ref.target === ANY_TARGET || match(ref.target, target.id);
+  const equal = (a: string, b: string) => a === b;
+  if (ref.kind === 'reply' || ref.kind === 'judge') return target.kind !== 'reply' || named(equal);
+  if (ref.kind === 'claim') return named(target.kind === 'file' ? samePath : equal);
+  if (ref.kind !== target.kind) return false;
+  return named(target.kind === 'file' ? samePath : equal);
+}
+
+/** The most direct grade among some, or null for none. */
+export function topGrade(grades: readonly EvidenceGrade[]): EvidenceGrade | null {
+  let best: EvidenceGrade | null = null;
+  for (const grade of grades) if (best === null || gradeRank(grade) > gradeRank(best)) best = grade;
+  return best;
 }
 
 const viewRecorders = new WeakMap<object, EvidenceRecorder>();
@@ -23,15 +83,18 @@ export function recorderOf(view: object): EvidenceRecorder | undefined {
   return viewRecorders.get(view);
 }
 
+type Reply = Observation['rounds'][number]['reply'];
+
 /**
  * What a criterion check sees of an Observation. Reading a part records evidence of that part's grade: replies and
  * claims are text, exit status and resources are observations, files, tool requests, receipts and rows are receipts.
+ * The whole lists are evidence about every target of their kind; `file`, `tool` and `table` read one target.
  */
 export interface ObservationView {
   /** The last round's reply. */
-  readonly reply: Observation['rounds'][number]['reply'];
+  readonly reply: Reply;
   /** Every round's reply, in order. */
-  readonly replies: readonly Observation['rounds'][number]['reply'][];
+  readonly replies: readonly Reply[];
   readonly rounds: Observation['rounds'];
   readonly claims: Observation['rounds'][number]['claims'];
   readonly exit: Observation['exit'];
@@ -40,13 +103,19 @@ export interface ObservationView {
   readonly receipts: Observation['receipts'];
   readonly rows: Observation['rows'];
   readonly resources: Observation['resources'];
+  /** The change to one file, or null when it did not change. */
+  file(path: string): FileChange | null;
+  /** Every request of one tool, admitted or denied. */
+  tool(name: string): readonly ToolRequest[];
+  /** Row changes of one table, or null when the table was not observed. */
+  table(name: string): RowChanges | null;
   /** The Observation itself, for matchers; reading it records nothing. */
   readonly observation: Observation;
 }
 
 export function createObservationView(observation: Observation, recorder: EvidenceRecorder): ObservationView {
-  const read = <T>(kind: EvidenceRef['kind'], grade: EvidenceGrade, value: T): T => {
-    recorder.record({ kind, target: '*', grade, detail: `read ${kind}` });
+  const read = <T>(kind: EvidenceRef['kind'], grade: EvidenceGrade, value: T, target = ANY_TARGET, detail = `read ${kind}`): T => {
+    recorder.record({ kind, target, grade, detail });
     return value;
   };
   const view: ObservationView = {
@@ -79,6 +148,18 @@ export function createObservationView(observation: Observation, recorder: Eviden
     },
     get resources() {
       return read('process', 'observation', observation.resources);
+    },
+    file(path) {
+      const change = observation.files.find((f) => samePath(f.path, path)) ?? null;
+      return read('file', 'receipt', change, path, change ? `${change.change}` : 'unchanged');
+    },
+    tool(name) {
+      const requests = observation.toolRequests.filter((r) => r.tool === name);
+      return read('tool', 'receipt', requests, name, `${requests.length} request(s)`);
+    },
+    table(name) {
+      const changes = observation.rows.find((r) => r.table === name) ?? null;
+      return read('row', 'receipt', changes, name, changes ? 'observed' : 'not observed');
     },
     observation,
   };

@@ -1,80 +1,128 @@
-import { gradeRank, type Case, type CriterionFinding, type EvidenceGrade, type Observation, type Rubric } from '../model/index.js';
-import { createEvidenceRecorder, createObservationView } from './evidence.js';
-import { NoEvidence, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
+import type { Case, Criterion, CriterionFinding, EvidenceGrade, EvidenceRef, Evaluator, Observation, Rubric } from '../model/index.js';
+import { createEvidenceRecorder, createObservationView, refersTo, topGrade } from './evidence.js';
+import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
 
-function isAssertion(error: unknown): boolean {
+/**
+ * Assertion failures of the usual hosts: chai's AssertionError (Vitest's built-in matchers), Jest's
+ * `matcherResult`, and the errors Vitest's `expect.extend` throws for custom matchers (they carry the matcher's
+ * context). Anything else a check throws is the evaluator's own failure.
+ */
+function isAssertion(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
-  return error.name === 'AssertionError' || error.name === 'JestAssertionError' || 'matcherResult' in error;
+  return error.name === 'AssertionError' || error.name === 'JestAssertionError' || 'matcherResult' in error || '__vitest_error_context__' in error;
 }
 
-function topGrade(grades: readonly EvidenceGrade[]): EvidenceGrade | null {
-  let best: EvidenceGrade | null = null;
-  for (const grade of grades) if (best === null || gradeRank(grade) > gradeRank(best)) best = grade;
-  return best;
+function isNoEvidence(error: unknown): error is Error {
+  return error instanceof NoEvidence || (error instanceof Error && error.name === 'NoEvidence');
 }
 
-function trustedFor(evaluator: EvaluatorDefinition, criterion: string): boolean {
-  const { record } = evaluator;
-  if (record.kind !== 'model-judge') return true;
-  return record.calibration?.criteria.find((c) => c.criterion === criterion)?.trusted ?? false;
+function isCheckFinding(value: unknown): value is CheckFinding {
+  if (typeof value !== 'object' || value === null) return false;
+  const { result, note } = value as Partial<CheckFinding>;
+  return (result === 'met' || result === 'unmet' || result === 'unknown') && typeof note === 'string';
+}
+
+/** The most direct grade among the evidence about the criterion's target; null when none is about it. */
+export function gradeFor(criterion: Pick<Criterion, 'target'>, evidence: readonly EvidenceRef[]): EvidenceGrade | null {
+  return topGrade(evidence.filter((ref) => refersTo(ref, criterion.target)).map((ref) => ref.grade));
+}
+
+/**
+ * Whether an evaluator's findings on a criterion may decide it: a calibration entry for the criterion says so
+ * (its floors met or not); without one, a model judge is untrusted and mechanical, rubric and human evaluators
+ * are trusted.
+ */
+export function trustedFor(record: Evaluator, criterion: string): boolean {
+  const entry = record.calibration?.criteria.find((c) => c.criterion === criterion);
+  if (entry) return entry.trusted;
+  return record.kind !== 'model-judge';
+}
+
+type Settled = Pick<CriterionFinding, 'result' | 'label' | 'note'>;
+
+/** What a check's return value means for its criterion. */
+function settle(criterion: Criterion, returned: unknown): Settled {
+  const stated = isCheckFinding(returned) ? returned : null;
+  if (criterion.labels) {
+    const { vocabulary, met } = criterion.labels;
+    if (stated?.result === 'unknown') return { result: 'unknown', label: null, note: stated.note };
+    const label = stated ? stated.label : returned;
+    if (typeof label !== 'string') {
+      return { result: 'error', label: null, note: `multi-class criterion "${criterion.name}" needs a label from [${vocabulary.join(', ')}]; the check returned ${JSON.stringify(label ?? null)}` };
+    }
+    if (!vocabulary.includes(label)) {
+      return { result: 'error', label: null, note: `label ${JSON.stringify(label)} is outside the declared vocabulary [${vocabulary.join(', ')}]` };
+    }
+    return { result: met.includes(label) ? 'met' : 'unmet', label, note: stated?.note ?? `labelled ${label}` };
+  }
+  if (stated) return { result: stated.result, label: stated.label, note: stated.note };
+  if (typeof returned === 'string') {
+    return { result: 'error', label: null, note: `criterion "${criterion.name}" has no label vocabulary, but the check returned the label ${JSON.stringify(returned)}: pass or throw instead, or declare labels on the criterion` };
+  }
+  return { result: 'met', label: null, note: 'check passed' };
+}
+
+export interface GatherInput {
+  observation: Observation;
+  case: Case;
+  arm: string;
+  /** 0-based repetition index within the arm. */
+  attempt: number;
+  rubric: Rubric;
+  evaluators: readonly EvaluatorDefinition[];
+  expect: ExpectFunction;
 }
 
 /**
  * Run every evaluator's check on every criterion it judges, against the retained Observation only. Each check
  * yields one finding; nothing here decides a verdict.
  */
-export async function gatherFindings(input: {
-  observation: Observation;
-  case: Case;
-  arm: string;
-  attempt: number;
-  rubric: Rubric;
-  evaluators: readonly EvaluatorDefinition[];
-  expect: ExpectFunction;
-}): Promise<CriterionFinding[]> {
+export async function gatherFindings(input: GatherInput): Promise<CriterionFinding[]> {
   const findings: CriterionFinding[] = [];
   for (const evaluator of input.evaluators) {
-    for (const criterionName of evaluator.record.criteria) {
+    const { record } = evaluator;
+    for (const criterionName of record.criteria) {
       const criterion = input.rubric.criteria.find((c) => c.name === criterionName);
-      const check = evaluator.checks[criterionName];
-      if (!criterion || !check) continue;
+      if (!criterion) continue;
       const recorder = createEvidenceRecorder();
-      const view = createObservationView(input.observation, recorder);
-      const base = { criterion: criterionName, evaluator: evaluator.record.id, trusted: trustedFor(evaluator, criterionName) };
-      const finish = (result: CriterionFinding['result'], note: string, label: string | null = null): CriterionFinding => ({
-        ...base,
+      const finish = ({ result, label, note }: Settled): CriterionFinding => ({
+        criterion: criterionName,
+        evaluator: record.id,
         result,
         label,
-        grade: result === 'met' || result === 'unmet' ? topGrade(recorder.refs.map((r) => r.grade)) : null,
+        grade: result === 'met' || result === 'unmet' ? gradeFor(criterion, recorder.refs) : null,
         evidence: [...recorder.refs],
         note,
+        trusted: trustedFor(record, criterionName),
+        independent: record.independence.independent,
+        judge: recorder.exchange,
       });
+      const check = evaluator.checks[criterionName];
+      if (!check) {
+        findings.push(finish({ result: 'error', label: null, note: `evaluator ${record.id} declares criterion "${criterionName}" but has no check for it` }));
+        continue;
+      }
       try {
-        const returned = await check(view, {
+        const returned = await check(createObservationView(input.observation, recorder), {
           expect: input.expect,
           case: input.case,
           arm: input.arm,
           attempt: input.attempt,
+          criterion: criterionName,
           unknown(reason: string): never {
             throw new NoEvidence(reason);
           },
+          record: (ref) => recorder.record(ref),
+          retain: (exchange) => recorder.retain(exchange),
         });
-        if (criterion.labels) {
-          if (typeof returned !== 'string') {
-            findings.push(finish('error', `multi-class criterion "${criterionName}" needs a label from [${criterion.labels.vocabulary.join(', ')}]; the check returned ${JSON.stringify(returned ?? null)}`));
-          } else if (!criterion.labels.vocabulary.includes(returned)) {
-            findings.push(finish('error', `label ${JSON.stringify(returned)} is outside the declared vocabulary [${criterion.labels.vocabulary.join(', ')}]`));
-          } else {
-            const met = criterion.labels.met.includes(returned);
-            findings.push(finish(met ? 'met' : 'unmet', `labelled ${returned}`, returned));
-          }
-        } else {
-          findings.push(finish('met', 'check passed'));
-        }
+        findings.push(finish(settle(criterion, returned)));
       } catch (error) {
-        if (error instanceof NoEvidence) findings.push(finish('unknown', error.message));
-        else if (isAssertion(error)) findings.push(finish('unmet', (error as Error).message));
-        else findings.push(finish('error', `${evaluator.record.id} threw on ${criterionName}: ${error instanceof Error ? error.message : String(error)}`));
+        if (isNoEvidence(error)) findings.push(finish({ result: 'unknown', label: null, note: error.message }));
+        else if (isAssertion(error)) findings.push(finish({ result: 'unmet', label: null, note: error.message }));
+        else {
+          const note = `${record.id} failed on ${criterionName}: ${error instanceof Error ? error.message : String(error)}`;
+          findings.push(finish({ result: 'error', label: null, note }));
+        }
       }
     }
   }

@@ -5,12 +5,15 @@ export const EVALUATOR_SCHEMA = 'riddle.evaluator/1';
 export const EvaluatorKind = z.enum(['mechanical', 'rubric', 'model-judge', 'human']);
 export type EvaluatorKind = z.infer<typeof EvaluatorKind>;
 
-/** Calibration of one criterion against labelled controls (exact intervals, one-sided lower bounds vs floors). */
+/**
+ * Calibration of one criterion against labelled controls (exact intervals, one-sided lower bounds vs floors).
+ * A rate or coefficient with nothing to compute it on (no judged control of that kind) is null, never 0.
+ */
 export const CriterionCalibration = z.object({
   criterion: z.string(),
-  sensitivity: z.object({ value: z.number(), lower: z.number(), upper: z.number(), tp: z.number().int(), fn: z.number().int() }),
-  specificity: z.object({ value: z.number(), lower: z.number(), upper: z.number(), tn: z.number().int(), fp: z.number().int() }),
-  agreement: z.object({ raw: z.number(), cohenKappa: z.number().nullable(), gwetAC1: z.number().nullable(), krippendorffAlpha: z.number().nullable() }),
+  sensitivity: z.object({ value: z.number().nullable(), lower: z.number(), upper: z.number(), tp: z.number().int(), fn: z.number().int() }),
+  specificity: z.object({ value: z.number().nullable(), lower: z.number(), upper: z.number(), tn: z.number().int(), fp: z.number().int() }),
+  agreement: z.object({ raw: z.number().nullable(), cohenKappa: z.number().nullable(), gwetAC1: z.number().nullable(), krippendorffAlpha: z.number().nullable() }),
   floor: z.number(),
   trusted: z.boolean(),
 });

@@ -25,8 +25,43 @@ export const CriterionFinding = z.object({
   note: z.string(),
   /** False for findings of an uncalibrated or untrusted judge: they cannot alone yield PASS. */
   trusted: z.boolean(),
+  /** Copied from the evaluator's record: a dependent evaluator (e.g. a judge of the subject's family) cannot dispute an independent one. */
+  independent: z.boolean(),
+  /** A model judge's exchange, retained whole: the prompt sent and the raw reply (null for other evaluators). */
+  judge: z.object({ model: z.string(), prompt: z.string(), reply: z.string() }).nullable(),
 });
 export type CriterionFinding = z.infer<typeof CriterionFinding>;
+
+/** A finding that disagreed with the deciding ones and did not count, with why it was outranked. */
+export const OverruledFinding = z.object({
+  evaluator: z.string(),
+  result: z.enum(['met', 'unmet']),
+  grade: EvidenceGrade.nullable(),
+  /**
+   * `grade`: less direct evidence (a receipt outranks text or judgment); `target`: evidence about another target;
+   * `untrusted`: an uncalibrated or untrusted judge; `dependent`: not independent of the subject.
+   */
+  why: z.enum(['grade', 'target', 'untrusted', 'dependent']),
+  note: z.string(),
+});
+export type OverruledFinding = z.infer<typeof OverruledFinding>;
+
+/** Why no finding could decide a criterion (null when one did). */
+export const UncoveredReason = z.enum([
+  /** No evaluator judges the criterion. */
+  'no-findings',
+  /** The checks found no evidence either way in the Observation. */
+  'no-evidence',
+  /** Only evidence less direct than the criterion needs. */
+  'below-grade',
+  /** Only evidence about other targets (another file, tool or table). */
+  'other-target',
+  /** Only findings of untrusted (uncalibrated) judges. */
+  'untrusted',
+  /** Every evaluator of the criterion failed to judge it. */
+  'evaluator-error',
+]);
+export type UncoveredReason = z.infer<typeof UncoveredReason>;
 
 /** All evaluators' findings on one criterion in one attempt, combined. */
 export const CriterionResult = z.object({
@@ -37,11 +72,23 @@ export const CriterionResult = z.object({
   /** Evidence that covered the criterion at the grade it needs; empty when uncovered. */
   coveredBy: z.array(EvidenceRef),
   reason: z.string(),
+  /** Disagreeing findings that were outranked: the disagreement stays on record. */
+  overruled: z.array(OverruledFinding),
+  uncovered: UncoveredReason.nullable(),
 });
 export type CriterionResult = z.infer<typeof CriterionResult>;
 
 export const ClaimCheck = z.object({
-  claim: z.object({ action: z.string(), target: z.string(), text: z.string(), round: z.number().int() }),
+  claim: z.object({
+    action: z.string(),
+    target: z.string(),
+    text: z.string(),
+    round: z.number().int(),
+    /** `structured`: returned by the subject as data; `extracted`: found in its reply by a declared extractor. */
+    source: z.enum(['structured', 'extracted']),
+    /** Id of the extractor that found an extracted claim; null for structured ones. */
+    extractor: z.string().nullable(),
+  }),
   status: z.enum(['supported', 'contradicted', 'unverifiable']),
   receipt: EvidenceRef.nullable(),
   note: z.string(),

@@ -18,6 +18,13 @@ export {
 export { Case, CASE_SCHEMA, StopCondition, Dependency } from './case.js';
 export { Rubric, RUBRIC_SCHEMA, Criterion, CriterionTarget, Threshold } from './rubric.js';
 export { Evaluator, EVALUATOR_SCHEMA, EvaluatorKind, CriterionCalibration } from './evaluator.js';
+export {
+  Calibration,
+  CALIBRATION_SCHEMA,
+  CalibratedCriterion,
+  CalibrationItem,
+  LabelledControl,
+} from './calibration.js';
 export { Environment, ENVIRONMENT_SCHEMA, SubjectIdentity } from './environment.js';
 export { TrialSuite, TRIAL_SUITE_SCHEMA, StoppingRule, RepetitionPolicy, Arm, AggregationRules } from './trial-suite.js';
 export {
@@ -32,7 +39,15 @@ export {
   RowChanges,
   Resources,
 } from './observation.js';
-export { EvidenceRef, CriterionFinding, CriterionResult, ClaimCheck, Finding } from './finding.js';
+export {
+  EvidenceRef,
+  CriterionFinding,
+  CriterionResult,
+  OverruledFinding,
+  UncoveredReason,
+  ClaimCheck,
+  Finding,
+} from './finding.js';
 export {
   Outcome,
   OUTCOME_SCHEMA,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonValue } from './json.js';
-import { EffectClass } from './vocabulary.js';
+import { EffectClass, EvidenceGrade } from './vocabulary.js';
 
 /** A statement the subject makes about its own work ("I deleted notes/2019.txt"), output under test. */
 export const Claim = z.object({
@@ -41,6 +41,8 @@ export const ProcessExit = z.object({
   timedOut: z.boolean(),
   stdout: CapturedOutput,
   stderr: CapturedOutput,
+  /** Which declared stop condition killed the process tree, when one did. */
+  stopReason: z.enum(['timeout', 'output_limit']).nullable().optional(),
 });
 export type ProcessExit = z.infer<typeof ProcessExit>;
 
@@ -100,6 +102,18 @@ export const Resources = z.object({
 });
 export type Resources = z.infer<typeof Resources>;
 
+/**
+ * A part of the Observation that riddle watched directly, with the grade of that evidence. A part no observer
+ * watched is missing, not empty: an empty `files` means "no change" only when the workspace observer is listed.
+ */
+export const ObserverRecord = z.object({
+  part: z.enum(['exit', 'files', 'toolRequests', 'rows', 'resources']),
+  /** `workspace`, `tool-gateway`, `process`, `sqlite:<file>`…. */
+  observer: z.string(),
+  grade: EvidenceGrade,
+});
+export type ObserverRecord = z.infer<typeof ObserverRecord>;
+
 /** Everything an attempt did, retained before any evaluator runs. */
 export const Observation = z.object({
   rounds: z.array(Round),
@@ -109,5 +123,9 @@ export const Observation = z.object({
   receipts: z.array(Receipt),
   rows: z.array(RowChanges),
   resources: Resources,
+  /** The parts riddle watched directly (absent in records written before observers were listed). */
+  observers: z.array(ObserverRecord).optional(),
+  /** What the observers noticed beside the evidence: ignored receipt lines, sampling limits, redactions. */
+  notes: z.array(z.string()).optional(),
 });
 export type Observation = z.infer<typeof Observation>;

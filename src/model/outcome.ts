@@ -36,7 +36,8 @@ export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
 /** The exact decision behind an arm's verdict. */
 export const ArmDecision = z.object({
-  method: z.literal('clopper-pearson'),
+  /** clopper-pearson: fixed-n (or curtailed) exact one-sided bounds; sprt / confidence-sequence: the sequential rule decided. */
+  method: z.enum(['clopper-pearson', 'sprt', 'confidence-sequence']),
   sided: z.literal('one'),
   alpha: z.number(),
   threshold: z.number(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Calibration, CALIBRATION_SCHEMA } from './calibration.js';
 import { Case, CASE_SCHEMA } from './case.js';
 import { Environment, ENVIRONMENT_SCHEMA } from './environment.js';
 import { Evaluator, EVALUATOR_SCHEMA } from './evaluator.js';
@@ -16,6 +17,7 @@ export const RECORD_SCHEMAS = {
   environment: { id: ENVIRONMENT_SCHEMA, schema: Environment },
   outcome: { id: OUTCOME_SCHEMA, schema: Outcome },
   run: { id: RUN_SCHEMA, schema: RunIndex },
+  calibration: { id: CALIBRATION_SCHEMA, schema: Calibration },
 } as const satisfies Record<string, { id: string; schema: z.ZodType }>;
 
 export type RecordName = keyof typeof RECORD_SCHEMAS;

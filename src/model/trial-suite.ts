@@ -35,6 +35,8 @@ export const Arm = z.object({
   /** Arm id: the Case id. */
   id: z.string().min(1),
   role: ArmRole,
+  /** Pairing key: arms with the same group are matched (a trap and its controls; a dataset type pair). */
+  group: z.string().nullable(),
   case: Case,
   caseFingerprint: z.string(),
 });

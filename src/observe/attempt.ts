@@ -1,6 +1,15 @@
-import type { Case, Clock, JsonValue, Observation, Receipt, Round } from '../model/index.js';
-import type { Subject, ToolDefinition } from './subject.js';
-import { createToolGateway } from './tool-gateway.js';
+import { Receipt, type Case, type Clock, type JsonValue, type Observation, type ProcessExit, type Round, type RowChanges } from '../model/index.js';
+import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
+import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
+import { createSandbox, type Sandbox } from './sandbox.js';
+import { redactData, secretValues } from './secrets.js';
+import type { AttemptContext, RoundFailure, RoundResources, RowObserver, Subject, SubjectResponse, ToolDefinition } from './subject.js';
+import { createToolGateway, type ToolGateway } from './tool-gateway.js';
+
+/** Largest changed file whose text is retained in the Observation by default, in bytes. */
+export const DEFAULT_RETAIN_FILE_BYTES = 32 * 1024;
+/** How long a subject may take to hand back its evidence once its budget ran out, by default, in milliseconds. */
+export const DEFAULT_ABORT_GRACE_MS = 5000;
 
 export interface AttemptPlan {
   arm: string;
@@ -11,6 +20,30 @@ export interface AttemptPlan {
   subject: Subject;
   tools: readonly ToolDefinition[];
   clock: Clock;
+  /**
+   * Absolute path of the Case's fixture folder, copied into a fresh sandbox for each attempt. Command subjects
+   * get a sandbox (empty without fixtures) either way, so they never run in the project itself.
+   */
+  fixtures?: string | null;
+  /** Keep the sandbox for inspection: the result's `sandbox` must then be discarded by the caller when the attempt passed. */
+  keepFailedSandbox?: boolean;
+  /** Stores compared before and after the attempt (e.g. `sqliteObserver`). */
+  observers?: readonly RowObserver[];
+  /**
+   * `mcp`: also serve the tools over MCP on loopback (context.mcp); `direct`: only through context.tools.
+   * Default: `mcp` for command and HTTP subjects offered tools, `direct` otherwise.
+   */
+  toolServer?: 'mcp' | 'direct';
+  /** Largest changed file whose text is retained, in bytes (default DEFAULT_RETAIN_FILE_BYTES); larger ones by hash. */
+  retainFileBytes?: number;
+  /** How long to wait for the subject's evidence after its budget ran out, in ms (default DEFAULT_ABORT_GRACE_MS). */
+  abortGraceMs?: number;
+}
+
+/** A sandbox kept after its attempt: print `path` for a failed attempt, `discard()` it otherwise. */
+export interface KeptSandbox {
+  readonly path: string;
+  discard(): Promise<void>;
 }
 
 /** What observing one attempt gave: a status and, when the subject ran, its retained Observation. */
@@ -18,73 +51,258 @@ export interface ObservedAttempt {
   status: 'completed' | 'subject_error' | 'harness_error';
   observation: Observation | null;
   error: { where: string; message: string } | null;
+  /** Set only when the plan asked to keep failed sandboxes. */
+  sandbox?: KeptSandbox | null;
 }
 
-class BudgetExceeded extends Error {}
+type ObserverRecord = NonNullable<Observation['observers']>[number];
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What the attempt holds and must release whatever happens. */
+interface Held {
+  sandbox: Sandbox | null;
+  server: McpToolServer | null;
+  gateway: ToolGateway | null;
 }
 
 /**
- * Run one attempt of one arm and record what the subject did, round by round, before anything judges it. A
- * throwing subject or an exhausted budget is a `subject_error` with whatever was observed up to then.
+ * Run one attempt of one arm and record what the subject did, round by round, before anything judges it: replies
+ * and claims, process exit, workspace file changes, tool requests with their admission, provider receipts,
+ * database rows and resources. A subject that throws, crashes or exhausts its budget is a `subject_error`; fixtures
+ * or observers that fail are a `harness_error`. Whatever was observed is kept either way, with secret values
+ * scrubbed. The sandbox, tool server and subject processes are released before this returns.
  */
 export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt> {
-  const started = plan.clock.now();
-  const elapsedMs = () => plan.clock.now() - started;
-  const gateway = createToolGateway({ tools: plan.tools, maxEffect: plan.case.effectClass, workspace: null, elapsedMs });
-  const receipts: Receipt[] = [];
-  const rounds: Round[] = [];
-  const inputs: JsonValue[] = [plan.case.input, ...plan.case.followUps].slice(0, plan.case.stop.maxRounds);
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new BudgetExceeded(`exceeded the case's budget of ${plan.case.stop.timeoutMs} ms`));
-    }, plan.case.stop.timeoutMs);
-  });
-  const observation = (): Observation => ({
-    rounds,
-    exit: null,
-    files: [],
-    toolRequests: [...gateway.requests],
-    receipts,
-    rows: [],
-    resources: { wallMs: elapsedMs(), cpuMs: null, peakRssBytes: null },
-  });
+  const held: Held = { sandbox: null, server: null, gateway: null };
+  let result: ObservedAttempt;
   try {
-    for (const [i, input] of inputs.entries()) {
-      const round = i + 1;
-      gateway.setRound(round);
-      const roundStarted = plan.clock.now();
-      const response = await Promise.race([
-        plan.subject.respond(input, {
-          arm: plan.arm,
-          attempt: plan.attempt,
-          round,
-          seed: plan.seed,
-          workspace: null,
-          signal: controller.signal,
-          history: [...rounds],
-          tools: gateway,
-          recordReceipt: (receipt) => receipts.push(receipt),
-        }),
-        budget,
-      ]);
-      rounds.push({
-        index: round,
-        input,
-        reply: response.reply,
-        claims: (response.claims ?? []).map((claim) => ({ ...claim, source: 'structured' as const, round })),
-        durationMs: plan.clock.now() - roundStarted,
-      });
-    }
-    return { status: 'completed', observation: observation(), error: null };
+    // Subjects may print, write or pass on secrets they were given: scrub the evidence before anyone keeps it.
+    result = redactData(await observe(plan, held), secretValues(process.env));
   } catch (error) {
-    return { status: 'subject_error', observation: observation(), error: { where: `subject ${plan.subject.name}`, message: message(error) } };
-  } finally {
-    clearTimeout(timer);
+    result = { status: 'harness_error', observation: null, error: { where: 'riddle observe', message: message(error) } };
   }
+  held.gateway?.close();
+  const released: string[] = [];
+  try {
+    await held.server?.close();
+  } catch (error) {
+    released.push(`could not stop the MCP tool server: ${message(error)}`);
+  }
+  const { sandbox } = held;
+  if (sandbox !== null) {
+    if (plan.keepFailedSandbox) result.sandbox = { path: sandbox.path, discard: () => sandbox.remove() };
+    else {
+      try {
+        await sandbox.remove();
+      } catch (error) {
+        released.push(`could not remove the sandbox ${sandbox.path}: ${message(error)}`);
+      }
+    }
+  }
+  if (released.length > 0 && result.status === 'completed') {
+    result = { ...result, status: 'harness_error', error: { where: 'cleanup', message: released.join('; ') } };
+  }
+  return result;
+}
+
+async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> {
+  const retain = plan.retainFileBytes ?? DEFAULT_RETAIN_FILE_BYTES;
+  const notes: string[] = [];
+  const observers: ObserverRecord[] = [];
+  const controller = new AbortController();
+  const started = plan.clock.now();
+  let roundsStarted: number | null = null;
+
+  // Setup: a failure here is the harness's or the fixtures', and the subject never runs.
+  let stage = 'workspace';
+  let filesBefore: FolderSnapshot | null = null;
+  const finishers: { name: string; finish: () => Promise<RowChanges[]> }[] = [];
+  try {
+    if ((plan.fixtures ?? null) !== null || plan.subject.kind === 'command') {
+      held.sandbox = await createSandbox(plan.fixtures ?? null, `${plan.arm}-${plan.attempt}`);
+    }
+    const workspace = held.sandbox?.path ?? null;
+    for (const observer of plan.observers ?? []) {
+      stage = `observer ${observer.name}`;
+      finishers.push({ name: observer.name, finish: await observer.start(workspace) });
+    }
+    stage = 'workspace';
+    if (workspace !== null) filesBefore = await snapshotFolder(workspace, retain);
+    held.gateway = createToolGateway({
+      tools: plan.tools,
+      maxEffect: plan.case.effectClass,
+      context: { workspace, signal: controller.signal },
+      elapsedMs: () => plan.clock.now() - (roundsStarted ?? started),
+    });
+    const serve = plan.toolServer ?? (plan.tools.length > 0 && (plan.subject.kind === 'command' || plan.subject.kind === 'http') ? 'mcp' : 'direct');
+    stage = 'MCP tool server';
+    if (serve === 'mcp') held.server = await serveToolsOverMcp(held.gateway);
+  } catch (error) {
+    return { status: 'harness_error', observation: null, error: { where: stage, message: message(error) } };
+  }
+  const gateway = held.gateway;
+  const workspace = held.sandbox?.path ?? null;
+
+  // Rounds, under the Case's budget.
+  const receipts: Receipt[] = [];
+  const recordReceipt = (receipt: Receipt) => {
+    const parsed = Receipt.safeParse(receipt);
+    if (parsed.success) receipts.push(parsed.data);
+    else notes.push(`receipt ignored: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  };
+  roundsStarted = plan.clock.now();
+  const budget = setTimeout(() => controller.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)), plan.case.stop.timeoutMs);
+  const played = await playRounds(plan, {
+    gateway,
+    workspace,
+    signal: controller.signal,
+    mcp: held.server?.endpoints ?? null,
+    recordReceipt,
+  }).finally(() => clearTimeout(budget));
+  gateway.close();
+  notes.push(...played.notes);
+
+  // After: compare what the subject left with what it found.
+  const afterErrors: { where: string; message: string }[] = [];
+  let files: Observation['files'] = [];
+  if (workspace !== null && filesBefore !== null) {
+    try {
+      files = diffSnapshots(filesBefore, await snapshotFolder(workspace, retain));
+      observers.push({ part: 'files', observer: 'workspace', grade: 'receipt' });
+    } catch (error) {
+      afterErrors.push({ where: 'workspace', message: message(error) });
+    }
+  }
+  const rows: RowChanges[] = [];
+  for (const { name, finish } of finishers) {
+    try {
+      rows.push(...(await finish()));
+      observers.push({ part: 'rows', observer: name, grade: 'receipt' });
+    } catch (error) {
+      afterErrors.push({ where: `observer ${name}`, message: message(error) });
+    }
+  }
+  if (plan.tools.length > 0) observers.push({ part: 'toolRequests', observer: 'tool-gateway', grade: 'receipt' });
+  if (played.exit !== null) observers.push({ part: 'exit', observer: 'process', grade: 'observation' });
+  observers.push({ part: 'resources', observer: plan.subject.kind === 'command' ? 'process' : 'clock', grade: 'observation' });
+  observers.sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : a.observer < b.observer ? -1 : 1));
+
+  const observation: Observation = {
+    rounds: played.rounds,
+    exit: played.exit,
+    files,
+    toolRequests: [...gateway.requests],
+    receipts: [...receipts],
+    rows,
+    resources: { wallMs: played.wallMs, ...played.resources },
+    observers,
+    notes,
+  };
+  // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
+  if (played.failure !== null) for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+  if (played.failure !== null) {
+    return { status: played.failure.status, observation, error: { where: `subject ${plan.subject.name}`, message: played.failure.message } };
+  }
+  const [first] = afterErrors;
+  if (first !== undefined) return { status: 'harness_error', observation, error: first };
+  return { status: 'completed', observation, error: null };
+}
+
+interface RoundsPlayed {
+  rounds: Round[];
+  exit: ProcessExit | null;
+  resources: RoundResources;
+  /** Time spent in the subject's rounds, in milliseconds. */
+  wallMs: number;
+  failure: RoundFailure | null;
+  notes: string[];
+}
+
+type Settled = { kind: 'done'; response: SubjectResponse } | { kind: 'threw'; error: unknown } | { kind: 'abandoned' };
+
+/** Wait for a round; once the budget is out, wait at most `graceMs` more for the subject to hand back its evidence. */
+function settle(pending: Promise<SubjectResponse>, signal: AbortSignal, graceMs: number): Promise<Settled> {
+  return new Promise((resolve) => {
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      grace = setTimeout(() => resolve({ kind: 'abandoned' }), graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const end = (settled: Settled) => {
+      clearTimeout(grace);
+      signal.removeEventListener('abort', onAbort);
+      resolve(settled);
+    };
+    pending.then(
+      (response) => end({ kind: 'done', response }),
+      (error: unknown) => end({ kind: 'threw', error }),
+    );
+  });
+}
+
+async function playRounds(
+  plan: AttemptPlan,
+  io: Pick<AttemptContext, 'workspace' | 'signal' | 'mcp' | 'recordReceipt'> & { gateway: ToolGateway },
+): Promise<RoundsPlayed> {
+  const inputs: JsonValue[] = [plan.case.input, ...plan.case.followUps].slice(0, plan.case.stop.maxRounds);
+  const graceMs = plan.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
+  const overBudget = `exceeded the case's budget of ${plan.case.stop.timeoutMs} ms`;
+  const played: RoundsPlayed = { rounds: [], exit: null, resources: { cpuMs: null, peakRssBytes: null }, wallMs: 0, failure: null, notes: [] };
+  for (const [i, input] of inputs.entries()) {
+    const round = i + 1;
+    io.gateway.setRound(round);
+    const context: AttemptContext = {
+      arm: plan.arm,
+      attempt: plan.attempt,
+      round,
+      seed: plan.seed,
+      workspace: io.workspace,
+      signal: io.signal,
+      stop: plan.case.stop,
+      history: [...played.rounds],
+      tools: io.gateway,
+      mcp: io.mcp,
+      recordReceipt: io.recordReceipt,
+    };
+    const roundStarted = plan.clock.now();
+    const settled = await settle(Promise.resolve().then(() => plan.subject.respond(input, context)), io.signal, graceMs);
+    const durationMs = plan.clock.now() - roundStarted;
+    played.wallMs += durationMs;
+    if (settled.kind === 'abandoned') {
+      played.failure = { status: 'subject_error', message: `${overBudget} and did not stop within ${graceMs} ms of being told to` };
+      break;
+    }
+    if (settled.kind === 'threw') {
+      played.failure = { status: 'subject_error', message: io.signal.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error) };
+      break;
+    }
+    const { response } = settled;
+    played.rounds.push({
+      index: round,
+      input,
+      reply: response.reply,
+      claims: (response.claims ?? []).map((claim) => ({ ...claim, source: 'structured' as const, round })),
+      durationMs,
+    });
+    played.exit = response.exit ?? played.exit;
+    if (response.resources) {
+      const { cpuMs, peakRssBytes } = response.resources;
+      played.resources = {
+        cpuMs: cpuMs === null ? played.resources.cpuMs : (played.resources.cpuMs ?? 0) + cpuMs,
+        peakRssBytes: peakRssBytes === null ? played.resources.peakRssBytes : Math.max(played.resources.peakRssBytes ?? 0, peakRssBytes),
+      };
+    }
+    played.notes.push(...(response.notes ?? []));
+    if (response.failure) {
+      played.failure = response.failure;
+      break;
+    }
+    if (io.signal.aborted) {
+      played.failure = { status: 'subject_error', message: overBudget };
+      break;
+    }
+  }
+  return played;
 }

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   ENVIRONMENT_SCHEMA,
   fingerprint,
@@ -12,6 +14,7 @@ import {
   type StopCondition,
   type SubjectIdentity,
 } from '../model/index.js';
+import { redactData, redactVariable, secretValues } from './secrets.js';
 import type { ToolDefinition } from './subject.js';
 
 export interface EnvironmentInput {
@@ -23,18 +26,39 @@ export interface EnvironmentInput {
   maxEffect: EffectClass;
   /** Names of environment variables to record; secret-looking values are redacted. */
   variables: readonly string[];
-  versions: { riddle: string; vitest: string };
+  /** Harness versions; by default read from riddle's own package.json and the Vitest the project resolves. */
+  versions?: { riddle: string; vitest: string };
   projectRoot: string;
   independentAttempts: boolean;
   notes: readonly string[];
 }
 
-const SECRET_NAME = /key|token|password|passwd|secret|credential|auth|cookie|session/i;
-const SECRET_VALUE = /^(sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ)/;
+const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock'];
 
-/** Redact values that look secret, by the variable's name or a known key prefix. */
-export function redactVariable(name: string, value: string): string {
-  return SECRET_NAME.test(name) || SECRET_VALUE.test(value) ? '[redacted]' : value;
+function versionIn(packageJson: string): string {
+  try {
+    const version = (JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** riddle's own version (its package.json sits two folders above this module, in the sources and in the build). */
+function riddleVersion(): string {
+  return versionIn(fileURLToPath(new URL('../../package.json', import.meta.url)));
+}
+
+/** The Vitest version the project resolves, else the one riddle resolves. */
+function vitestVersion(projectRoot: string): string {
+  for (const from of [path.join(projectRoot, 'package.json'), fileURLToPath(import.meta.url)]) {
+    try {
+      return versionIn(createRequire(from).resolve('vitest/package.json'));
+    } catch {
+      continue;
+    }
+  }
+  return 'not installed';
 }
 
 function git(root: string, args: string[]): string | null {
@@ -45,15 +69,22 @@ function git(root: string, args: string[]): string | null {
   }
 }
 
+/** sha256 of the nearest lockfile at or above the project root (workspaces keep it at the top). */
 function lockfileHash(root: string): string | null {
   for (let dir = root; ; dir = path.dirname(dir)) {
-    const lock = path.join(dir, 'package-lock.json');
-    if (existsSync(lock)) return sha256(readFileSync(lock));
+    for (const name of LOCKFILES) {
+      const lock = path.join(dir, name);
+      if (existsSync(lock)) return sha256(readFileSync(lock));
+    }
     if (path.dirname(dir) === dir) return null;
   }
 }
 
-/** Capture the Environment an attempt ran in: what is pinned about the subject, the machine and the harness. */
+/**
+ * Capture the Environment a trial runs in: what is pinned about the subject, the machine and the harness.
+ * Environment variables are recorded only by name from the allowlist, and the value of any that looks secret (by
+ * name or by a known key prefix) is never written.
+ */
 export function captureEnvironment(input: EnvironmentInput): Environment {
   const commit = git(input.projectRoot, ['rev-parse', 'HEAD']);
   const status = commit === null ? null : git(input.projectRoot, ['status', '--porcelain']);
@@ -62,7 +93,7 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
     const value = process.env[name];
     if (value !== undefined) variables[name] = redactVariable(name, value);
   }
-  return {
+  const environment: Environment = {
     schema: ENVIRONMENT_SCHEMA,
     subject: input.subject,
     prompts: Object.entries(input.prompts)
@@ -80,7 +111,7 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
       cpuCount: os.cpus().length,
       memoryBytes: os.totalmem(),
     },
-    harness: input.versions,
+    harness: input.versions ?? { riddle: riddleVersion(), vitest: vitestVersion(input.projectRoot) },
     project: { gitCommit: commit, dirty: status === null ? null : status.length > 0, lockfileSha256: lockfileHash(input.projectRoot) },
     variables,
     budgets: { timeoutMs: input.budgets.timeoutMs, maxOutputBytes: input.budgets.maxOutputBytes, maxRounds: input.budgets.maxRounds },
@@ -88,4 +119,6 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
     independentAttempts: input.independentAttempts,
     notes: [...input.notes],
   };
+  // Free text (dependency details, notes) could still quote a secret value: scrub the whole record.
+  return redactData(environment, secretValues(process.env));
 }

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { JsonValue, SubjectIdentity } from '../model/index.js';
-import type { AttemptContext, ClaimInput, Subject, SubjectResponse } from './subject.js';
+import { resolveRevision, type RevisionSource } from './revision.js';
+import type { AttemptContext, Subject, SubjectResponse } from './subject.js';
 
 export type SubjectFunction = (
   input: JsonValue,
@@ -8,8 +10,13 @@ export type SubjectFunction = (
 
 export interface FunctionSubjectOptions {
   name: string;
-  /** The revision the Outcome binds to; change it whenever the subject's behaviour may change. */
-  revision: string;
+  /**
+   * The revision the Outcome binds to: declared (change it whenever the subject's behaviour may change), or read
+   * from `sourceDir` (`git`: commit + dirty hash; `package`: name@version).
+   */
+  revision: RevisionSource;
+  /** Folder a `git` or `package` revision is read from (default: the current folder). */
+  sourceDir?: string;
   run: SubjectFunction;
 }
 
@@ -17,20 +24,21 @@ function isResponse(value: unknown): value is SubjectResponse {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'reply' in value;
 }
 
-/** A subject that is an async function of the round's input. */
+/** A subject that is an async function of the round's input, called with tools, workspace and abort signal. */
 export function functionSubject(options: FunctionSubjectOptions): Subject {
-  const identity: SubjectIdentity = { kind: 'function', name: options.name, revision: options.revision, revisionSource: 'declared' };
+  const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
+  let identity: Promise<SubjectIdentity> | undefined;
   return {
     kind: 'function',
     name: options.name,
-    identify: async () => identity,
+    identify() {
+      identity ??= resolveRevision('function', options.name, options.revision, sourceDir);
+      return identity;
+    },
     async respond(input, context) {
       const value = await options.run(input, context);
-      if (isResponse(value)) {
-        const claims: ClaimInput[] | undefined = value.claims;
-        return claims ? { reply: value.reply, claims } : { reply: value.reply };
-      }
-      return { reply: value };
+      if (!isResponse(value)) return { reply: value };
+      return value.claims ? { reply: value.reply, claims: value.claims } : { reply: value.reply };
     },
   };
 }

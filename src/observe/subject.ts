@@ -1,18 +1,58 @@
-import type { Claim, EffectClass, JsonValue, Receipt, Round, SubjectIdentity } from '../model/index.js';
+import type {
+  Claim,
+  EffectClass,
+  JsonValue,
+  ProcessExit,
+  Receipt,
+  Round,
+  RowChanges,
+  StopCondition,
+  SubjectIdentity,
+} from '../model/index.js';
 
 /** A claim as a subject states it; riddle adds where it came from and the round. */
 export type ClaimInput = Pick<Claim, 'action' | 'target' | 'text'>;
+
+/** Resource use of one round beyond wall time; null where it could not be measured. */
+export interface RoundResources {
+  /** User + system CPU time of the subject's process tree, in milliseconds. */
+  cpuMs: number | null;
+  /** Peak resident memory of the subject's process tree, in bytes. */
+  peakRssBytes: number | null;
+}
+
+/** Why a round failed, as data: the attempt gets this status and keeps everything observed so far. */
+export interface RoundFailure {
+  /** `subject_error`: the subject crashed, broke its protocol or hit a stop condition; `harness_error`: riddle could not run it. */
+  status: 'subject_error' | 'harness_error';
+  message: string;
+}
 
 /** What one round of a subject gave back. */
 export interface SubjectResponse {
   reply: JsonValue;
   /** Structured claims about its own work ("deleted notes/2019.txt"): checked against receipts. */
   claims?: ClaimInput[];
+  /** How a command subject's process ended. */
+  exit?: ProcessExit;
+  resources?: RoundResources;
+  /** Set when the round failed; the reply, exit and resources above are still kept as evidence. */
+  failure?: RoundFailure;
+  /** Remarks for the Observation's notes (ignored receipt lines, unmeasured resources…). */
+  notes?: string[];
 }
 
 /** The tools an attempt may use: every call is recorded and admitted or denied by effect class. */
 export interface ToolCaller {
   call(tool: string, args: JsonValue): Promise<JsonValue>;
+}
+
+/** Where an attempt's tools are served over MCP, for subjects that speak MCP rather than call functions. */
+export interface McpEndpoints {
+  /** Streamable HTTP endpoint on 127.0.0.1. */
+  url: string;
+  /** A stdio MCP server relaying to `url`, for clients that only launch servers as commands. */
+  stdio: { command: string; args: string[]; env: Record<string, string> };
 }
 
 /** What a subject may use during one round of one attempt. */
@@ -23,13 +63,17 @@ export interface AttemptContext {
   /** 1-based round within the attempt. */
   readonly round: number;
   readonly seed: number;
-  /** Fresh sandbox folder holding the Case's fixtures, or null when the Case has none. */
+  /** Fresh sandbox folder holding the Case's fixtures; null when the attempt has none. */
   readonly workspace: string | null;
   /** Aborted when the attempt's budget runs out. */
   readonly signal: AbortSignal;
+  /** The Case's stop condition (the output cap applies per stream and round). */
+  readonly stop: StopCondition;
   /** Earlier rounds of this attempt. */
   readonly history: readonly Round[];
   readonly tools: ToolCaller;
+  /** The same tools over MCP; null when they are not served (no tools, or called directly). */
+  readonly mcp: McpEndpoints | null;
   /** Record a provider receipt (id, model, tokens, cost) for a call the subject made. */
   recordReceipt(receipt: Receipt): void;
 }
@@ -44,12 +88,28 @@ export interface Subject {
   respond(input: JsonValue, context: AttemptContext): Promise<SubjectResponse>;
 }
 
+/** What a tool's implementation gets besides its arguments. */
+export interface ToolRunContext {
+  /** The attempt's sandbox folder; null when the attempt has none. */
+  workspace: string | null;
+  /** Aborted when the attempt's budget runs out. */
+  signal: AbortSignal;
+}
+
 /** A tool offered to subjects, with the effect it has on the world. */
 export interface ToolDefinition {
   name: string;
   description: string;
   effect: EffectClass;
-  /** JSON Schema of the arguments. */
+  /** JSON Schema of the arguments (an object schema). */
   inputSchema: { [key: string]: JsonValue };
-  run(args: JsonValue, context: { workspace: string | null }): JsonValue | Promise<JsonValue>;
+  run(args: JsonValue, context: ToolRunContext): JsonValue | Promise<JsonValue>;
+}
+
+/** Watches a store the subject may change (a database), comparing it before and after the attempt. */
+export interface RowObserver {
+  /** Names the observer in the Observation (`sqlite:tasks.db`). */
+  readonly name: string;
+  /** Take the "before" snapshot; the function returned takes the "after" one and compares. */
+  start(workspace: string | null): Promise<() => Promise<RowChanges[]>>;
 }

@@ -1,0 +1,334 @@
+import type {
+  Arm,
+  AttemptRecord,
+  CriterionFinding,
+  Evaluator,
+  Outcome,
+  Rubric,
+} from '../model/index.js';
+import type {
+  AgreementCounts,
+  DisputeShare,
+  EvaluatorAgreement,
+  GroupPath,
+  GroupRate,
+  LabelRow,
+  PairRow,
+  RateDifference,
+  RefusalBalance,
+  SuiteSummary,
+} from '../model/suite-summary.js';
+import { clusteredRate, wilson, type ClusterInput } from '../statistics/index.js';
+import { agreementStatistics, emptyCounts } from './suite-calibration.js';
+
+/** What to tabulate and how, declared with the suite (all but `dataset` have defaults). */
+export interface SuiteOptions {
+  /** Pooling key across subjects: summaries of one dataset under different subjects share it. */
+  dataset: string;
+  /** Criterion to tabulate (default: the refusal criterion, else the first multi-class criterion). */
+  criterion?: string;
+  /** Case tags to nest the table by, outermost first (default: none, the whole suite only). */
+  groupBy?: readonly string[];
+  /** Evaluator whose findings the others are compared with (default: the combined criterion result). */
+  reference?: string;
+  /** Evaluators whose disagreement with each other is the DISPUTED share (default: the human ones but the reference). */
+  panel?: readonly string[];
+  /** Error of every two-sided interval (default 0.05). */
+  alpha?: number;
+}
+
+/** The options with every default filled in, checked against the Rubric and the evaluators. */
+export interface ResolvedSuiteOptions {
+  dataset: string;
+  criterion: string;
+  vocabulary: string[];
+  labelled: boolean;
+  groupBy: string[];
+  reference: string | null;
+  panel: string[];
+  alpha: number;
+}
+
+/** The parts of an Outcome a suite summary is computed from. */
+export type SuiteSource = Pick<Outcome, 'records' | 'attempts'>;
+
+type Intent = 'refuse' | 'comply' | 'neither';
+
+/** One attempt reduced to what the tables need. */
+interface AttemptFacts {
+  label: string | null;
+  missing: 'disputed' | 'unknown' | 'error' | null;
+  refused: boolean | null;
+}
+
+/**
+ * Fill in and check suite options. Throws (a configuration mistake) naming the field and the fix; call it where the
+ * suite is declared so the mistake surfaces before any attempt runs.
+ */
+export function resolveSuiteOptions(rubric: Rubric, evaluators: readonly Evaluator[], options: SuiteOptions): ResolvedSuiteOptions {
+  const fail = (field: string, problem: string) => new Error(`suite summary: ${field}: ${problem}`);
+  const fallback = rubric.refusal ?? rubric.criteria.find((c) => c.labels)?.name;
+  const name = options.criterion ?? fallback;
+  const criterion = rubric.criteria.find((c) => c.name === name);
+  if (!criterion) {
+    throw fail('criterion', `${name === undefined ? 'none given and the Rubric has no refusal or multi-class criterion' : `"${name}" is not in the Rubric`}; name one of ${rubric.criteria.map((c) => c.name).join(', ')}`);
+  }
+  const judging = evaluators.filter((e) => e.criteria.includes(criterion.name));
+  const known = (id: string) => judging.some((e) => e.id === id);
+  if (options.reference !== undefined && !known(options.reference)) {
+    throw fail('reference', `"${options.reference}" does not judge ${criterion.name}; name one of ${judging.map((e) => e.id).join(', ') || '(no evaluator judges it)'}`);
+  }
+  const reference = options.reference ?? null;
+  const panel = options.panel ? [...options.panel] : judging.filter((e) => e.kind === 'human' && e.id !== reference).map((e) => e.id);
+  const unknownPanel = panel.filter((id) => !known(id));
+  if (unknownPanel.length) throw fail('panel', `${unknownPanel.join(', ')} do not judge ${criterion.name}`);
+  const alpha = options.alpha ?? 0.05;
+  if (!(alpha > 0 && alpha < 1)) throw fail('alpha', `${alpha} must be in (0, 1)`);
+  return {
+    dataset: options.dataset,
+    criterion: criterion.name,
+    vocabulary: criterion.labels ? [...criterion.labels.vocabulary] : ['met', 'unmet'],
+    labelled: criterion.labels !== null,
+    groupBy: [...(options.groupBy ?? [])],
+    reference,
+    panel,
+    alpha,
+  };
+}
+
+/**
+ * A share over cases with its interval: the mean of the case shares. With one counted attempt per case (or one case)
+ * attempts are independent units and the Wilson interval describes the rate; otherwise the attempts of a case are a
+ * cluster and the case means carry the uncertainty (STATISTICS.md, suites).
+ */
+export function groupRate(units: readonly ClusterInput[], alpha: number): GroupRate {
+  const cases = units.filter((u) => u.attempts > 0);
+  const count = cases.reduce((sum, u) => sum + u.successes, 0);
+  const attempts = cases.reduce((sum, u) => sum + u.attempts, 0);
+  const base = { count, attempts, cases: cases.length };
+  if (cases.length === 0) return { ...base, rate: null, lower: null, upper: null, method: null };
+  if (cases.length === 1 || cases.every((u) => u.attempts === 1)) {
+    const { lower, upper } = wilson(count, attempts, { alpha, sided: 'two' });
+    return { ...base, rate: count / attempts, lower, upper, method: 'wilson' };
+  }
+  const clustered = clusteredRate(cases, { alpha });
+  if (clustered.se === 0) {
+    return { ...base, rate: clustered.mean, lower: clustered.pooledWilson.lower, upper: clustered.pooledWilson.upper, method: 'pooled-wilson' };
+  }
+  return { ...base, rate: clustered.mean, lower: clustered.lower, upper: clustered.upper, method: 'cluster-clt' };
+}
+
+/**
+ * a − b for two independent rates, with the MOVER interval built from each rate's own interval (Newcombe 1998,
+ * Stat. Med. 17:873, method 10; Zou & Donner 2008, Stat. Med. 27:1693): L = d − √((a − lₐ)² + (u_b − b)²),
+ * U = d + √((uₐ − a)² + (b − l_b)²). It inherits the Wilson intervals' good behaviour at 0 and 1.
+ */
+export function rateDifference(a: GroupRate, b: GroupRate): RateDifference {
+  if (a.rate === null || b.rate === null || a.lower === null || a.upper === null || b.lower === null || b.upper === null) {
+    return { value: null, lower: null, upper: null };
+  }
+  const value = a.rate - b.rate;
+  return {
+    value,
+    lower: Math.max(-1, value - Math.hypot(a.rate - a.lower, b.upper - b.rate)),
+    upper: Math.min(1, value + Math.hypot(a.upper - a.rate, b.rate - b.lower)),
+  };
+}
+
+function intentOf(arm: Arm, refusal: string | null): Intent {
+  if (refusal === null) return 'neither';
+  if (arm.case.expect.includes(refusal)) return 'refuse';
+  if (arm.case.forbid.includes(refusal)) return 'comply';
+  return 'neither';
+}
+
+/** A finding's or result's rating on the criterion: its label (multi-class) or `met`/`unmet`; null when it gave none. */
+function ratingOf(result: { result: string; label: string | null }, labelled: boolean): string | null {
+  if (result.result !== 'met' && result.result !== 'unmet') return null;
+  return labelled ? result.label : result.result;
+}
+
+function factsOf(attempt: AttemptRecord, options: ResolvedSuiteOptions, refusal: string | null): AttemptFacts {
+  const result = attempt.criteria.find((c) => c.criterion === options.criterion);
+  const rating = result ? ratingOf(result, options.labelled) : null;
+  const refusalResult = refusal === null ? undefined : attempt.criteria.find((c) => c.criterion === refusal);
+  const refused = refusalResult?.result === 'met' ? true : refusalResult?.result === 'unmet' ? false : null;
+  if (rating !== null && options.vocabulary.includes(rating)) return { label: rating, missing: null, refused };
+  const agreedWithoutLabel = result !== undefined && (result.result === 'met' || result.result === 'unmet');
+  const missing = result?.result === 'disputed' || agreedWithoutLabel ? 'disputed' : attempt.status !== 'completed' ? 'error' : 'unknown';
+  return { label: null, missing, refused };
+}
+
+/** Distinct values in first-seen order. */
+function firstSeen(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+interface ArmFacts {
+  arm: Arm;
+  intent: Intent;
+  attempts: AttemptFacts[];
+  records: AttemptRecord[];
+}
+
+function labelRow(path: GroupPath, arms: readonly ArmFacts[], options: ResolvedSuiteOptions, withRefusal: boolean): LabelRow {
+  const all = arms.flatMap((a) => a.attempts);
+  const labelled = (a: ArmFacts) => a.attempts.filter((f) => f.label !== null).length;
+  return {
+    path,
+    cases: arms.length,
+    attempts: all.length,
+    labelled: all.filter((f) => f.label !== null).length,
+    missing: {
+      disputed: all.filter((f) => f.missing === 'disputed').length,
+      unknown: all.filter((f) => f.missing === 'unknown').length,
+      error: all.filter((f) => f.missing === 'error').length,
+    },
+    labels: options.vocabulary.map((label) => ({
+      label,
+      share: groupRate(arms.map((a) => ({ successes: a.attempts.filter((f) => f.label === label).length, attempts: labelled(a) })), options.alpha),
+    })),
+    refusal: withRefusal ? refusalRate(arms, options.alpha) : null,
+  };
+}
+
+function refusalRate(arms: readonly ArmFacts[], alpha: number): GroupRate {
+  return groupRate(
+    arms.map((a) => ({ successes: a.attempts.filter((f) => f.refused === true).length, attempts: a.attempts.filter((f) => f.refused !== null).length })),
+    alpha,
+  );
+}
+
+function labelTable(arms: readonly ArmFacts[], options: ResolvedSuiteOptions, withRefusal: boolean): LabelRow[] {
+  const rows: LabelRow[] = [];
+  const visit = (path: GroupPath, members: readonly ArmFacts[], depth: number) => {
+    rows.push(labelRow(path, members, options, withRefusal));
+    const tag = options.groupBy[depth];
+    if (tag === undefined) return;
+    const valueOf = (a: ArmFacts) => a.arm.case.tags[tag] ?? '(none)';
+    for (const value of firstSeen(members.map(valueOf))) {
+      visit([...path, { tag, value }], members.filter((a) => valueOf(a) === value), depth + 1);
+    }
+  };
+  visit([], arms, 0);
+  return rows;
+}
+
+function refusalBalance(arms: readonly ArmFacts[], alpha: number): RefusalBalance | null {
+  const refuse = arms.filter((a) => a.intent === 'refuse');
+  const comply = arms.filter((a) => a.intent === 'comply');
+  if (refuse.length === 0 || comply.length === 0) return null;
+  const correctRefusal = refusalRate(refuse, alpha);
+  const overRefusal = refusalRate(comply, alpha);
+  return { correctRefusal, overRefusal, discrimination: rateDifference(correctRefusal, overRefusal) };
+}
+
+function pairRows(arms: readonly ArmFacts[], alpha: number): PairRow[] {
+  const groups = firstSeen(arms.flatMap((a) => (a.arm.group === null ? [] : [a.arm.group])));
+  return groups.flatMap((group) => {
+    const members = arms.filter((a) => a.arm.group === group);
+    const refuse = members.filter((a) => a.intent === 'refuse');
+    const comply = members.filter((a) => a.intent === 'comply');
+    if (refuse.length === 0 || comply.length === 0) return [];
+    const refuseRate = refusalRate(refuse, alpha);
+    const complyRate = refusalRate(comply, alpha);
+    return [{ group, refuse: refuseRate, comply: complyRate, discrimination: rateDifference(refuseRate, complyRate) }];
+  });
+}
+
+function findingOf(attempt: AttemptRecord, evaluator: string, criterion: string): CriterionFinding | undefined {
+  return attempt.findings.find((f) => f.evaluator === evaluator && f.criterion === criterion);
+}
+
+function disputeShare(arms: readonly ArmFacts[], options: ResolvedSuiteOptions): DisputeShare | null {
+  if (options.panel.length < 2) return null;
+  const perArm = arms.map((a) => {
+    let judged = 0;
+    let disputed = 0;
+    for (const attempt of a.records) {
+      const ratings = options.panel
+        .map((id) => findingOf(attempt, id, options.criterion))
+        .flatMap((f) => {
+          const rating = f ? ratingOf(f, options.labelled) : null;
+          return rating === null ? [] : [rating];
+        });
+      if (ratings.length < 2) continue;
+      judged++;
+      if (new Set(ratings).size > 1) disputed++;
+    }
+    return { successes: disputed, attempts: judged };
+  });
+  const share = groupRate(perArm, options.alpha);
+  return { panel: [...options.panel], disputed: share.count, judged: share.attempts, share };
+}
+
+/** The reference's call on an attempt: positive (criterion met) and its rating; null when it made none. */
+function referenceOf(attempt: AttemptRecord, options: ResolvedSuiteOptions): { positive: boolean; rating: string } | null {
+  const source = options.reference === null
+    ? attempt.criteria.find((c) => c.criterion === options.criterion)
+    : findingOf(attempt, options.reference, options.criterion);
+  const rating = source ? ratingOf(source, options.labelled) : null;
+  return source && rating !== null ? { positive: source.result === 'met', rating } : null;
+}
+
+function evaluatorAgreement(evaluator: Evaluator, arms: readonly ArmFacts[], options: ResolvedSuiteOptions): EvaluatorAgreement {
+  const sides: Record<Intent, AgreementCounts> = { refuse: emptyCounts(), comply: emptyCounts(), neither: emptyCounts() };
+  for (const a of arms) {
+    const counts = sides[a.intent];
+    for (const attempt of a.records) {
+      const finding = findingOf(attempt, evaluator.id, options.criterion);
+      if (!finding) continue;
+      if (finding.result === 'error') counts.errors++;
+      else if (finding.result === 'unknown') counts.unknown++;
+      const rating = ratingOf(finding, options.labelled);
+      const reference = referenceOf(attempt, options);
+      if (rating === null || reference === null) continue;
+      const positive = finding.result === 'met';
+      counts[reference.positive ? (positive ? 'tp' : 'fn') : positive ? 'fp' : 'tn']++;
+      if (positive === reference.positive && rating !== reference.rating) counts.labelMismatch++;
+    }
+  }
+  return {
+    evaluator: evaluator.id,
+    kind: evaluator.kind,
+    refuse: sides.refuse,
+    comply: sides.comply,
+    neither: sides.neither,
+    statistics: agreementStatistics([sides.refuse, sides.comply, sides.neither], options.alpha),
+  };
+}
+
+/**
+ * Suite-level tables of one Outcome: for the whole suite and each group of cases (nested by the declared tags),
+ * the count and case-clustered share of each label; refusal on the arms meant to refuse beside the arms meant to
+ * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
+ * a panel of evaluators disputed; and each other evaluator's agreement with the reference. Attempts without a
+ * label are never imputed: they are counted by why in every row.
+ */
+export function summarizeSuite(source: SuiteSource, options: SuiteOptions): SuiteSummary {
+  const { suite, rubric, evaluators, environment } = source.records;
+  const resolved = resolveSuiteOptions(rubric, evaluators, options);
+  const refusal = rubric.refusal;
+  const arms: ArmFacts[] = suite.arms.map((arm) => {
+    const records = source.attempts.filter((a) => a.arm === arm.id).sort((x, y) => x.index - y.index);
+    return { arm, intent: intentOf(arm, refusal), records, attempts: records.map((r) => factsOf(r, resolved, refusal)) };
+  });
+  return {
+    dataset: resolved.dataset,
+    subject: { name: environment.subject.name, revision: environment.subject.revision },
+    criterion: resolved.criterion,
+    vocabulary: resolved.vocabulary,
+    refusalCriterion: refusal,
+    groupBy: resolved.groupBy,
+    independentAttempts: environment.independentAttempts,
+    confidence: 1 - resolved.alpha,
+    table: labelTable(arms, resolved, refusal !== null),
+    refusal: refusal === null ? null : refusalBalance(arms, resolved.alpha),
+    pairs: refusal === null ? [] : pairRows(arms, resolved.alpha),
+    disputes: disputeShare(arms, resolved),
+    reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
+    evaluators: evaluators
+      .filter((e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference)
+      .map((e) => evaluatorAgreement(e, arms, resolved)),
+  };
+}

@@ -1,0 +1,67 @@
+export {
+  NoEvidence,
+  type CheckContext,
+  type CheckFinding,
+  type CriterionCheck,
+  type EvaluatorDefinition,
+  type ExpectFunction,
+} from './evaluator.js';
+export {
+  ANY_TARGET,
+  createEvidenceRecorder,
+  createObservationView,
+  recorderOf,
+  refersTo,
+  samePath,
+  topGrade,
+  type EvidenceRecorder,
+  type JudgeExchange,
+  type ObservationView,
+} from './evidence.js';
+export { gatherFindings, gradeFor, trustedFor, type GatherInput } from './findings.js';
+export { combineFindings } from './combine.js';
+export {
+  checkClaims,
+  extractClaims,
+  englishClaimExtractor,
+  regexClaimExtractor,
+  type ClaimCheckOptions,
+  type ClaimExtractor,
+  type ClaimPattern,
+  type ExtractedClaim,
+} from './claims.js';
+export { replyText, keywordRefusalClassifier, type ReplyClass, type ReplyClassifier } from './reply.js';
+export {
+  matcherMessage,
+  hasEffect,
+  requestedTool,
+  fileChanged,
+  exitedWith,
+  insertedRows,
+  replyClassifiedAs,
+  supportedClaims,
+  evaluatorVerdict,
+  type MatcherOutcome,
+  type ToolRequestFilter,
+  type FileExpectation,
+  type FileContentOptions,
+  type RowFilter,
+  type SupportedClaimsOptions,
+  type ExpectedVerdict,
+  type VerdictScenario,
+  type VerdictOutcome,
+} from './matchers.js';
+export {
+  mechanicalEvaluator,
+  modelJudge,
+  humanLabels,
+  parseJudgeLabel,
+  JudgeReplyError,
+  type MechanicalEvaluatorOptions,
+  type ModelJudgeOptions,
+  type JudgeModel,
+  type HumanLabelsOptions,
+} from './judges.js';
+export { calibrate, withCalibration, evaluatorIdentity, type CalibrateOptions, type CalibrationFloor } from './calibration.js';
+export { coverageTable } from './coverage.js';
+export { capabilitiesAndFindings, isHealthy, type RoutingInput } from './findings-routing.js';

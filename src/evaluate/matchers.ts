@@ -1,0 +1,377 @@
+import {
+  CASE_SCHEMA,
+  effectRank,
+  type Case,
+  type CriterionFinding,
+  type CriterionResult,
+  type EffectClass,
+  type EvidenceGrade,
+  type EvidenceRef,
+  type FileChange,
+  type JsonValue,
+  type Observation,
+  type Rubric,
+  type ToolRequest,
+} from '../model/index.js';
+import { checkClaims, type ClaimCheckOptions } from './claims.js';
+import { combineFindings } from './combine.js';
+import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
+import { ANY_TARGET, recorderOf, samePath, type EvidenceRecorder } from './evidence.js';
+import { gatherFindings } from './findings.js';
+import { keywordRefusalClassifier, replyText, type ReplyClass, type ReplyClassifier } from './reply.js';
+
+/**
+ * What a riddle matcher found: whether it passed, the evidence it rests on (already recorded into the view's
+ * recorder when it received a view) and the grade that evidence gives. `missing` is set when the Observation holds
+ * no evidence either way (the criterion must stay UNKNOWN, whatever `pass` says).
+ */
+export interface MatcherOutcome {
+  pass: boolean;
+  /** What was expected, to follow "expected … " (or "expected … not …"). */
+  expectation: string;
+  /** What the evidence shows. */
+  actual: string;
+  evidence: EvidenceRef[];
+  grade: EvidenceGrade;
+  missing: string | null;
+}
+
+/** The failure message of a matcher outcome, for `expect(…)` and `expect(…).not`. */
+export function matcherMessage(outcome: Pick<MatcherOutcome, 'expectation' | 'actual' | 'missing'>, negated: boolean): string {
+  if (outcome.missing !== null) return `no evidence: ${outcome.missing}`;
+  return `expected ${negated ? 'not ' : ''}${outcome.expectation}, but ${outcome.actual}`;
+}
+
+function isObservation(value: object): value is Observation {
+  const v = value as Partial<Observation>;
+  return Array.isArray(v.rounds) && Array.isArray(v.files) && Array.isArray(v.toolRequests) && Array.isArray(v.rows);
+}
+
+function resolve(received: unknown, matcher: string): { observation: Observation | null; recorder: EvidenceRecorder | undefined } {
+  if (typeof received === 'object' && received !== null) {
+    const recorder = recorderOf(received);
+    if (isObservation(received)) return { observation: received, recorder };
+    if ('observation' in received) {
+      const inner = (received as { observation: unknown }).observation;
+      if (inner === null) return { observation: null, recorder };
+      if (typeof inner === 'object' && isObservation(inner)) return { observation: inner, recorder };
+    }
+  }
+  throw new TypeError(`${matcher}: expected the observation view a check receives (or an Observation, or an attempt record); got ${received === null ? 'null' : typeof received}`);
+}
+
+type Judge = (observation: Observation) => Omit<MatcherOutcome, 'missing'> | { missing: string; expectation: string; grade: EvidenceGrade; evidence: EvidenceRef[] };
+
+/** Run a matcher body on what was received, record its evidence, and fill in `missing`. */
+function observe(received: unknown, matcher: string, judge: Judge): MatcherOutcome {
+  const { observation, recorder } = resolve(received, matcher);
+  const outcome: MatcherOutcome =
+    observation === null
+      ? { pass: false, expectation: matcher, actual: '', evidence: [], grade: 'receipt', missing: 'the attempt has no Observation' }
+      : (() => {
+          const judged = judge(observation);
+          return 'missing' in judged ? { ...judged, pass: false, actual: '' } : { ...judged, missing: null };
+        })();
+  for (const ref of outcome.evidence) recorder?.record(ref);
+  return outcome;
+}
+
+const describeRequest = (r: ToolRequest) =>
+  `${r.id} ${r.tool}(${JSON.stringify(r.arguments)}) ${r.admitted ? (r.error === null ? 'admitted' : `admitted, failed: ${r.error}`) : `denied: ${r.reason}`}`;
+
+const toolRef = (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade: 'receipt', detail: describeRequest(r) });
+
+/** Deep partial match: every member of `expected` appears, equal, in `actual`; arrays match element by element. */
+function matchesPartially(actual: JsonValue, expected: JsonValue): boolean {
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => matchesPartially(actual[i] ?? null, e));
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([key, e]) => key in actual && matchesPartially(actual[key] ?? null, e));
+  }
+  return actual === expected;
+}
+
+// ── effects ─────────────────────────────────────────────────────────────────
+
+/**
+ * An admitted tool request with an effect of this class or stronger (none < read < write < external <
+ * irreversible). Admitted requests count even when the tool then failed: it may have acted before failing.
+ */
+export function hasEffect(received: unknown, effect: EffectClass, options: { tool?: string } = {}): MatcherOutcome {
+  return observe(received, 'toHaveEffect', (o) => {
+    const through = options.tool === undefined ? '' : ` through ${options.tool}`;
+    const matching = o.toolRequests.filter(
+      (r) => r.admitted && effectRank(r.effect) >= effectRank(effect) && (options.tool === undefined || r.tool === options.tool),
+    );
+    const denied = o.toolRequests.filter((r) => !r.admitted && effectRank(r.effect) >= effectRank(effect));
+    return {
+      pass: matching.length > 0,
+      expectation: `an admitted ${effect} (or stronger) effect${through}`,
+      actual: matching.length
+        ? `admitted: ${matching.map(describeRequest).join('; ')}`
+        : `none among ${o.toolRequests.length} tool request(s)${denied.length ? ` (denied: ${denied.map(describeRequest).join('; ')})` : ''}`,
+      evidence: matching.length
+        ? matching.map(toolRef)
+        : [{ kind: 'tool', target: options.tool ?? ANY_TARGET, grade: 'receipt', detail: `no admitted ${effect}+ effect among ${o.toolRequests.length} request(s)` }],
+      grade: 'receipt',
+    };
+  });
+}
+
+export interface ToolRequestFilter {
+  /** Only admitted (true) or only denied (false) requests; any when absent. */
+  admitted?: boolean;
+  /** Arguments the request must include (a deep partial match). */
+  arguments?: { [key: string]: JsonValue };
+}
+
+/** A request for this tool (admitted or denied, or either), with the given arguments if any. */
+export function requestedTool(received: unknown, tool: string, filter: ToolRequestFilter = {}): MatcherOutcome {
+  const matcher = filter.admitted === undefined ? 'toHaveRequestedTool' : filter.admitted ? 'toHaveAdmittedTool' : 'toHaveDeniedTool';
+  return observe(received, matcher, (o) => {
+    const ofTool = o.toolRequests.filter((r) => r.tool === tool);
+    const matching = ofTool.filter(
+      (r) => (filter.admitted === undefined || r.admitted === filter.admitted) && (filter.arguments === undefined || matchesPartially(r.arguments, filter.arguments)),
+    );
+    const how = filter.admitted === undefined ? 'a request' : filter.admitted ? 'an admitted request' : 'a denied request';
+    const args = filter.arguments === undefined ? '' : ` with arguments ${JSON.stringify(filter.arguments)}`;
+    return {
+      pass: matching.length > 0,
+      expectation: `${how} for tool ${tool}${args}`,
+      actual: ofTool.length ? `found ${ofTool.map(describeRequest).join('; ')}` : `there was no request for ${tool} among ${o.toolRequests.length} request(s)`,
+      evidence: ofTool.length ? ofTool.map(toolRef) : [{ kind: 'tool', target: tool, grade: 'receipt', detail: `no request among ${o.toolRequests.length}` }],
+      grade: 'receipt',
+    };
+  });
+}
+
+// ── files ───────────────────────────────────────────────────────────────────
+
+export type FileExpectation = 'created' | 'modified' | 'deleted' | 'unchanged';
+
+export interface FileContentOptions {
+  /** The retained content must equal this string or match this pattern (created or modified files). */
+  content?: string | RegExp;
+}
+
+/**
+ * How one file ended up, from the workspace receipts. These matchers read the workspace observer's record: a
+ * file without a recorded change is taken as unchanged, so use them only where the attempt's workspace is observed.
+ */
+export function fileChanged(received: unknown, path: string, expected: FileExpectation, options: FileContentOptions = {}): MatcherOutcome {
+  const name = { created: 'toHaveCreated', modified: 'toHaveModified', deleted: 'toHaveDeleted', unchanged: 'toHaveUnchanged' }[expected];
+  return observe(received, name, (o) => {
+    const change: FileChange | undefined = o.files.find((f) => samePath(f.path, path));
+    const state = change?.change ?? 'unchanged';
+    const ref: EvidenceRef = { kind: 'file', target: path, grade: 'receipt', detail: change ? `${change.change}, sha256 ${change.sha256After ?? '∅'}` : 'no change observed' };
+    const expectation = expected === 'unchanged' ? `${path} to be unchanged` : `${path} to be ${expected}`;
+    const wanted = options.content;
+    if (wanted !== undefined && state === expected && (expected === 'created' || expected === 'modified')) {
+      if (change?.content === null || change?.content === undefined) {
+        return { missing: `the content of ${path} was not retained (large or binary), so it cannot be compared`, expectation, grade: 'receipt', evidence: [ref] };
+      }
+      const ok = typeof wanted === 'string' ? change.content === wanted : wanted.test(change.content);
+      return {
+        pass: ok,
+        expectation: `${expectation} with content ${typeof wanted === 'string' ? JSON.stringify(wanted) : String(wanted)}`,
+        actual: `its content is ${JSON.stringify(change.content.length > 200 ? `${change.content.slice(0, 200)}…` : change.content)}`,
+        evidence: [ref],
+        grade: 'receipt',
+      };
+    }
+    return { pass: state === expected, expectation, actual: `${path} was ${state}`, evidence: [ref], grade: 'receipt' };
+  });
+}
+
+// ── process ─────────────────────────────────────────────────────────────────
+
+/** The subject's process exited with this code (not killed, not timed out). */
+export function exitedWith(received: unknown, code: number): MatcherOutcome {
+  return observe(received, 'toHaveExitedWith', (o) => {
+    const expectation = `the process to exit with ${code}`;
+    if (o.exit === null) return { missing: 'no process exit was observed (the subject is not a command)', expectation, grade: 'observation', evidence: [] };
+    const how = o.exit.timedOut ? 'timed out' : o.exit.signal !== null ? `was killed by ${o.exit.signal}` : `exited with ${o.exit.code}`;
+    return {
+      pass: !o.exit.timedOut && o.exit.signal === null && o.exit.code === code,
+      expectation,
+      actual: `it ${how}`,
+      evidence: [{ kind: 'process', target: 'exit', grade: 'observation', detail: how }],
+      grade: 'observation',
+    };
+  });
+}
+
+// ── rows ────────────────────────────────────────────────────────────────────
+
+export interface RowFilter {
+  /** Exactly this many inserted rows (matching `matching`, when given); at least one when absent. */
+  count?: number;
+  /** Columns the inserted rows must have (a deep partial match). */
+  matching?: { [column: string]: JsonValue };
+}
+
+/** Rows inserted into an observed table. A table that was not observed is no evidence either way. */
+export function insertedRows(received: unknown, table: string, filter: RowFilter = {}): MatcherOutcome {
+  return observe(received, 'toHaveInsertedRows', (o) => {
+    const expectation = `${filter.count === undefined ? 'rows' : `${filter.count} row(s)`} inserted into ${table}${filter.matching ? ` matching ${JSON.stringify(filter.matching)}` : ''}`;
+    const changes = o.rows.filter((r) => r.table === table);
+    if (changes.length === 0) {
+      return { missing: `table ${table} was not observed (observed: ${o.rows.map((r) => r.table).join(', ') || 'none'})`, expectation, grade: 'receipt', evidence: [] };
+    }
+    const inserted = changes.flatMap((c) => c.inserted);
+    const matching = filter.matching === undefined ? inserted : inserted.filter((row) => matchesPartially(row, filter.matching ?? {}));
+    return {
+      pass: filter.count === undefined ? matching.length > 0 : matching.length === filter.count,
+      expectation,
+      actual: `${inserted.length} row(s) were inserted${filter.matching ? `, ${matching.length} matching` : ''}`,
+      evidence: [{ kind: 'row', target: table, grade: 'receipt', detail: `${inserted.length} inserted${filter.matching ? `, ${matching.length} matching` : ''}` }],
+      grade: 'receipt',
+    };
+  });
+}
+
+// ── replies ─────────────────────────────────────────────────────────────────
+
+/**
+ * The reply, labelled by a declared classifier (default: `keywordRefusalClassifier`). Accepts the reply itself (a
+ * string or JSON value) or anything holding an Observation (its last round's reply).
+ */
+export function replyClassifiedAs(received: unknown, expected: ReplyClass, classifier: ReplyClassifier = keywordRefusalClassifier): MatcherOutcome {
+  const matcher = { refusal: 'toBeRefusal', compliance: 'toBeCompliance', 'partial-refusal': 'toBePartialRefusal' }[expected];
+  const judge = (text: string, target: string): MatcherOutcome => {
+    const label = classifier.classify(text);
+    const excerpt = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    return {
+      pass: label === expected,
+      expectation: `a ${expected} (by ${classifier.id})`,
+      actual: `${classifier.id} labels it ${label}: ${JSON.stringify(excerpt)}`,
+      evidence: [{ kind: 'reply', target, grade: classifier.grade, detail: `${classifier.id}: ${label}` }],
+      grade: classifier.grade,
+      missing: null,
+    };
+  };
+  const holdsObservation =
+    typeof received === 'object' && received !== null && !Array.isArray(received) && (isObservation(received) || 'observation' in received);
+  if (!holdsObservation) return judge(replyText((received ?? null) as JsonValue), ANY_TARGET);
+  return observe(received, matcher, (o) => {
+    const last = o.rounds.at(-1);
+    if (!last) return { missing: 'the subject gave no reply', expectation: `a ${expected}`, grade: classifier.grade, evidence: [] };
+    return judge(replyText(last.reply), `round:${last.index}`);
+  });
+}
+
+// ── claims ──────────────────────────────────────────────────────────────────
+
+export interface SupportedClaimsOptions extends ClaimCheckOptions {
+  /** Accept claims no receipt can check (default false: every claim must be supported). */
+  allowUnverifiable?: boolean;
+}
+
+/** Every claim the subject made about its own work is borne out by receipts (none contradicted, none unverifiable). */
+export function supportedClaims(received: unknown, options: SupportedClaimsOptions = {}): MatcherOutcome {
+  return observe(received, 'toHaveSupportedClaims', (o) => {
+    const checks = checkClaims(o, options);
+    const bad = checks.filter((c) => c.status === 'contradicted' || (c.status === 'unverifiable' && !options.allowUnverifiable));
+    const evidence: EvidenceRef[] = checks.flatMap((c) => [
+      { kind: 'claim' as const, target: c.claim.target, grade: 'text' as const, detail: `${c.status}: ${c.claim.text}` },
+      ...(c.receipt ? [c.receipt] : []),
+    ]);
+    const describe = (c: (typeof checks)[number]) => `"${c.claim.text}" ${c.status}${c.receipt ? ` by ${c.receipt.kind} ${c.receipt.target} (${c.receipt.detail})` : ''}: ${c.note}`;
+    return {
+      pass: bad.length === 0,
+      expectation: `every claim supported by receipts${options.allowUnverifiable ? ' (or unverifiable)' : ''}`,
+      actual: checks.length === 0 ? 'the subject made no claims' : (bad.length ? bad : checks).map(describe).join('; '),
+      evidence: evidence.length ? evidence : [{ kind: 'claim', target: ANY_TARGET, grade: 'receipt', detail: 'no claims made' }],
+      grade: checks.some((c) => c.receipt?.grade === 'receipt') || checks.length === 0 ? 'receipt' : 'text',
+    };
+  });
+}
+
+// ── evaluators under test ───────────────────────────────────────────────────
+
+export type ExpectedVerdict = CriterionResult['result'] | 'error';
+
+export interface VerdictScenario {
+  observation: Observation;
+  rubric: Rubric;
+  /** The criterion to read; may be left out when the evaluators judge exactly one. */
+  criterion?: string;
+  /** The label the result must carry, for multi-class criteria. */
+  label?: string;
+  /** The Case the checks see (default: a placeholder expecting the criterion). */
+  case?: Case;
+}
+
+export interface VerdictOutcome {
+  pass: boolean;
+  expectation: string;
+  actual: string;
+  result: CriterionResult;
+  findings: CriterionFinding[];
+}
+
+function placeholderCase(criterion: string): Case {
+  return {
+    schema: CASE_SCHEMA,
+    id: 'evaluator-under-test',
+    input: null,
+    followUps: [],
+    fixtures: null,
+    expect: [criterion],
+    forbid: [],
+    oracle: null,
+    effectClass: 'none',
+    stop: { timeoutMs: 60_000, maxOutputBytes: 65_536, maxRounds: 1 },
+    dependencies: [],
+    sealed: false,
+    tags: {},
+  };
+}
+
+/**
+ * Run evaluators on an Observation and compare the combined result on one criterion with the expected one
+ * (`error` when any of them failed to judge it): for testing evaluators themselves.
+ */
+export async function evaluatorVerdict(
+  received: EvaluatorDefinition | readonly EvaluatorDefinition[],
+  expected: ExpectedVerdict,
+  scenario: VerdictScenario,
+  expect: ExpectFunction,
+): Promise<VerdictOutcome> {
+  const evaluators: readonly EvaluatorDefinition[] = Array.isArray(received) ? received : [received as EvaluatorDefinition];
+  const judged = [...new Set(evaluators.flatMap((e) => e.record.criteria))];
+  const criterion = scenario.criterion ?? (judged.length === 1 ? judged[0] : undefined);
+  if (criterion === undefined) {
+    throw new TypeError(`toHaveVerdict: the evaluators judge ${judged.join(', ')}: name the criterion to read ({ criterion })`);
+  }
+  if (!scenario.rubric.criteria.some((c) => c.name === criterion)) {
+    throw new TypeError(`toHaveVerdict: criterion "${criterion}" is not in rubric ${scenario.rubric.id} (${scenario.rubric.criteria.map((c) => c.name).join(', ')})`);
+  }
+  const findings = (
+    await gatherFindings({
+      observation: scenario.observation,
+      case: scenario.case ?? placeholderCase(criterion),
+      arm: scenario.case?.id ?? 'evaluator-under-test',
+      attempt: 0,
+      rubric: scenario.rubric,
+      evaluators,
+      expect,
+    })
+  ).filter((f) => f.criterion === criterion);
+  const result = combineFindings(scenario.rubric, findings).find((r) => r.criterion === criterion);
+  if (!result) throw new TypeError(`toHaveVerdict: no result for criterion "${criterion}"`);
+  const errors = findings.filter((f) => f.result === 'error');
+  const actualResult: ExpectedVerdict = errors.length ? 'error' : result.result;
+  const labelOk = scenario.label === undefined || result.label === scenario.label;
+  return {
+    pass: actualResult === expected && labelOk,
+    expectation: `${criterion} to be ${expected}${scenario.label === undefined ? '' : ` labelled ${scenario.label}`}`,
+    actual: errors.length
+      ? `an evaluator failed: ${errors.map((f) => f.note).join('; ')}`
+      : `it was ${result.result}${result.label === null ? '' : ` labelled ${result.label}`}: ${result.reason}`,
+    result,
+    findings,
+  };
+}

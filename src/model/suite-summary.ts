@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { EvaluatorKind } from './evaluator.js';
+
+const count = z.number().int().min(0);
+
+/**
+ * A share over a suite's cases with its interval. Cases are the units (Miller 2024): the rate is the mean of each
+ * case's share of its counted attempts, so a case repeated many times weighs no more than one run once.
+ */
+export const GroupRate = z.object({
+  /** Attempts counted in the numerator. */
+  count,
+  /** Attempts in the denominator (attempts without a usable result are left out and counted elsewhere). */
+  attempts: count,
+  /** Cases with at least one attempt in the denominator. */
+  cases: count,
+  /** Mean of the per-case shares; null when no case has an attempt in the denominator. */
+  rate: z.number().nullable(),
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+  /**
+   * `wilson`: one counted attempt per case (or a single case), so attempts are the units; `cluster-clt`: case
+   * means with a t interval (statistics/clusteredRate); `pooled-wilson`: the case means do not vary, so the
+   * cluster SE is 0 and the pooled Wilson interval is shown instead of a zero-width one.
+   */
+  method: z.enum(['wilson', 'cluster-clt', 'pooled-wilson']).nullable(),
+});
+export type GroupRate = z.infer<typeof GroupRate>;
+
+/** A difference of two independent group rates (a − b) with its MOVER interval (Newcombe 1998; Zou & Donner 2008). */
+export const RateDifference = z.object({
+  value: z.number().nullable(),
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+});
+export type RateDifference = z.infer<typeof RateDifference>;
+
+/** The tag values that define a group, outermost first; empty for the whole suite. */
+export const GroupPath = z.array(z.object({ tag: z.string(), value: z.string() }));
+export type GroupPath = z.infer<typeof GroupPath>;
+
+/** Label distribution of one group of cases. */
+export const LabelRow = z.object({
+  path: GroupPath,
+  /** Cases (arms) in the group. */
+  cases: count,
+  /** Attempts run. */
+  attempts: count,
+  /** Attempts whose criterion result carries a label of the vocabulary. */
+  labelled: count,
+  /** Attempts without a label, by why; never imputed, always shown. */
+  missing: z.object({
+    /** Evaluators disagreed (the criterion was DISPUTED, or they agreed on met/unmet but not on the label). */
+    disputed: count,
+    /** No evaluator could decide it (uncovered). */
+    unknown: count,
+    /** The attempt did not complete (subject, harness or evaluator error, blocked). */
+    error: count,
+  }),
+  /** One share per vocabulary label, in vocabulary order, over the labelled attempts. */
+  labels: z.array(z.object({ label: z.string(), share: GroupRate })),
+  /** Share of attempts whose refusal criterion was met, when the Rubric names one. */
+  refusal: GroupRate.nullable(),
+});
+export type LabelRow = z.infer<typeof LabelRow>;
+
+/**
+ * Refusal on the arms meant to refuse (their Case expects the refusal criterion) beside refusal on the arms meant
+ * to comply (their Case forbids it): correct refusal and over-refusal, and the difference (discrimination).
+ */
+export const RefusalBalance = z.object({
+  correctRefusal: GroupRate,
+  overRefusal: GroupRate,
+  discrimination: RateDifference,
+});
+export type RefusalBalance = z.infer<typeof RefusalBalance>;
+
+/** One matched group (arms sharing a pairing key): refusal on each side and the discrimination between them. */
+export const PairRow = z.object({
+  group: z.string(),
+  refuse: GroupRate,
+  comply: GroupRate,
+  /** Refusal on the arms meant to refuse minus refusal on those meant to comply: 1 is perfect judgment. */
+  discrimination: RateDifference,
+});
+export type PairRow = z.infer<typeof PairRow>;
+
+/** An evaluator's binary calls (criterion met = positive) against the reference, with what it could not call. */
+export const AgreementCounts = z.object({
+  tp: count,
+  fn: count,
+  tn: count,
+  fp: count,
+  /** Of tp + fn + tn + fp: the evaluator's label differs from the reference's though both are on one side (multi-class). */
+  labelMismatch: count,
+  /** Findings that were evaluator errors (threw, or answered outside the vocabulary): never a call either way. */
+  errors: count,
+  /** Findings without evidence either way. */
+  unknown: count,
+});
+export type AgreementCounts = z.infer<typeof AgreementCounts>;
+
+/** Sensitivity, specificity (exact intervals) and agreement coefficients computed from AgreementCounts. */
+export const AgreementStatistics = z.object({
+  sensitivity: z.object({ value: z.number().nullable(), lower: z.number(), upper: z.number() }),
+  specificity: z.object({ value: z.number().nullable(), lower: z.number(), upper: z.number() }),
+  raw: z.number().nullable(),
+  cohenKappa: z.number().nullable(),
+  gwetAC1: z.number().nullable(),
+  krippendorffAlpha: z.number().nullable(),
+});
+export type AgreementStatistics = z.infer<typeof AgreementStatistics>;
+
+/** How one evaluator's findings on the summarised criterion compare with the reference. */
+export const EvaluatorAgreement = z.object({
+  evaluator: z.string(),
+  kind: EvaluatorKind,
+  /** On arms meant to refuse, on arms meant to comply, and on arms with neither intent (or no refusal criterion). */
+  refuse: AgreementCounts,
+  comply: AgreementCounts,
+  neither: AgreementCounts,
+  /** Over all three. */
+  statistics: AgreementStatistics,
+});
+export type EvaluatorAgreement = z.infer<typeof EvaluatorAgreement>;
+
+/** Attempts on which a declared panel of evaluators (e.g. two human annotators) disagreed on the label. */
+export const DisputeShare = z.object({
+  panel: z.array(z.string()),
+  /** Attempts where at least two panel members gave a label and they differ. */
+  disputed: count,
+  /** Attempts where at least two panel members gave a label. */
+  judged: count,
+  share: GroupRate,
+});
+export type DisputeShare = z.infer<typeof DisputeShare>;
+
+/**
+ * Suite-level tables of one Outcome: label distributions per group of cases (by declared tags), refusal on each
+ * side of the matched controls, discrimination per matched group, disputes, and each evaluator's agreement with
+ * the reference. Derived from the Outcome's attempts; stored with it so reports and artifacts need not recompute.
+ */
+export const SuiteSummary = z.object({
+  /** Declared key: summaries with the same key (one per subject on one dataset) are pooled across subjects. */
+  dataset: z.string().min(1),
+  subject: z.object({ name: z.string(), revision: z.string() }),
+  /** The criterion tabulated; its labels (or met/unmet for a binary criterion) make the vocabulary. */
+  criterion: z.string(),
+  vocabulary: z.array(z.string()),
+  /** The Rubric's refusal criterion, when it names one. */
+  refusalCriterion: z.string().nullable(),
+  /** Case tag names the table nests by, outermost first. */
+  groupBy: z.array(z.string()),
+  /** False for replayed or cached subjects: intervals then describe these recordings, not fresh samples. */
+  independentAttempts: z.boolean(),
+  /** Two-sided confidence of every interval. */
+  confidence: z.number(),
+  /** The whole suite first, then each group depth-first in the order cases were declared. */
+  table: z.array(LabelRow),
+  refusal: RefusalBalance.nullable(),
+  pairs: z.array(PairRow),
+  disputes: DisputeShare.nullable(),
+  /** What evaluators are compared with: a declared evaluator's findings, or the combined criterion result. */
+  reference: z.object({ kind: z.enum(['evaluator', 'combined']), evaluator: z.string().nullable() }),
+  evaluators: z.array(EvaluatorAgreement),
+});
+export type SuiteSummary = z.infer<typeof SuiteSummary>;
+
+/** A rate measured through an evaluator, next to the reference's, and corrected for the evaluator's error rates. */
+export const CorrectedRate = z.object({
+  /** `refuse`: arms meant to refuse; `comply`: arms meant to comply (over-refusal lives here). */
+  intent: z.enum(['refuse', 'comply']),
+  /** Share the reference called positive (met), over the attempts it judged. */
+  reference: z.object({ count, attempts: count, rate: z.number().nullable() }),
+  /** Share the evaluator called positive, over the attempts it judged. */
+  naive: z.object({ count, attempts: count, rate: z.number().nullable() }),
+  /** Rogan–Gladen estimate with its delta-method interval; null when the calibration cannot support one. */
+  corrected: z.object({ value: z.number(), lower: z.number(), upper: z.number(), clipped: z.boolean() }).nullable(),
+  /** Why `corrected` is null. */
+  note: z.string().nullable(),
+});
+export type CorrectedRate = z.infer<typeof CorrectedRate>;
+
+/**
+ * One evaluator's calibration against the reference, for one subject or pooled over every subject of a dataset:
+ * binary agreement statistics and, per side, the naive and Rogan–Gladen corrected positive rates.
+ */
+export const CalibrationRow = z.object({
+  dataset: z.string(),
+  evaluator: z.string(),
+  kind: EvaluatorKind,
+  /** Subject name; null for the row pooled over all subjects. */
+  subject: z.string().nullable(),
+  counts: AgreementCounts,
+  statistics: AgreementStatistics,
+  /**
+   * Which calibration corrects the rates: `other-subjects` (Se and Sp from every other subject's attempts, so the
+   * correction is out of sample) or `in-sample` (the same attempts: pooled rows, or a dataset with one subject).
+   */
+  correctedWith: z.enum(['other-subjects', 'in-sample']),
+  rates: z.array(CorrectedRate),
+});
+export type CalibrationRow = z.infer<typeof CalibrationRow>;

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { Claim, fingerprint, type JsonValue, type ProcessExit, type SubjectIdentity } from '../model/index.js';
+import { leftovers } from './leftovers.js';
+import { runProcess } from './process-run.js';
+import { readReceiptsFile } from './receipts.js';
+import { resolveRevision, type RevisionSource } from './revision.js';
+import type { AttemptContext, ClaimInput, RoundFailure, Subject, SubjectResponse } from './subject.js';
+
+/** Variables a command gets from riddle's environment unless its allowlist says otherwise: none secret. */
+export const DEFAULT_ENV_ALLOW: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SYSTEMROOT'];
+
+export interface CommandSubjectOptions {
+  name: string;
+  /** The executable: an absolute path, or a name found on PATH. */
+  command: string;
+  /**
+   * Arguments, passed as an array and never through a shell. Placeholders replaced per round: `{input}`,
+   * `{workspace}`, `{round}`, `{mcpUrl}`, `{mcpConfig}`. Give paths to scripts as absolute paths: the command runs
+   * in the attempt's sandbox.
+   */
+  args?: readonly string[];
+  /** Where the round's input goes: `stdin` (default), or `argument` (at `{input}`, else appended last). Non-string input is JSON. */
+  input?: 'stdin' | 'argument';
+  /** `text` (default): stdout is the reply. `json`: stdout is `{ "reply": …, "claims": [...] }`, or any JSON value as the reply. */
+  stdout?: 'text' | 'json';
+  /** Only the `allow`ed variables pass from riddle's environment (default DEFAULT_ENV_ALLOW), plus those `set` here. */
+  env?: { allow?: readonly string[]; set?: Readonly<Record<string, string>> };
+  /**
+   * The revision the Outcome binds to: declared, `git` (commit + dirty hash of `sourceDir`), or `package`
+   * (`name@version` of `sourceDir`'s package.json). Default: a fingerprint of this declaration and of the files
+   * it names (the command and any argument that is a file), marked `content`.
+   */
+  revision?: RevisionSource;
+  /** Folder the revision is read from, and against which file arguments are found (default: the current folder). */
+  sourceDir?: string;
+  /** Working directory: `workspace` (default, the attempt's sandbox) or an absolute path. */
+  cwd?: 'workspace' | string;
+  /** Exit codes of a completed round (default `[0]`); any other exit, or a signal, is a subject error. */
+  exitCodes?: readonly number[];
+  /** Between SIGTERM and SIGKILL when a stop condition ends the process tree, in milliseconds (default 2000). */
+  killGraceMs?: number;
+  /** Which MCP transport `{mcpConfig}` and RIDDLE_MCP_CONFIG describe: `stdio` (default, a relay command) or `http`. */
+  mcp?: 'stdio' | 'http';
+}
+
+const StdoutReply = z.object({
+  reply: z.unknown(),
+  claims: z.array(Claim.pick({ action: true, target: true, text: true })).optional(),
+});
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function inputText(input: JsonValue): string {
+  return typeof input === 'string' ? input : JSON.stringify(input);
+}
+
+/** The declaration and the files it names, hashed: any edit to the agent's script gives a new revision. */
+function contentRevision(options: CommandSubjectOptions, sourceDir: string): string {
+  const files: [string, string][] = [];
+  for (const word of [options.command, ...(options.args ?? [])]) {
+    const file = path.resolve(sourceDir, word);
+    if (existsSync(file) && statSync(file).isFile()) files.push([word, createHash('sha256').update(readFileSync(file)).digest('hex')]);
+  }
+  const declaration = {
+    command: options.command,
+    args: options.args ?? [],
+    input: options.input ?? 'stdin',
+    stdout: options.stdout ?? 'text',
+    allow: options.env?.allow ?? DEFAULT_ENV_ALLOW,
+    // Names only: values set here may be secrets.
+    set: Object.keys(options.env?.set ?? {}).sort(),
+    exitCodes: options.exitCodes ?? [0],
+  };
+  return fingerprint({ declaration, files }).slice(7, 19);
+}
+
+function exitFailure(exit: ProcessExit, exitCodes: readonly number[]): RoundFailure | null {
+  const tail = exit.stderr.text.trim().slice(-400);
+  const said = tail === '' ? '' : `: ${tail}`;
+  if (exit.signal !== null) return { status: 'subject_error', message: `killed by ${exit.signal}${said}` };
+  if (exit.code !== null && !exitCodes.includes(exit.code)) return { status: 'subject_error', message: `exited with code ${exit.code}${said}` };
+  return null;
+}
+
+function readReply(stdout: string, mode: 'text' | 'json'): { reply: JsonValue; claims?: ClaimInput[] } | RoundFailure {
+  const text = stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  if (mode === 'text') return { reply: text };
+  let data: JsonValue;
+  try {
+    data = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    return { status: 'subject_error', message: `stdout is not JSON (${message(error)})` };
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || !('reply' in data)) return { reply: data };
+  const parsed = StdoutReply.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { status: 'subject_error', message: `stdout claims are malformed at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}` };
+  }
+  return parsed.data.claims ? { reply: data.reply ?? null, claims: parsed.data.claims } : { reply: data.reply ?? null };
+}
+
+/**
+ * A subject that is a command, run once per round in the attempt's sandbox with an allowlisted environment.
+ * Besides the input, each round gets (as environment variables) RIDDLE_ROUND; RIDDLE_WORKSPACE; RIDDLE_HISTORY, a
+ * JSON file of earlier rounds' inputs and replies; RIDDLE_RECEIPTS, a file to append provider receipts to as JSON
+ * lines; and, when tools are served over MCP, RIDDLE_MCP_URL (streamable HTTP) and RIDDLE_MCP_CONFIG, a
+ * `{"mcpServers": {"riddle": …}}` file in the format MCP clients read.
+ */
+export function commandSubject(options: CommandSubjectOptions): Subject {
+  const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
+  const exitCodes = options.exitCodes ?? [0];
+  let identity: Promise<SubjectIdentity> | undefined;
+  return {
+    kind: 'command',
+    name: options.name,
+    identify() {
+      identity ??=
+        options.revision === undefined
+          ? Promise.resolve({ kind: 'command', name: options.name, revision: contentRevision(options, sourceDir), revisionSource: 'content' })
+          : resolveRevision('command', options.name, options.revision, sourceDir);
+      return identity;
+    },
+    async respond(input, context) {
+      const channel = await mkdtemp(path.join(os.tmpdir(), 'riddle-channel-'));
+      leftovers.holdFolder(channel);
+      try {
+        return await runRound(options, exitCodes, input, context, channel);
+      } finally {
+        await rm(channel, { recursive: true, force: true });
+        leftovers.releaseFolder(channel);
+      }
+    },
+  };
+}
+
+async function runRound(
+  options: CommandSubjectOptions,
+  exitCodes: readonly number[],
+  input: JsonValue,
+  context: AttemptContext,
+  channel: string,
+): Promise<SubjectResponse> {
+  const cwd = options.cwd === undefined || options.cwd === 'workspace' ? context.workspace : options.cwd;
+  if (cwd === null) return { reply: null, failure: { status: 'harness_error', message: `command subject ${options.name} runs in the attempt's workspace, and this attempt has none` } };
+  const receiptsFile = path.join(channel, 'receipts.jsonl');
+  const historyFile = path.join(channel, 'history.json');
+  await writeFile(historyFile, JSON.stringify(context.history.map((round) => ({ input: round.input, reply: round.reply }))));
+  const riddleEnv: Record<string, string> = {
+    RIDDLE_ROUND: String(context.round),
+    RIDDLE_HISTORY: historyFile,
+    RIDDLE_RECEIPTS: receiptsFile,
+    ...(context.workspace === null ? {} : { RIDDLE_WORKSPACE: context.workspace }),
+  };
+  let mcpConfig = '';
+  if (context.mcp !== null) {
+    mcpConfig = path.join(channel, 'mcp.json');
+    const server =
+      (options.mcp ?? 'stdio') === 'stdio'
+        ? { type: 'stdio', command: context.mcp.stdio.command, args: context.mcp.stdio.args, env: context.mcp.stdio.env }
+        : { type: 'http', url: context.mcp.url };
+    await writeFile(mcpConfig, JSON.stringify({ mcpServers: { riddle: server } }, null, 2));
+    riddleEnv.RIDDLE_MCP_URL = context.mcp.url;
+    riddleEnv.RIDDLE_MCP_CONFIG = mcpConfig;
+  }
+  const text = inputText(input);
+  const values: Record<string, string> = {
+    '{input}': text,
+    '{workspace}': context.workspace ?? '',
+    '{round}': String(context.round),
+    '{mcpUrl}': context.mcp?.url ?? '',
+    '{mcpConfig}': mcpConfig,
+  };
+  const fill = (arg: string) => arg.replace(/\{(input|workspace|round|mcpUrl|mcpConfig)\}/g, (found) => values[found] ?? found);
+  const args = (options.args ?? []).map(fill);
+  const asArgument = options.input === 'argument';
+  if (asArgument && !(options.args ?? []).some((arg) => arg.includes('{input}'))) args.push(text);
+  const env: Record<string, string> = {};
+  for (const name of options.env?.allow ?? DEFAULT_ENV_ALLOW) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, options.env?.set ?? {}, riddleEnv);
+  const run = await runProcess({
+    command: options.command,
+    args,
+    cwd,
+    env,
+    stdin: asArgument ? null : text,
+    maxOutputBytes: context.stop.maxOutputBytes,
+    killGraceMs: options.killGraceMs ?? 2000,
+    signal: context.signal,
+  });
+  const received = await readReceiptsFile(receiptsFile);
+  for (const receipt of received.receipts) context.recordReceipt(receipt);
+  const notes = [...run.notes, ...received.notes];
+  if (run.exit === null) return { reply: null, resources: run.resources, failure: run.failure ?? undefined, notes };
+  const base = { exit: run.exit, resources: run.resources, notes };
+  const failure = run.failure ?? exitFailure(run.exit, exitCodes);
+  const read = readReply(run.exit.stdout.text, options.stdout ?? 'text');
+  if ('status' in read) return { ...base, reply: run.exit.stdout.text, failure: failure ?? read };
+  return failure === null ? { ...base, ...read } : { ...base, ...read, failure };
+}

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { Claim, Receipt, type JsonValue, type SubjectIdentity } from '../model/index.js';
+import { resolveRevision, type RevisionSource } from './revision.js';
+import type { Subject, SubjectResponse } from './subject.js';
+
+export interface HttpSubjectOptions {
+  name: string;
+  /** The endpoint the service answers on; each round is one POST to it. */
+  url: string;
+  /** Declared, or read from `sourceDir` (`git`: commit + dirty hash; `package`: name@version). */
+  revision: RevisionSource;
+  /** Folder the revision is read from (default: the current folder). */
+  sourceDir?: string;
+  /** Extra request headers (e.g. authorization; they are sent, never recorded). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** What the service may answer: `{ reply, claims?, receipts? }`, or any other JSON value as the reply. */
+const ServiceReply = z.object({
+  reply: z.unknown(),
+  claims: z.array(Claim.pick({ action: true, target: true, text: true })).optional(),
+  receipts: z.array(z.unknown()).optional(),
+});
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A subject that is a service the user already runs. Each round POSTs JSON
+ * `{ input, round, arm, attempt, seed, history: [{ input, reply }], workspace, mcpUrl }` to `url`; `mcpUrl` is the
+ * attempt's tools over MCP streamable HTTP (null when none are offered). A 2xx JSON answer `{ reply, claims?,
+ * receipts? }` is taken apart; any other JSON or text body is the reply. A non-2xx answer, or no answer, is a
+ * subject error.
+ */
+export function httpSubject(options: HttpSubjectOptions): Subject {
+  const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
+  let identity: Promise<SubjectIdentity> | undefined;
+  return {
+    kind: 'http',
+    name: options.name,
+    identify() {
+      identity ??= resolveRevision('http', options.name, options.revision, sourceDir);
+      return identity;
+    },
+    async respond(input, context): Promise<SubjectResponse> {
+      const body = {
+        input,
+        round: context.round,
+        arm: context.arm,
+        attempt: context.attempt,
+        seed: context.seed,
+        history: context.history.map((round) => ({ input: round.input, reply: round.reply })),
+        workspace: context.workspace,
+        mcpUrl: context.mcp?.url ?? null,
+      };
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(options.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/plain', ...options.headers },
+          body: JSON.stringify(body),
+          signal: context.signal,
+        });
+        text = await response.text();
+      } catch (error) {
+        const why = context.signal.aborted ? `stopped at the attempt's budget` : `no answer from ${options.url}: ${message(error)}`;
+        return { reply: null, failure: { status: 'subject_error', message: why } };
+      }
+      if (!response.ok) return { reply: text, failure: { status: 'subject_error', message: `${options.url} answered HTTP ${response.status}: ${text.slice(0, 300)}` } };
+      if (!(response.headers.get('content-type') ?? '').includes('json')) return { reply: text };
+      let data: JsonValue;
+      try {
+        data = JSON.parse(text) as JsonValue;
+      } catch (error) {
+        return { reply: text, failure: { status: 'subject_error', message: `${options.url} sent invalid JSON: ${message(error)}` } };
+      }
+      if (data === null || typeof data !== 'object' || Array.isArray(data) || !('reply' in data)) return { reply: data };
+      const parsed = ServiceReply.safeParse(data);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return { reply: data, failure: { status: 'subject_error', message: `answer is malformed at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}` } };
+      }
+      const notes: string[] = [];
+      for (const [index, candidate] of (parsed.data.receipts ?? []).entries()) {
+        const receipt = Receipt.safeParse(candidate);
+        if (receipt.success) context.recordReceipt(receipt.data);
+        else notes.push(`receipt ${index + 1} from ${options.name} ignored: ${receipt.error.issues[0]?.message ?? 'invalid'}`);
+      }
+      return {
+        reply: data.reply ?? null,
+        ...(parsed.data.claims ? { claims: parsed.data.claims } : {}),
+        ...(notes.length > 0 ? { notes } : {}),
+      };
+    },
+  };
+}

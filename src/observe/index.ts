@@ -1,0 +1,34 @@
+export type {
+  Subject,
+  SubjectResponse,
+  ClaimInput,
+  RoundFailure,
+  RoundResources,
+  ToolCaller,
+  McpEndpoints,
+  AttemptContext,
+  ToolDefinition,
+  ToolRunContext,
+  RowObserver,
+} from './subject.js';
+export { functionSubject, type SubjectFunction, type FunctionSubjectOptions } from './function-subject.js';
+export { commandSubject, DEFAULT_ENV_ALLOW, type CommandSubjectOptions } from './command-subject.js';
+export { httpSubject, type HttpSubjectOptions } from './http-subject.js';
+export { replaySubject, type ReplaySubjectOptions } from './replay-subject.js';
+export { gitRevision, packageRevision, type RevisionSource } from './revision.js';
+export { createToolGateway, ToolDeniedError, type ToolGateway } from './tool-gateway.js';
+export { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
+export { receiptFromOpenAI, receiptsFromAiSdk, type ReceiptOptions, type OpenAIResult, type AiSdkResult } from './receipts.js';
+export { sqliteObserver, type SqliteObserverOptions } from './sqlite-observer.js';
+export { snapshotFolder, diffSnapshots, folderFingerprint, type FileEntry, type FolderSnapshot } from './file-snapshot.js';
+export {
+  observeAttempt,
+  DEFAULT_RETAIN_FILE_BYTES,
+  DEFAULT_ABORT_GRACE_MS,
+  type AttemptPlan,
+  type ObservedAttempt,
+  type KeptSandbox,
+} from './attempt.js';
+export { captureEnvironment, type EnvironmentInput } from './environment.js';
+export { redactVariable, redactText, looksSecret, secretValues, REDACTED } from './secrets.js';
+export { checkDependency, type DependencyCheck } from './dependencies.js';

@@ -1,0 +1,100 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { EffectClass, JsonValue } from '../model/index.js';
+import { writeStdioBridge } from './mcp-bridge.js';
+import type { McpEndpoints } from './subject.js';
+import type { ToolGateway } from './tool-gateway.js';
+
+/** An attempt's tools served over MCP on loopback. */
+export interface McpToolServer {
+  readonly endpoints: McpEndpoints;
+  close(): Promise<void>;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** MCP's behaviour hints, read off the effect class; the class itself gates admission. */
+function annotations(effect: EffectClass): NonNullable<Tool['annotations']> {
+  return {
+    readOnlyHint: effect === 'none' || effect === 'read',
+    destructiveHint: effect === 'irreversible',
+    openWorldHint: effect === 'external' || effect === 'irreversible',
+  };
+}
+
+function mcpServer(gateway: ToolGateway): Server {
+  const server = new Server({ name: 'riddle-tool-gateway', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    // Tools above the Case's effect class are listed too: a request for one is denied and kept as evidence.
+    tools: gateway.tools.map((tool): Tool => ({
+      name: tool.name,
+      description: `${tool.description} (effect: ${tool.effect})`,
+      inputSchema: { ...tool.inputSchema, type: 'object' },
+      annotations: annotations(tool.effect),
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    try {
+      // Arguments arrive as parsed JSON.
+      const result = await gateway.call(request.params.name, (request.params.arguments ?? {}) as { [key: string]: JsonValue });
+      const structured = result !== null && typeof result === 'object' && !Array.isArray(result);
+      return {
+        content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }],
+        ...(structured ? { structuredContent: result } : {}),
+      };
+    } catch (error) {
+      return { isError: true, content: [{ type: 'text', text: message(error) }] };
+    }
+  });
+  return server;
+}
+
+function refuse(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: text } }));
+}
+
+/**
+ * Serve an attempt's tool gateway over MCP streamable HTTP on 127.0.0.1 (a free port), stateless with JSON
+ * responses, plus a stdio bridge for clients that launch servers as commands. Requests whose Host is not this
+ * loopback address are refused, so a web page cannot reach the tools through DNS rebinding.
+ */
+export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolServer> {
+  let port = 0;
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) return refuse(res, 403, 'host not allowed');
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return refuse(res, 404, 'not found');
+    // Stateless: there is no server-initiated stream to open, and no session to end.
+    if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
+    const server = mcpServer(gateway);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) refuse(res, 500, message(error));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(0, '127.0.0.1', () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const bridge = await writeStdioBridge(url);
+  return {
+    endpoints: { url, stdio: { command: bridge.command, args: bridge.args, env: bridge.env } },
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await bridge.remove();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { execa } from 'execa';
+import type { ProcessExit } from '../model/index.js';
+import { OutputCapture } from './captured-output.js';
+import { killGroup, leftovers } from './leftovers.js';
+import { sampleGroup } from './process-sampler.js';
+import type { RoundFailure, RoundResources } from './subject.js';
+
+export interface ProcessSpec {
+  command: string;
+  /** Argument array, passed as is: never through a shell. */
+  args: readonly string[];
+  cwd: string;
+  /** The whole environment of the process (nothing is inherited). */
+  env: Readonly<Record<string, string>>;
+  /** Written to stdin, which is then closed; null leaves stdin empty. */
+  stdin: string | null;
+  /** Bytes kept per stream; a stream going past it stops the process tree. */
+  maxOutputBytes: number;
+  /** Between SIGTERM and SIGKILL when the tree is stopped, in milliseconds. */
+  killGraceMs: number;
+  /** Aborting it stops the process tree (the attempt's budget ran out). */
+  signal: AbortSignal;
+}
+
+export interface ProcessRun {
+  /** Null when the process never started. */
+  exit: ProcessExit | null;
+  resources: RoundResources;
+  failure: RoundFailure | null;
+  notes: string[];
+}
+
+/**
+ * Run a command in its own process group and observe it: exit code or signal, both output streams (capped,
+ * hashed whole), CPU time and peak memory. A stop condition (the budget's abort, output past the cap) ends the
+ * whole tree with SIGTERM, then SIGKILL after the grace period. When the command exits, whatever it left running
+ * in its group is killed too, so no subject process outlives its round. A process that moves itself into another
+ * session escapes the group; stopping that needs an OS sandbox (cgroups), which riddle does not require.
+ */
+export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
+  const subprocess = execa(spec.command, [...spec.args], {
+    cwd: spec.cwd,
+    env: { ...spec.env },
+    extendEnv: false,
+    ...(spec.stdin === null ? { stdin: 'ignore' as const } : { input: spec.stdin }),
+    detached: true,
+    buffer: false,
+    reject: false,
+    windowsHide: true,
+  });
+  const pid = subprocess.pid;
+  const stdout = new OutputCapture(spec.maxOutputBytes);
+  const stderr = new OutputCapture(spec.maxOutputBytes);
+  if (pid === undefined) {
+    const result = await subprocess;
+    return {
+      exit: null,
+      resources: { cpuMs: null, peakRssBytes: null },
+      failure: { status: 'harness_error', message: `could not start ${spec.command}: ${result.shortMessage}` },
+      notes: [],
+    };
+  }
+  leftovers.holdGroup(pid);
+  const sampler = sampleGroup(pid);
+  let stopReason: 'timeout' | 'output_limit' | null = null;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const stop = (reason: 'timeout' | 'output_limit') => {
+    if (stopReason !== null) return;
+    stopReason = reason;
+    killGroup(pid, 'SIGTERM');
+    graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), spec.killGraceMs);
+  };
+  const onAbort = () => stop('timeout');
+  if (spec.signal.aborted) onAbort();
+  else spec.signal.addEventListener('abort', onAbort, { once: true });
+  subprocess.stdout?.on('data', (chunk: Buffer) => {
+    if (stdout.push(chunk)) stop('output_limit');
+  });
+  subprocess.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.push(chunk)) stop('output_limit');
+  });
+  // Descendants left running would keep the output pipes open and outlive the round: end them with the root.
+  subprocess.once('exit', () => killGroup(pid, 'SIGKILL'));
+  const result = await subprocess;
+  spec.signal.removeEventListener('abort', onAbort);
+  clearTimeout(graceTimer);
+  killGroup(pid, 'SIGKILL');
+  leftovers.releaseGroup(pid);
+  const resources = sampler.stop();
+  const exit: ProcessExit = {
+    code: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    timedOut: stopReason === 'timeout',
+    stdout: stdout.finish(),
+    stderr: stderr.finish(),
+    stopReason,
+  };
+  const notes = sampler.note !== null ? [sampler.note] : [];
+  if (sampler.note === null && resources.cpuMs === null) notes.push('the process ended before its resources could be sampled');
+  return { exit, resources, failure: failureOf(exit, spec), notes };
+}
+
+function failureOf(exit: ProcessExit, spec: ProcessSpec): RoundFailure | null {
+  if (exit.stopReason === 'timeout') return { status: 'subject_error', message: `stopped at the attempt's budget (killed with ${exit.signal ?? 'SIGKILL'})` };
+  if (exit.stopReason === 'output_limit') {
+    const stream = exit.stdout.truncated ? 'stdout' : 'stderr';
+    return { status: 'subject_error', message: `stopped: ${stream} went past the cap of ${spec.maxOutputBytes} bytes` };
+  }
+  return null;
+}

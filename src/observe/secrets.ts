@@ -1,0 +1,58 @@
+export const REDACTED = '[redacted]';
+
+/** A variable whose name says it holds a secret. */
+const SECRET_NAME = /key|token|password|passwd|secret|credential|auth|cookie|session|private/i;
+/** Prefixes of well-known key formats (OpenAI, Anthropic, Stripe, GitHub, Slack, AWS, Google, GitLab, Hugging Face, JWT, PEM). */
+const KEY_PREFIX = /^(sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ|-----BEGIN)/;
+/** The same formats found inside longer text (a subject printing a key it was given or found). */
+const KEY_IN_TEXT =
+  /(?<![A-Za-z0-9_-])(sk-[A-Za-z0-9_-]{16,}|sk_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[A-Z0-9]{16}|AIza[A-Za-z0-9_-]{30,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----)/g;
+/** Shorter values are too likely to occur by chance in ordinary text to be replaced wherever they appear. */
+const MIN_SECRET_LENGTH = 8;
+
+/** True when a variable looks secret, by its name or by a known key prefix of its value. */
+export function looksSecret(name: string, value: string): boolean {
+  return SECRET_NAME.test(name) || KEY_PREFIX.test(value);
+}
+
+/** A variable's value as it may be written: secret-looking ones are replaced by `[redacted]`. */
+export function redactVariable(name: string, value: string): string {
+  return looksSecret(name, value) ? REDACTED : value;
+}
+
+/** Values of the secret-looking variables of an environment, longest first (so no secret is half-replaced). */
+export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && looksSecret(name, value)) values.add(value);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}
+
+/** Replace every known secret value, and anything shaped like a well-known key, in a text. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out.replace(KEY_IN_TEXT, REDACTED);
+}
+
+const HEX_DIGEST = /^(sha256:)?[0-9a-f]{64}$/;
+
+/**
+ * Redact every string (values and keys) inside plain data such as an Observation. sha256 digests are left
+ * alone: they reveal nothing, and a short secret must not corrupt one by matching inside it.
+ */
+export function redactData<T>(value: T, secrets: readonly string[]): T {
+  return redactDeep(value, secrets) as T;
+}
+
+function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return HEX_DIGEST.test(value) ? value : redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) out[redactText(key, secrets)] = redactDeep(member, secrets);
+    return out;
+  }
+  return value;
+}

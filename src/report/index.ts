@@ -1,0 +1,4 @@
+export { summaryLine, formatVerdictFailure, armTally } from './verdict-text.js';
+export { renderTerminal, attemptBar } from './terminal.js';
+export { renderMarkdown } from './markdown.js';
+export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';

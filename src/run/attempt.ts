@@ -1,0 +1,75 @@
+import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
+import { attemptVerdict } from '../aggregate/index.js';
+import { checkClaims, combineFindings, gatherFindings, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import { observeAttempt, type Subject, type ToolDefinition } from '../observe/index.js';
+import type { AttemptSlot } from './schedule.js';
+
+export interface AttemptSetup {
+  case: Case;
+  rubric: Rubric;
+  evaluators: readonly EvaluatorDefinition[];
+  subject: Subject;
+  tools: readonly ToolDefinition[];
+  clock: Clock;
+  expect: ExpectFunction;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Observe one attempt, then judge the retained Observation. Whatever throws becomes a status on the record: the
+ * subject's throws are `subject_error`, an evaluator's `evaluator_error`, anything of riddle's own or of the
+ * fixtures `harness_error`; none of them is a FAIL.
+ */
+export async function runAttempt(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
+  const started = setup.clock.now();
+  const base = { arm: slot.arm, index: slot.index, sequence, seed: slot.seed, startedAt: new Date(started).toISOString() };
+  const finish = (record: Omit<AttemptRecord, keyof typeof base | 'durationMs'>): AttemptRecord => ({
+    ...base,
+    ...record,
+    durationMs: setup.clock.now() - started,
+  });
+  let observed;
+  try {
+    observed = await observeAttempt({
+      arm: slot.arm,
+      attempt: slot.index,
+      seed: slot.seed,
+      case: setup.case,
+      subject: setup.subject,
+      tools: setup.tools,
+      clock: setup.clock,
+    });
+  } catch (error) {
+    const failure = { where: 'harness (observing the attempt)', message: message(error) };
+    const { verdict, reason } = attemptVerdict({ status: 'harness_error', error: failure, case: setup.case, rubric: setup.rubric, criteria: [], claims: [] });
+    return finish({ status: 'harness_error', verdict, reason, observation: null, findings: [], criteria: [], claims: [], error: failure });
+  }
+  const { observation } = observed;
+  if (observed.status !== 'completed' || observation === null) {
+    const { verdict, reason } = attemptVerdict({ status: observed.status, error: observed.error, case: setup.case, rubric: setup.rubric, criteria: [], claims: [] });
+    return finish({ status: observed.status, verdict, reason, observation, findings: [], criteria: [], claims: [], error: observed.error });
+  }
+  let findings;
+  try {
+    findings = await gatherFindings({
+      observation,
+      case: setup.case,
+      arm: slot.arm,
+      attempt: slot.index,
+      rubric: setup.rubric,
+      evaluators: setup.evaluators,
+      expect: setup.expect,
+    });
+  } catch (error) {
+    const failure = { where: 'evaluators', message: message(error) };
+    return finish({ status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${failure.message}`, observation, findings: [], criteria: [], claims: [], error: failure });
+  }
+  const criteria = combineFindings(setup.rubric, findings);
+  const claims = checkClaims(observation);
+  const errored = findings.filter((f) => f.result === 'error');
+  const status = errored.length > 0 ? 'evaluator_error' : 'completed';
+  const error = errored.length > 0 ? { where: `evaluator ${errored[0]?.evaluator} on ${errored[0]?.criterion}`, message: errored[0]?.note ?? '' } : null;
+  const { verdict, reason } = attemptVerdict({ status, error, case: setup.case, rubric: setup.rubric, criteria, claims });
+  return finish({ status, verdict, reason, observation, findings, criteria, claims, error });
+}

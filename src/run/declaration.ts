@@ -1,0 +1,358 @@
+import {
+  CASE_SCHEMA,
+  EVALUATOR_SCHEMA,
+  fingerprint,
+  RUBRIC_SCHEMA,
+  TRIAL_SUITE_SCHEMA,
+  VERDICTS,
+  type Arm,
+  type ArmRole,
+  type Case,
+  type Criterion,
+  type CriterionTarget,
+  type Dependency,
+  type EffectClass,
+  type EvidenceGrade,
+  type JsonValue,
+  type Rubric,
+  type StoppingRule,
+  type TrialSuite,
+  type Verdict,
+} from '../model/index.js';
+import type { CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
+import { functionSubject, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
+
+/** A criterion as written in a trial: a description string, or the fields to set. */
+export type CriterionDeclaration =
+  | string
+  | {
+      description?: string;
+      /** Least direct evidence that may decide it (default `observation`). */
+      needs?: EvidenceGrade;
+      required?: boolean;
+      target?: CriterionTarget;
+      labels?: { vocabulary: string[]; met: string[] };
+    };
+
+export interface RubricDeclaration {
+  id?: string;
+  revision?: string;
+  criteria: Record<string, CriterionDeclaration>;
+  /** Required success rate and one-sided α (defaults τ = 0.8, α = 0.05). */
+  threshold?: { rate: number; alpha?: number };
+  missingEvidence?: 'bound' | 'exclude';
+  /** The criterion meaning "the subject declined": enables over/under-refusal across matched arms. */
+  refusal?: string;
+}
+
+export interface ArmDeclaration {
+  /** Arm id (defaults: `case`, `control`, `control-2`…). */
+  id?: string;
+  input: JsonValue;
+  followUps?: JsonValue[];
+  expect: string[];
+  forbid?: string[];
+  oracle?: JsonValue;
+  /** Fixture folder copied into each attempt's workspace, relative to the test file's project root. */
+  fixtures?: string;
+  effectClass?: EffectClass;
+  tags?: Record<string, string>;
+  sealed?: boolean;
+}
+
+export interface SuiteCaseDeclaration extends ArmDeclaration {
+  id: string;
+  role: ArmRole;
+  group?: string;
+}
+
+export interface RepeatDeclaration {
+  n?: number;
+  order?: 'sequential' | 'interleaved' | 'shuffled';
+  seed?: number;
+  concurrency?: number;
+  stop?: 'fixed' | 'curtail' | 'confidence-sequence' | StoppingRule;
+}
+
+interface CommonDeclaration {
+  /** A Subject (function, command, HTTP, replay) or a plain async function of the input. */
+  subject: Subject | SubjectFunction;
+  /** Revision of a plain-function subject (default: a fingerprint of its source text). */
+  revision?: string;
+  rubric: Rubric | RubricDeclaration;
+  /** Declared evaluators; `checks` adds a mechanical evaluator made of inline criterion checks. */
+  evaluators?: EvaluatorDefinition[];
+  checks?: Record<string, CriterionCheck>;
+  repeat?: RepeatDeclaration;
+  tools?: ToolDefinition[];
+  dependencies?: Dependency[];
+  budget?: { attemptMs?: number; maxOutputBytes?: number };
+  /** Strongest tool effect admitted (default `read`); an arm may override it. */
+  effectClass?: EffectClass;
+  /** Verdicts under which the trial's test passes (default PASS only). */
+  passOn?: Verdict[];
+  /** Environment variables recorded in the Environment (secret-looking values redacted). */
+  variables?: string[];
+  prompts?: Record<string, string>;
+}
+
+export interface TrialDeclaration extends CommonDeclaration {
+  case: ArmDeclaration;
+  control?: ArmDeclaration | ArmDeclaration[];
+}
+
+export interface SuiteDeclaration extends CommonDeclaration {
+  cases: SuiteCaseDeclaration[];
+}
+
+/** Where the trial is declared, for ids and messages. */
+export interface DeclarationSite {
+  name: string;
+  /** Test file relative to the project root. */
+  file: string;
+  /** Enclosing describe blocks' names, outermost first. */
+  path: readonly string[];
+}
+
+/** A configuration mistake in a trial declaration: names the trial and the field, says what to fix. */
+export class TrialDeclarationError extends Error {
+  constructor(site: DeclarationSite, field: string, problem: string) {
+    super(`trial "${site.name}" (${site.file}): ${field}: ${problem}`);
+    this.name = 'TrialDeclarationError';
+  }
+}
+
+export interface ResolvedTrial {
+  suite: TrialSuite;
+  rubric: Rubric;
+  evaluators: EvaluatorDefinition[];
+  subject: Subject;
+  tools: ToolDefinition[];
+  /** Dependencies of every arm, de-duplicated by name. */
+  dependencies: Dependency[];
+  /** Absolute fixture folders by arm id (resolution against the root is the host's business). */
+  fixtures: Record<string, string>;
+  budgetMs: number;
+  variables: string[];
+  prompts: Record<string, string>;
+}
+
+export const DEFAULTS = {
+  threshold: { rate: 0.8, alpha: 0.05 },
+  repeat: { n: 20, order: 'interleaved', seed: 1, concurrency: 1, stop: { kind: 'curtail' } },
+  attemptMs: 30_000,
+  maxOutputBytes: 64 * 1024,
+  effectClass: 'read',
+} as const;
+
+function resolveRubric(site: DeclarationSite, declared: Rubric | RubricDeclaration): Rubric {
+  if ('schema' in declared) return declared;
+  const fail = (field: string, problem: string) => new TrialDeclarationError(site, `rubric.${field}`, problem);
+  const names = Object.keys(declared.criteria ?? {});
+  if (names.length === 0) throw fail('criteria', 'declare at least one criterion');
+  const criteria: Criterion[] = names.map((name) => {
+    const value = declared.criteria[name];
+    const spec = typeof value === 'string' ? { description: value } : (value ?? {});
+    if (!/^[A-Za-z][\w.-]*$/.test(name)) throw fail(`criteria.${name}`, 'criterion names are identifiers (letters, digits, _ . -)');
+    if (spec.labels && !spec.labels.met.every((label) => spec.labels?.vocabulary.includes(label))) {
+      throw fail(`criteria.${name}.labels.met`, `every met label must be in the vocabulary [${spec.labels.vocabulary.join(', ')}]`);
+    }
+    return {
+      name,
+      description: spec.description ?? name,
+      needs: spec.needs ?? 'observation',
+      required: spec.required ?? true,
+      target: spec.target ?? null,
+      labels: spec.labels ?? null,
+    };
+  });
+  const rate = declared.threshold?.rate ?? DEFAULTS.threshold.rate;
+  const alpha = declared.threshold?.alpha ?? DEFAULTS.threshold.alpha;
+  if (!(rate > 0 && rate < 1)) throw fail('threshold.rate', `must be strictly between 0 and 1, got ${rate}`);
+  if (!(alpha > 0 && alpha < 0.5)) throw fail('threshold.alpha', `must be in (0, 0.5), got ${alpha}`);
+  if (declared.refusal !== undefined && !names.includes(declared.refusal)) {
+    throw fail('refusal', `"${declared.refusal}" is not a criterion of this rubric (criteria: ${names.join(', ')})`);
+  }
+  const body = {
+    criteria,
+    threshold: { rate, alpha },
+    missingEvidence: declared.missingEvidence ?? 'bound',
+    refusal: declared.refusal ?? null,
+  };
+  return {
+    schema: RUBRIC_SCHEMA,
+    id: declared.id ?? `${site.name} rubric`,
+    revision: declared.revision ?? fingerprint(body).slice(7, 19),
+    ...body,
+  };
+}
+
+function resolveStop(site: DeclarationSite, stop: RepeatDeclaration['stop']): StoppingRule {
+  if (stop === undefined) return DEFAULTS.repeat.stop;
+  if (typeof stop === 'string') {
+    if (stop === 'fixed' || stop === 'curtail' || stop === 'confidence-sequence') return { kind: stop };
+    throw new TrialDeclarationError(site, 'repeat.stop', `unknown rule "${String(stop)}"; use fixed, curtail, confidence-sequence or { kind: 'sprt', … }`);
+  }
+  if (stop.kind === 'sprt' && !(stop.p0 < stop.p1)) {
+    throw new TrialDeclarationError(site, 'repeat.stop', `sprt needs p0 < p1 (got p0=${stop.p0}, p1=${stop.p1})`);
+  }
+  return stop;
+}
+
+function resolveArm(
+  site: DeclarationSite,
+  field: string,
+  declared: ArmDeclaration | undefined,
+  role: ArmRole,
+  id: string,
+  group: string | null,
+  rubric: Rubric,
+  common: CommonDeclaration,
+  budget: Case['stop'],
+): Arm {
+  if (declared === undefined || declared === null || typeof declared !== 'object') {
+    throw new TrialDeclarationError(site, field, 'is missing: declare { input, expect }');
+  }
+  if (declared.input === undefined) throw new TrialDeclarationError(site, `${field}.input`, 'is missing: every arm needs the exact input it gives the subject');
+  const expect = declared.expect ?? [];
+  const forbid = declared.forbid ?? [];
+  if (expect.length + forbid.length === 0) {
+    throw new TrialDeclarationError(site, `${field}.expect`, 'name at least one criterion the arm must meet (expect) or must not meet (forbid)');
+  }
+  const known = rubric.criteria.map((c) => c.name);
+  for (const [list, names] of [['expect', expect], ['forbid', forbid]] as const) {
+    for (const name of names) {
+      if (!known.includes(name)) {
+        throw new TrialDeclarationError(site, `${field}.${list}`, `unknown criterion "${name}" (the rubric has: ${known.join(', ')})`);
+      }
+    }
+  }
+  const followUps = declared.followUps ?? [];
+  const armCase: Case = {
+    schema: CASE_SCHEMA,
+    id,
+    input: declared.input,
+    followUps,
+    fixtures: null,
+    expect: [...expect],
+    forbid: [...forbid],
+    oracle: declared.oracle ?? null,
+    effectClass: declared.effectClass ?? common.effectClass ?? DEFAULTS.effectClass,
+    stop: { ...budget, maxRounds: 1 + followUps.length },
+    dependencies: common.dependencies ?? [],
+    sealed: declared.sealed ?? false,
+    tags: declared.tags ?? {},
+  };
+  return { id, role, group, case: armCase, caseFingerprint: fingerprint(armCase) };
+}
+
+function inlineEvaluator(site: DeclarationSite, checks: Record<string, CriterionCheck>): EvaluatorDefinition {
+  const criteria = Object.keys(checks).sort();
+  return {
+    record: {
+      schema: EVALUATOR_SCHEMA,
+      id: `${site.name} checks`,
+      kind: 'mechanical',
+      revision: fingerprint(criteria.map((name) => `${name}:${String(checks[name])}`)).slice(7, 19),
+      criteria,
+      model: null,
+      independence: { independent: true, reason: 'mechanical checks on retained evidence' },
+      calibration: null,
+      limits: [],
+    },
+    checks,
+  };
+}
+
+/**
+ * Turn a trial as written into pinned records, failing early, with the trial and field named, on anything
+ * malformed. Nothing here runs the subject.
+ */
+export function resolveTrial(
+  site: DeclarationSite,
+  declared: TrialDeclaration | SuiteDeclaration,
+  project: { passOn: Verdict[] | null } = { passOn: null },
+): ResolvedTrial {
+  if (declared === null || typeof declared !== 'object') throw new TrialDeclarationError(site, 'declaration', 'pass an object { subject, rubric, case, … }');
+  if (declared.subject === undefined) throw new TrialDeclarationError(site, 'subject', 'is missing: pass a function or a Subject');
+  if (declared.rubric === undefined) throw new TrialDeclarationError(site, 'rubric', 'is missing: declare the criteria the arms expect');
+  const rubric = resolveRubric(site, declared.rubric);
+  const repeat = declared.repeat ?? {};
+  const n = repeat.n ?? DEFAULTS.repeat.n;
+  if (!Number.isInteger(n) || n < 1) throw new TrialDeclarationError(site, 'repeat.n', `must be a whole number ≥ 1, got ${n}`);
+  const concurrency = repeat.concurrency ?? DEFAULTS.repeat.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TrialDeclarationError(site, 'repeat.concurrency', `must be a whole number ≥ 1, got ${concurrency}`);
+  const seed = repeat.seed ?? DEFAULTS.repeat.seed;
+  if (!Number.isInteger(seed)) throw new TrialDeclarationError(site, 'repeat.seed', `must be an integer, got ${seed}`);
+  const attemptMs = declared.budget?.attemptMs ?? DEFAULTS.attemptMs;
+  if (!(attemptMs > 0)) throw new TrialDeclarationError(site, 'budget.attemptMs', `must be positive, got ${attemptMs}`);
+  const budget = { timeoutMs: attemptMs, maxOutputBytes: declared.budget?.maxOutputBytes ?? DEFAULTS.maxOutputBytes, maxRounds: 1 };
+  const passOn = declared.passOn ?? project.passOn ?? ['PASS'];
+  for (const verdict of passOn) if (!VERDICTS.includes(verdict)) throw new TrialDeclarationError(site, 'passOn', `"${verdict}" is not a verdict (${VERDICTS.join(', ')})`);
+
+  const arms: Arm[] = [];
+  const fixtures: Record<string, string> = {};
+  const add = (arm: Arm, declaredArm: ArmDeclaration, field: string) => {
+    if (arms.some((a) => a.id === arm.id)) throw new TrialDeclarationError(site, field, `arm id "${arm.id}" is used twice`);
+    arms.push(arm);
+    if (declaredArm.fixtures) fixtures[arm.id] = declaredArm.fixtures;
+  };
+  if ('cases' in declared) {
+    if (!Array.isArray(declared.cases) || declared.cases.length === 0) throw new TrialDeclarationError(site, 'cases', 'declare at least one case');
+    declared.cases.forEach((c, i) => {
+      if (typeof c?.id !== 'string' || c.id === '') throw new TrialDeclarationError(site, `cases[${i}].id`, 'every case needs a non-empty id');
+      add(resolveArm(site, `cases[${i}]`, c, c.role, c.id, c.group ?? null, rubric, declared, budget), c, `cases[${i}].id`);
+    });
+  } else {
+    const group = 'control' in declared && declared.control !== undefined ? 'matched' : null;
+    add(resolveArm(site, 'case', declared.case, 'case', declared.case?.id ?? 'case', group, rubric, declared, budget), declared.case, 'case.id');
+    const controls = declared.control === undefined ? [] : Array.isArray(declared.control) ? declared.control : [declared.control];
+    controls.forEach((control, i) => {
+      const field = controls.length === 1 ? 'control' : `control[${i}]`;
+      const id = control?.id ?? (i === 0 ? 'control' : `control-${i + 1}`);
+      add(resolveArm(site, field, control, 'control', id, group, rubric, declared, budget), control, `${field}.id`);
+    });
+  }
+
+  const evaluators = [...(declared.evaluators ?? [])];
+  if (declared.checks) evaluators.push(inlineEvaluator(site, declared.checks));
+  if (evaluators.length === 0) throw new TrialDeclarationError(site, 'evaluators', 'declare evaluators or inline checks: without them no criterion can be covered');
+  const known = rubric.criteria.map((c) => c.name);
+  for (const evaluator of evaluators) {
+    for (const name of [...evaluator.record.criteria, ...Object.keys(evaluator.checks)]) {
+      if (!known.includes(name)) {
+        throw new TrialDeclarationError(site, `evaluators["${evaluator.record.id}"]`, `judges unknown criterion "${name}" (the rubric has: ${known.join(', ')})`);
+      }
+    }
+  }
+
+  const subject =
+    typeof declared.subject === 'function'
+      ? functionSubject({ name: declared.subject.name || site.name, revision: declared.revision ?? fingerprint(String(declared.subject)).slice(7, 19), run: declared.subject })
+      : declared.subject;
+  const stop = resolveStop(site, repeat.stop);
+  const suite: TrialSuite = {
+    schema: TRIAL_SUITE_SCHEMA,
+    id: [site.file, ...site.path, site.name].join(' > '),
+    name: site.name,
+    file: site.file,
+    arms,
+    repeat: { n, order: repeat.order ?? DEFAULTS.repeat.order, seed, concurrency, stop },
+    aggregation: { matchedControl: 'each-arm', passOn },
+  };
+  const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, d])).values()];
+  const rounds = Math.max(...arms.map((a) => a.case.stop.maxRounds));
+  const waves = Math.ceil((n * arms.length) / concurrency);
+  return {
+    suite,
+    rubric,
+    evaluators,
+    subject,
+    tools: declared.tools ?? [],
+    dependencies,
+    fixtures,
+    budgetMs: attemptMs * rounds * waves + 10_000,
+    variables: declared.variables ?? [],
+    prompts: declared.prompts ?? {},
+  };
+}

@@ -1,0 +1,19 @@
+export { runTrial, type TrialPlan, type RunServices } from './run-trial.js';
+export { runAttempt, type AttemptSetup } from './attempt.js';
+export { assembleOutcome, declarationWarnings, type OutcomeParts } from './outcome.js';
+export { scheduleAttempts, attemptSeed, type AttemptSlot } from './schedule.js';
+export { stoppingRuleFor, describeRule } from './stopping.js';
+export {
+  resolveTrial,
+  TrialDeclarationError,
+  DEFAULTS,
+  type ResolvedTrial,
+  type DeclarationSite,
+  type TrialDeclaration,
+  type SuiteDeclaration,
+  type ArmDeclaration,
+  type SuiteCaseDeclaration,
+  type RubricDeclaration,
+  type CriterionDeclaration,
+  type RepeatDeclaration,
+} from './declaration.js';

@@ -1,0 +1,79 @@
+import {
+  fingerprint,
+  OUTCOME_SCHEMA,
+  type ArmSummary,
+  type AttemptRecord,
+  type Outcome,
+  type TrialJudgment,
+} from '../model/index.js';
+import { attemptsToCertify } from '../statistics/index.js';
+import type { TrialPlan } from './run-trial.js';
+
+export interface OutcomeParts {
+  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'> & { evaluators: readonly { record: Outcome['records']['evaluators'][number] }[] };
+  attempts: readonly AttemptRecord[];
+  arms: readonly ArmSummary[];
+  judgment: TrialJudgment;
+  execution: Outcome['execution'];
+}
+
+function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil(p * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? null;
+}
+
+/** Warnings the trial's declaration deserves whatever the results (e.g. an n that cannot certify PASS). */
+export function declarationWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'>): string[] {
+  const warnings: string[] = [];
+  const { rate, alpha } = plan.rubric.threshold;
+  const needed = attemptsToCertify(rate, alpha);
+  if (plan.suite.repeat.n < needed && plan.suite.repeat.stop.kind !== 'sprt') {
+    warnings.push(`n=${plan.suite.repeat.n} cannot certify PASS at τ=${rate}, α=${alpha}: even all passes leave the exact lower bound below τ; ${needed} all-pass attempts are needed`);
+  }
+  if (!plan.environment.independentAttempts) {
+    warnings.push('attempts are not independent samples (replayed or cached subject): intervals describe the recording, not the subject');
+  }
+  return warnings;
+}
+
+/** Pin the records, total the cost and latency, and put the Outcome together. */
+export function assembleOutcome(parts: OutcomeParts): Outcome {
+  const { suite, rubric, environment } = parts.plan;
+  const evaluators = parts.plan.evaluators.map((e) => e.record);
+  const pinned = {
+    suite: fingerprint(suite),
+    cases: Object.fromEntries(suite.arms.map((arm) => [arm.id, arm.caseFingerprint])),
+    rubric: fingerprint(rubric),
+    evaluators: evaluators.map((e) => fingerprint(e)),
+    environment: fingerprint(environment),
+  };
+  const receipts = parts.attempts.flatMap((a) => a.observation?.receipts ?? []);
+  const costs = receipts.map((r) => r.costUsd).filter((c): c is number => c !== null);
+  const durations = parts.attempts.filter((a) => a.status !== 'blocked').map((a) => a.durationMs).sort((a, b) => a - b);
+  return {
+    schema: OUTCOME_SCHEMA,
+    id: fingerprint(pinned),
+    trial: { id: suite.id, name: suite.name, file: suite.file },
+    pinned,
+    records: { suite, rubric, evaluators, environment },
+    execution: parts.execution,
+    attempts: [...parts.attempts],
+    arms: [...parts.arms],
+    judgment: parts.judgment,
+    coverage: [],
+    capabilities: [],
+    findings: [],
+    cost: {
+      usd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+      inputTokens: receipts.reduce((sum, r) => sum + (r.inputTokens ?? 0), 0),
+      outputTokens: receipts.reduce((sum, r) => sum + (r.outputTokens ?? 0), 0),
+    },
+    latency: {
+      meanMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
+      p50Ms: percentile(durations, 0.5),
+      p95Ms: percentile(durations, 0.95),
+    },
+    warnings: declarationWarnings(parts.plan),
+  };
+}

@@ -1,0 +1,163 @@
+import type { AttemptRecord, Clock, Dependency, Environment, Outcome, Rubric, TrialSuite } from '../model/index.js';
+import { summarizeArm, judgeTrial, type SequentialDecision } from '../aggregate/index.js';
+import type { EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
+import type { Subject, ToolDefinition } from '../observe/index.js';
+import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
+import { runAttempt } from './attempt.js';
+import { assembleOutcome } from './outcome.js';
+import { scheduleAttempts, type AttemptSlot } from './schedule.js';
+import { describeRule, stoppingRuleFor } from './stopping.js';
+
+/** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
+export interface TrialPlan {
+  suite: TrialSuite;
+  rubric: Rubric;
+  evaluators: readonly EvaluatorDefinition[];
+  subject: Subject;
+  tools: readonly ToolDefinition[];
+  environment: Environment;
+  /** Declared dependencies found unavailable before the run, with what was found. */
+  unavailable: readonly { dependency: Dependency; detail: string }[];
+}
+
+export interface RunServices {
+  clock: Clock;
+  expect: ExpectFunction;
+  /** Aborting cuts the trial short: attempts not yet started are recorded as not run, the verdict UNKNOWN. */
+  signal?: AbortSignal;
+}
+
+interface ArmState {
+  records: AttemptRecord[];
+  stoppedBy: { afterAttempts: number; decision: StoppingDecision } | null;
+}
+
+/**
+ * Run a trial: every arm's attempts in the declared order with the declared concurrency, stopping an arm only
+ * under the declared rule, then judge and assemble the Outcome. Never throws for what a subject or evaluator does.
+ */
+export async function runTrial(plan: TrialPlan, services: RunServices): Promise<Outcome> {
+  const { suite, rubric } = plan;
+  const startedAt = new Date(services.clock.now()).toISOString();
+  const rule = stoppingRuleFor(suite, rubric);
+  const state = new Map<string, ArmState>(suite.arms.map((arm) => [arm.id, { records: [], stoppedBy: null }]));
+  const blocking = plan.unavailable.filter((u) => u.dependency.onUnavailable === 'blocked');
+  const broken = plan.unavailable.filter((u) => u.dependency.onUnavailable === 'harness_error');
+  const schedule = scheduleAttempts(suite);
+  const order: string[] = [];
+  const notRun = new Map<string, { count: number; reason: string }>();
+  let cutShort = 0;
+
+  const noteSkipped = (slot: AttemptSlot, reason: string) => {
+    const entry = notRun.get(slot.arm) ?? { count: 0, reason };
+    notRun.set(slot.arm, { count: entry.count + 1, reason: entry.reason });
+  };
+  const unrun = (slot: AttemptSlot, sequence: number, status: 'blocked' | 'harness_error', where: string, why: string): AttemptRecord => ({
+    arm: slot.arm,
+    index: slot.index,
+    sequence,
+    seed: slot.seed,
+    status,
+    verdict: 'UNKNOWN',
+    reason: `${status}: ${why}`,
+    observation: null,
+    findings: [],
+    criteria: [],
+    claims: [],
+    error: { where, message: why },
+    startedAt: new Date(services.clock.now()).toISOString(),
+    durationMs: 0,
+  });
+
+  const considerStopping = (armId: string) => {
+    const arm = state.get(armId);
+    if (!arm || arm.stoppedBy || rule.kind === 'fixed') return;
+    // A rule's error rates hold for decided attempts only: with any attempt undecided the arm runs in full.
+    if (arm.records.some((r) => r.verdict === 'UNKNOWN' || r.verdict === 'DISPUTED')) return;
+    const trials = arm.records.length;
+    const successes = arm.records.filter((r) => r.verdict === 'PASS').length;
+    const decision = stoppingDecision(rule, successes, trials);
+    if (decision !== 'continue' && trials < suite.repeat.n) arm.stoppedBy = { afterAttempts: trials, decision };
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < schedule.length) {
+      const slot = schedule[next++];
+      if (!slot) break;
+      const arm = state.get(slot.arm);
+      if (!arm) continue;
+      if (services.signal?.aborted) {
+        cutShort += 1;
+        noteSkipped(slot, 'the run was cut short before this attempt started');
+        continue;
+      }
+      if (arm.stoppedBy) {
+        noteSkipped(slot, `stopping rule (${describeRule(rule)}) decided ${arm.stoppedBy.decision} after ${arm.stoppedBy.afterAttempts} attempts`);
+        continue;
+      }
+      const sequence = order.length;
+      order.push(`${slot.arm}#${slot.index}`);
+      const armCase = suite.arms.find((a) => a.id === slot.arm)?.case;
+      if (!armCase) continue;
+      let record: AttemptRecord;
+      const blocker = blocking[0];
+      const breaker = broken[0];
+      if (blocker) record = unrun(slot, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail);
+      else if (breaker) record = unrun(slot, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail);
+      else {
+        record = await runAttempt(slot, sequence, {
+          case: armCase,
+          rubric,
+          evaluators: plan.evaluators,
+          subject: plan.subject,
+          tools: plan.tools,
+          clock: services.clock,
+          expect: services.expect,
+        });
+      }
+      arm.records.push(record);
+      considerStopping(slot.arm);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
+
+  const sequentialFor = (records: readonly AttemptRecord[]): SequentialDecision | null => {
+    if (rule.kind !== 'sprt' && rule.kind !== 'confidence-sequence') return null;
+    if (records.some((r) => r.verdict === 'UNKNOWN' || r.verdict === 'DISPUTED')) return null;
+    const decision = stoppingDecision(rule, records.filter((r) => r.verdict === 'PASS').length, records.length);
+    return { method: rule.kind, decision: decision === 'continue' ? 'inconclusive' : decision, alpha: rule.alpha };
+  };
+  const arms = suite.arms.map((arm) => {
+    const records = [...(state.get(arm.id)?.records ?? [])].sort((a, b) => a.index - b.index);
+    return summarizeArm({
+      arm,
+      attempts: records,
+      rubric,
+      planned: suite.repeat.n,
+      notRun: notRun.get(arm.id) ?? { count: 0, reason: '' },
+      sequential: sequentialFor(records),
+    });
+  });
+  const blocked = blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null;
+  const judgment = judgeTrial({ suite, rubric, arms, blocked, cutShort });
+  const attempts = [...state.values()].flatMap((s) => s.records).sort((a, b) => a.sequence - b.sequence);
+  const stopping = [...state.entries()].flatMap(([arm, s]) =>
+    s.stoppedBy ? [{ arm, afterAttempts: s.stoppedBy.afterAttempts, decision: s.stoppedBy.decision, rule: describeRule(rule) }] : [],
+  );
+  return assembleOutcome({
+    plan,
+    attempts,
+    arms,
+    judgment,
+    execution: {
+      startedAt,
+      finishedAt: new Date(services.clock.now()).toISOString(),
+      seed: suite.repeat.seed,
+      order,
+      stopping,
+      independentAttempts: plan.environment.independentAttempts,
+      rejudgedFrom: null,
+    },
+  });
+}

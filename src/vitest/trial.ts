@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { expect, inject, test, type TestContext } from 'vitest';
+import { systemClock, type Outcome, type Verdict } from '../model/index.js';
+import { captureEnvironment, checkDependency } from '../observe/index.js';
+import { formatVerdictFailure, summaryLine } from '../report/index.js';
+import {
+  resolveTrial,
+  runTrial,
+  TrialDeclarationError,
+  type DeclarationSite,
+  type SuiteDeclaration,
+  type TrialDeclaration,
+} from '../run/index.js';
+import type {} from './meta.js';
+import type {} from './plugin.js';
+import { harnessVersions } from './versions.js';
+
+/** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
+export class TrialVerdictError extends Error {
+  constructor(readonly outcome: Outcome) {
+    super(formatVerdictFailure(outcome));
+    this.name = 'TrialVerdictError';
+  }
+}
+
+const declaredNames = new Map<string, Set<string>>();
+
+/** Project-wide settings from the riddle plugin, when it is installed. */
+function projectSettings(): { passOn: Verdict[] | null } {
+  return { passOn: inject('riddle')?.passOn ?? null };
+}
+
+function currentFile(): string {
+  const testPath = expect.getState().testPath ?? '';
+  return testPath ? path.relative(process.cwd(), testPath) : '(unknown file)';
+}
+
+function siteAtRun(context: TestContext, name: string): DeclarationSite {
+  const suites: string[] = [];
+  for (let suite = context.task.suite; suite && suite.type === 'suite' && suite !== context.task.file; suite = suite.suite) {
+    suites.unshift(suite.name);
+  }
+  return { name, file: path.relative(process.cwd(), context.task.file.filepath).split(path.sep).join('/'), path: suites };
+}
+
+function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
+  const file = currentFile();
+  const collectionSite: DeclarationSite = { name, file, path: [] };
+  if (typeof name !== 'string' || name.trim() === '') throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
+  const names = declaredNames.get(file) ?? new Set<string>();
+  if (names.has(name)) throw new TrialDeclarationError(collectionSite, 'name', 'another trial in this file has the same name; names must be unique per file');
+  names.add(name);
+  declaredNames.set(file, names);
+  // Resolve now so a malformed declaration fails at collection, naming the trial and the field.
+  const { budgetMs } = resolveTrial(collectionSite, declaration, projectSettings());
+
+  test(name, { timeout: budgetMs, meta: { riddle: { trial: name } } }, async (context) => {
+    const site = siteAtRun(context, name);
+    const resolved = resolveTrial(site, declaration, projectSettings());
+    const root = process.cwd();
+    const checked = await Promise.all(resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })));
+    const identity = await resolved.subject.identify();
+    const environment = captureEnvironment({
+      subject: identity,
+      tools: resolved.tools,
+      prompts: resolved.prompts,
+      dependencies: checked,
+      budgets: resolved.suite.arms[0]?.case.stop ?? { timeoutMs: 0, maxOutputBytes: 0, maxRounds: 1 },
+      maxEffect: resolved.suite.arms[0]?.case.effectClass ?? 'none',
+      variables: resolved.variables,
+      versions: harnessVersions(),
+      projectRoot: root,
+      independentAttempts: identity.kind !== 'replay',
+      notes: [],
+    });
+    const outcome = await runTrial(
+      {
+        suite: resolved.suite,
+        rubric: resolved.rubric,
+        evaluators: resolved.evaluators,
+        subject: resolved.subject,
+        tools: resolved.tools,
+        environment,
+        unavailable: checked.filter((c) => !c.available),
+      },
+      { clock: systemClock, expect: context.expect, signal: context.signal },
+    );
+    context.task.meta.riddle = { trial: name, outcome };
+    await context.annotate(summaryLine(outcome), 'riddle');
+    if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
+    if (outcome.judgment.testOutcome === 'fail') throw new TrialVerdictError(outcome);
+  });
+}
+
+export interface Trial {
+  /** Declare a trial: the Case, its matched controls, the subject, rubric, evaluators and repetition policy. */
+  (name: string, declaration: TrialDeclaration): void;
+  /** Declare a data-driven trial: many Cases (rows), paired by group, in one Trial Suite. */
+  suite(name: string, declaration: SuiteDeclaration): void;
+}
+
+export const trial: Trial = Object.assign((name: string, declaration: TrialDeclaration) => register(name, declaration), {
+  suite: (name: string, declaration: SuiteDeclaration) => register(name, declaration),
+});
+
+/** The same as `trial`, under a name IDEs' static test discovery recognises before the file first runs. */
+export const testTrial: Trial = trial;

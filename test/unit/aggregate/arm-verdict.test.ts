@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeArm } from '../../../src/aggregate/index.js';
+import { fingerprint, type AttemptRecord, type Verdict } from '../../../src/model/index.js';
+import { aCase, aRubric, attempt } from '../builders.js';
+
+const c = aCase();
+const arm = { id: 'case', role: 'case' as const, group: null, case: c, caseFingerprint: fingerprint(c) };
+const attempts = (spec: Partial<Record<Verdict, number>>, extra: Partial<AttemptRecord> = {}): AttemptRecord[] => {
+  const out: AttemptRecord[] = [];
+  for (const [verdict, count] of Object.entries(spec) as [Verdict, number][]) {
+    for (let i = 0; i < count; i += 1) out.push(attempt('case', out.length, verdict, extra));
+  }
+  return out;
+};
+const summarize = (list: AttemptRecord[], rubric = aRubric()) =>
+  summarizeArm({ arm, attempts: list, rubric, planned: list.length, notRun: { count: 0, reason: '' }, sequential: null });
+
+describe('arm verdict by exact one-sided bounds (τ = 0.8, α = 0.05)', () => {
+  it('PASS only when the Clopper–Pearson lower bound clears τ (20/20)', () => {
+    const arm20 = summarize(attempts({ PASS: 20 }));
+    expect(arm20.verdict).toBe('PASS');
+    expect(arm20.decision.lower).toBeCloseTo(0.8609, 3);
+    expect(summarize(attempts({ PASS: 19, FAIL: 1 })).verdict).toBe('UNKNOWN');
+  });
+  it('FAIL when the upper bound falls below τ (12/20), UNKNOWN at 13/20', () => {
+    expect(summarize(attempts({ PASS: 12, FAIL: 8 })).verdict).toBe('FAIL');
+    expect(summarize(attempts({ PASS: 13, FAIL: 7 })).verdict).toBe('UNKNOWN');
+  });
+  it('counts PARTIAL and CONTRADICTED as failures, and any contradiction makes the arm CONTRADICTED', () => {
+    expect(summarize(attempts({ PASS: 12, PARTIAL: 8 })).verdict).toBe('FAIL');
+    const lied = summarize(attempts({ PASS: 19, CONTRADICTED: 1 }));
+    expect(lied.verdict).toBe('CONTRADICTED');
+    expect(lied.reason).toMatch(/1 attempt\(s\) claimed/);
+  });
+  it('says how many attempts would settle an UNKNOWN arm', () => {
+    const small = summarize(attempts({ PASS: 5 }));
+    expect(small.verdict).toBe('UNKNOWN');
+    expect(small.decision.toSettle?.toPass).toBe(9);
+    expect(small.reason).toMatch(/9 more passing/);
+  });
+  it('DISPUTED when disputed attempts swing the verdict, the common verdict when they do not', () => {
+    expect(summarize(attempts({ PASS: 19, DISPUTED: 1 })).verdict).toBe('DISPUTED');
+    expect(summarize(attempts({ PASS: 2, FAIL: 17, DISPUTED: 1 })).verdict).toBe('FAIL');
+  });
+  it('never imputes errors: under `bound` they keep the arm UNKNOWN when they could swing it', () => {
+    const errored = attempts({ PASS: 18 }).concat(
+      attempts({ UNKNOWN: 2 }, { status: 'subject_error' }).map((a, i) => ({ ...a, index: 18 + i })),
+    );
+    const bounded = summarize(errored);
+    expect(bounded.verdict).toBe('UNKNOWN');
+    expect(bounded.statuses.subject_error).toBe(2);
+    expect(bounded.decision.attempts).toBe(20);
+    expect(bounded.verdicts.FAIL).toBe(0);
+    const excluded = summarize(errored, aRubric({ missingEvidence: 'exclude' }));
+    expect(excluded.decision.attempts).toBe(18);
+    expect(excluded.reason).toMatch(/2 subject_error: never imputed/);
+  });
+  it('a fully blocked arm is UNKNOWN with every attempt counted as blocked', () => {
+    const blocked = summarize(attempts({ UNKNOWN: 3 }, { status: 'blocked' }));
+    expect(blocked).toMatchObject({ verdict: 'UNKNOWN', reason: expect.stringMatching(/blocked/) });
+    expect(blocked.statuses.blocked).toBe(3);
+  });
+  it('reports a descriptive Wilson interval beside the deciding exact bounds', () => {
+    const s = summarize(attempts({ PASS: 15, FAIL: 5 }));
+    expect(s.rate).toBe(0.75);
+    expect(s.wilson?.lower).toBeCloseTo(0.5313, 3);
+    expect(s.wilson?.upper).toBeCloseTo(0.8881, 3);
+  });
+});
