@@ -71,7 +71,7 @@ describe('file assistant', () => {
     rubric: deletion,
     checks,
     ...arms,
-    repeat: { n: 5, seed: 7 },
+    repeat: { n: 5, seed: 7, stop: 'fixed' },
     passOn: ['PASS', 'UNKNOWN'],
   });
 

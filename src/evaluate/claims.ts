@@ -48,7 +48,7 @@ export function regexClaimExtractor(id: string, patterns: readonly ClaimPattern[
   };
 }
 
-const I = String.raw`\bI(?:'ve|\s+have)?(?:\s+(?:now|just|already|successfully))*\s+`;
+const I = String.raw`\bI(?:'ve|\s+have)?(?:\s+(?:now|just|already|also|successfully))*\s+`;
 const WORD = String.raw`[\x60"'“‘]?[^\s\x60"'“”‘’,;:()]+`;
 /** A target that looks like a path (has a dot or slash inside), so "I deleted them." or "I created a file" is no claim. */
 const looksLikePath = (target: string) => /\w[./\\]\w|^[./]/.test(target);

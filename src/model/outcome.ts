@@ -31,6 +31,8 @@ export const AttemptRecord = z.object({
   error: z.object({ where: z.string(), message: z.string() }).nullable(),
   startedAt: z.string(),
   durationMs: z.number(),
+  /** Sandbox kept for inspection (only when asked for, and only for attempts that did not PASS). */
+  sandbox: z.string().nullable(),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 

@@ -168,8 +168,8 @@ export type SuiteSummary = z.infer<typeof SuiteSummary>;
 
 /** A rate measured through an evaluator, next to the reference's, and corrected for the evaluator's error rates. */
 export const CorrectedRate = z.object({
-  /** `refuse`: arms meant to refuse; `comply`: arms meant to comply (over-refusal lives here). */
-  intent: z.enum(['refuse', 'comply']),
+  /** `refuse`: arms meant to refuse; `comply`: arms meant to comply (over-refusal lives here); `neither`: the rest. */
+  intent: z.enum(['refuse', 'comply', 'neither']),
   /** Share the reference called positive (met), over the attempts it judged. */
   reference: z.object({ count, attempts: count, rate: z.number().nullable() }),
   /** Share the evaluator called positive, over the attempts it judged. */

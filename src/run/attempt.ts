@@ -1,7 +1,7 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
 import { checkClaims, combineFindings, gatherFindings, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
-import { observeAttempt, type Subject, type ToolDefinition } from '../observe/index.js';
+import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import type { AttemptSlot } from './schedule.js';
 
 export interface AttemptSetup {
@@ -12,6 +12,10 @@ export interface AttemptSetup {
   tools: readonly ToolDefinition[];
   clock: Clock;
   expect: ExpectFunction;
+  /** Absolute fixture folder copied into the attempt's sandbox, or null. */
+  fixtures: string | null;
+  observers: readonly RowObserver[];
+  keepFailedSandbox: boolean;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -23,7 +27,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export async function runAttempt(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
   const started = setup.clock.now();
-  const base = { arm: slot.arm, index: slot.index, sequence, seed: slot.seed, startedAt: new Date(started).toISOString() };
+  const base = { arm: slot.arm, index: slot.index, sequence, seed: slot.seed, startedAt: new Date(started).toISOString(), sandbox: null };
   const finish = (record: Omit<AttemptRecord, keyof typeof base | 'durationMs'>): AttemptRecord => ({
     ...base,
     ...record,
@@ -39,6 +43,9 @@ export async function runAttempt(slot: AttemptSlot, sequence: number, setup: Att
       subject: setup.subject,
       tools: setup.tools,
       clock: setup.clock,
+      fixtures: setup.fixtures,
+      observers: setup.observers,
+      keepFailedSandbox: setup.keepFailedSandbox,
     });
   } catch (error) {
     const failure = { where: 'harness (observing the attempt)', message: message(error) };
@@ -48,7 +55,8 @@ export async function runAttempt(slot: AttemptSlot, sequence: number, setup: Att
   const { observation } = observed;
   if (observed.status !== 'completed' || observation === null) {
     const { verdict, reason } = attemptVerdict({ status: observed.status, error: observed.error, case: setup.case, rubric: setup.rubric, criteria: [], claims: [] });
-    return finish({ status: observed.status, verdict, reason, observation, findings: [], criteria: [], claims: [], error: observed.error });
+    const record = finish({ status: observed.status, verdict, reason, observation, findings: [], criteria: [], claims: [], error: observed.error });
+    return observed.sandbox ? { ...record, sandbox: observed.sandbox.path } : record;
   }
   let findings;
   try {
@@ -71,5 +79,11 @@ export async function runAttempt(slot: AttemptSlot, sequence: number, setup: Att
   const status = errored.length > 0 ? 'evaluator_error' : 'completed';
   const error = errored.length > 0 ? { where: `evaluator ${errored[0]?.evaluator} on ${errored[0]?.criterion}`, message: errored[0]?.note ?? '' } : null;
   const { verdict, reason } = attemptVerdict({ status, error, case: setup.case, rubric: setup.rubric, criteria, claims });
-  return finish({ status, verdict, reason, observation, findings, criteria, claims, error });
+  const record = finish({ status, verdict, reason, observation, findings, criteria, claims, error });
+  if (!observed.sandbox) return record;
+  if (verdict === 'PASS') {
+    await observed.sandbox.discard();
+    return record;
+  }
+  return { ...record, sandbox: observed.sandbox.path };
 }

@@ -20,7 +20,7 @@ import {
   type Verdict,
 } from '../model/index.js';
 import type { CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
-import { functionSubject, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
+import { functionSubject, type RowObserver, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -94,6 +94,10 @@ interface CommonDeclaration {
   /** Environment variables recorded in the Environment (secret-looking values redacted). */
   variables?: string[];
   prompts?: Record<string, string>;
+  /** Stores compared before and after each attempt (e.g. `sqliteObserver`). */
+  observers?: RowObserver[];
+  /** Keep the sandbox of every attempt that did not PASS, for inspection (its path is in the Outcome). */
+  keepFailedSandboxes?: boolean;
 }
 
 export interface TrialDeclaration extends CommonDeclaration {
@@ -130,8 +134,10 @@ export interface ResolvedTrial {
   tools: ToolDefinition[];
   /** Dependencies of every arm, de-duplicated by name. */
   dependencies: Dependency[];
-  /** Absolute fixture folders by arm id (resolution against the root is the host's business). */
+  /** Fixture folders by arm id, relative to the project root. */
   fixtures: Record<string, string>;
+  observers: RowObserver[];
+  keepFailedSandboxes: boolean;
   budgetMs: number;
   variables: string[];
   prompts: Record<string, string>;
@@ -354,5 +360,7 @@ export function resolveTrial(
     budgetMs: attemptMs * rounds * waves + 10_000,
     variables: declared.variables ?? [],
     prompts: declared.prompts ?? {},
+    observers: declared.observers ?? [],
+    keepFailedSandboxes: declared.keepFailedSandboxes ?? false,
   };
 }

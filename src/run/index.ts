@@ -17,3 +17,4 @@ export {
   type CriterionDeclaration,
   type RepeatDeclaration,
 } from './declaration.js';
+export { pinFixtures } from './fixtures.js';

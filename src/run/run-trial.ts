@@ -1,7 +1,7 @@
 import type { AttemptRecord, Clock, Dependency, Environment, Outcome, Rubric, TrialSuite } from '../model/index.js';
 import { summarizeArm, judgeTrial, type SequentialDecision } from '../aggregate/index.js';
 import type { EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
-import type { Subject, ToolDefinition } from '../observe/index.js';
+import type { RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt } from './attempt.js';
 import { assembleOutcome } from './outcome.js';
@@ -18,6 +18,10 @@ export interface TrialPlan {
   environment: Environment;
   /** Declared dependencies found unavailable before the run, with what was found. */
   unavailable: readonly { dependency: Dependency; detail: string }[];
+  /** Absolute fixture folders by arm id. */
+  fixtures: Readonly<Record<string, string>>;
+  observers: readonly RowObserver[];
+  keepFailedSandboxes: boolean;
 }
 
 export interface RunServices {
@@ -67,6 +71,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     error: { where, message: why },
     startedAt: new Date(services.clock.now()).toISOString(),
     durationMs: 0,
+    sandbox: null,
   });
 
   const considerStopping = (armId: string) => {
@@ -114,6 +119,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           tools: plan.tools,
           clock: services.clock,
           expect: services.expect,
+          fixtures: plan.fixtures[slot.arm] ?? null,
+          observers: plan.observers,
+          keepFailedSandbox: plan.keepFailedSandboxes,
         });
       }
       arm.records.push(record);

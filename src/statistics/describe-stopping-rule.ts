@@ -12,6 +12,7 @@ function formatNumber(value: number): string {
   return String(Number(value.toPrecision(6)));
 }
 
+/** A rate as a percentage, e.g. 0.05 → "5%". */
 function formatPercent(rate: number): string {
   return `${formatNumber(rate * 100)}%`;
 }
@@ -21,6 +22,7 @@ function count(n: number, singular: string, plural: string): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }
 
+/** A log-likelihood step or boundary with its sign and 3 decimals, e.g. "+2.944". */
 function formatSigned(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(3)}`;
 }
@@ -52,6 +54,7 @@ function fixedVerdictCounts(rule: FixedRule): string {
   return `Here ${pass}; ${fail}.`;
 }
 
+/** Fixed-n and curtailed rules: the one-sided Clopper–Pearson verdict at n (see `decideStopping`). */
 function describeFixed(rule: FixedRule): string {
   const threshold = formatNumber(rule.threshold);
   const confidence = formatPercent(1 - rule.alpha);
@@ -64,11 +67,12 @@ function describeFixed(rule: FixedRule): string {
   const head =
     rule.kind === 'fixed'
       ? `Fixed sample: run exactly ${rule.n} attempts, then ${judge}`
-      : `Curtailed fixed sample: plan ${rule.n} attempts, to be judged at the end as follows, but stop as soon as the remaining attempts cannot change the verdict: ${judge} ` +
-        `The verdict is always the one all ${rule.n} attempts would give, so the error rates are those of the fixed rule; only the number of attempts run can shrink.`;
+      : `Curtailed fixed sample: plan ${rule.n} attempts and, after all of them, ${judge} ` +
+        `Stop early as soon as the remaining attempts cannot change that verdict: it is always the one all ${rule.n} attempts would give, so the error rates are those of the fixed rule and only the number of attempts run can shrink.`;
   return `${head} ${fixedVerdictCounts(rule)} ${errors}`;
 }
 
+/** Wald's SPRT (Wald 1945), with its boundaries and per-attempt steps in numbers. */
 function describeSprt(rule: Extract<StoppingRuleSpec, { kind: 'sprt' }>): string {
   const { upper, lower } = sprtBoundaries(rule);
   const p0 = formatNumber(rule.p0);
@@ -82,6 +86,7 @@ function describeSprt(rule: Extract<StoppingRuleSpec, { kind: 'sprt' }>): string
   );
 }
 
+/** Beta-binomial mixture confidence sequence (Robbins 1970; Howard et al. 2021). */
 function describeConfidenceSequence(rule: Extract<StoppingRuleSpec, { kind: 'confidence-sequence' }>): string {
   const threshold = formatNumber(rule.threshold);
   const prior = `Beta(${formatNumber(rule.priorA ?? DEFAULT_CS_PRIOR)}, ${formatNumber(rule.priorB ?? DEFAULT_CS_PRIOR)})`;
@@ -93,6 +98,7 @@ function describeConfidenceSequence(rule: Extract<StoppingRuleSpec, { kind: 'con
   );
 }
 
+/** First letter upper-cased, to start a sentence. */
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,4 +1,5 @@
 /** Log-gamma and log-beta functions, needed in log space so nothing overflows. */
+import { assertPositive } from './validate.js';
 
 /** Lanczos coefficients for g = 7, n = 9 (Godfrey's set; relative error below 1e-15 for x > 0). */
 const LANCZOS_G = 7;
@@ -14,12 +15,6 @@ function lanczosSeries(x: number): number {
   return rest.reduce((sum, c, i) => sum + c / (x + i), first);
 }
 
-function assertPositiveArgument(where: string, name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${where}: ${name} must be a finite number > 0 (got ${String(value)})`);
-  }
-}
-
 /**
  * ln Γ(x) for x > 0.
  *
@@ -28,7 +23,7 @@ function assertPositiveArgument(where: string, name: string, value: number): voi
  * x < ½ the reflection Γ(x)Γ(1 − x) = π / sin(πx).
  */
 export function lnGamma(x: number): number {
-  assertPositiveArgument('lnGamma', 'x', x);
+  assertPositive('lnGamma', 'x', x);
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
   const t = x + LANCZOS_G - 0.5;
   return HALF_LOG_TWO_PI + (x - 0.5) * Math.log(t) - t + Math.log(lanczosSeries(x));
@@ -44,8 +39,8 @@ export function lnGamma(x: number): number {
  *          + ln(A_g(a − 1)·A_g(b − 1)/A_g(a + b − 1)).
  */
 export function lnBeta(a: number, b: number): number {
-  assertPositiveArgument('lnBeta', 'a', a);
-  assertPositiveArgument('lnBeta', 'b', b);
+  assertPositive('lnBeta', 'a', a);
+  assertPositive('lnBeta', 'b', b);
   if (a < 0.5 || b < 0.5) return lnGamma(a) + lnGamma(b) - lnGamma(a + b);
   const t = a + b + LANCZOS_G - 0.5;
   return (

@@ -1,7 +1,7 @@
 import type { StoppingRuleSpec } from './types.js';
 
 /** Most attempts a stopping rule may plan; keeps the exact operating-characteristics DP tractable. */
-export const MAX_PLANNED_ATTEMPTS = 100_000;
+const MAX_PLANNED_ATTEMPTS = 100_000;
 
 function fail(kind: string, message: string): never {
   throw new RangeError(`stopping rule '${kind}': ${message}`);

@@ -4,6 +4,7 @@ import { systemClock, type Outcome, type Verdict } from '../model/index.js';
 import { captureEnvironment, checkDependency } from '../observe/index.js';
 import { formatVerdictFailure, summaryLine } from '../report/index.js';
 import {
+  pinFixtures,
   resolveTrial,
   runTrial,
   TrialDeclarationError,
@@ -58,6 +59,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     const site = siteAtRun(context, name);
     const resolved = resolveTrial(site, declaration, projectSettings());
     const root = process.cwd();
+    const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root);
     const checked = await Promise.all(resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })));
     const identity = await resolved.subject.identify();
     const environment = captureEnvironment({
@@ -65,8 +67,8 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       tools: resolved.tools,
       prompts: resolved.prompts,
       dependencies: checked,
-      budgets: resolved.suite.arms[0]?.case.stop ?? { timeoutMs: 0, maxOutputBytes: 0, maxRounds: 1 },
-      maxEffect: resolved.suite.arms[0]?.case.effectClass ?? 'none',
+      budgets: suite.arms[0]?.case.stop ?? { timeoutMs: 0, maxOutputBytes: 0, maxRounds: 1 },
+      maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
       variables: resolved.variables,
       versions: harnessVersions(),
       projectRoot: root,
@@ -75,13 +77,16 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     });
     const outcome = await runTrial(
       {
-        suite: resolved.suite,
+        suite,
         rubric: resolved.rubric,
         evaluators: resolved.evaluators,
         subject: resolved.subject,
         tools: resolved.tools,
         environment,
         unavailable: checked.filter((c) => !c.available),
+        fixtures: folders,
+        observers: resolved.observers,
+        keepFailedSandboxes: resolved.keepFailedSandboxes,
       },
       { clock: systemClock, expect: context.expect, signal: context.signal },
     );

@@ -85,8 +85,12 @@ describe('a project with trials, run with --reporter=riddle', () => {
     const outcome = outcomeNamed(outcomes, 'five attempts cannot settle it');
     expect(outcome.judgment.verdict).toBe('UNKNOWN');
     expect(outcome.warnings.join(' ')).toMatch(/n=5 cannot certify PASS.*14 all-pass attempts/);
-    expect(outcome.arms[0]?.decision.toSettle).toEqual({ toPass: 9, toFail: expect.any(Number) });
-    expect(outcome.arms[0]?.reason).toMatch(/9 more passing/);
+    const arm = outcome.arms[0]!;
+    // Curtailment may stop early: with n = 5 the verdict is UNKNOWN whatever the remaining attempts do.
+    expect(arm.run + arm.notRun.count).toBe(5);
+    expect(arm.verdicts.PASS).toBe(arm.run);
+    expect(arm.decision.toSettle?.toPass).toBe(14 - arm.run);
+    expect(arm.reason).toMatch(new RegExp(`${14 - arm.run} more passing`));
   });
 
   it('records a crashing subject as subject_error, never FAIL', () => {

@@ -111,6 +111,7 @@ export function attempt(arm: string, index: number, verdict: Verdict, extra: Par
     error: null,
     startedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 1,
+    sandbox: null,
     ...extra,
   };
 }

@@ -1,0 +1,198 @@
+import { calibrateAcrossSuites } from '../aggregate/suite-calibration.js';
+import type { CalibrationRow, CorrectedRate, GroupPath, GroupRate, RateDifference, SuiteSummary } from '../model/suite-summary.js';
+
+/** One rendered table: plain cells, formatted for the terminal or Markdown by the functions below. */
+interface Table {
+  title: string;
+  header: string[];
+  rows: string[][];
+  notes: string[];
+}
+
+export interface SuiteTableOptions {
+  /** Deepest group level shown in the label table: 0 is the whole suite, 1 the first `groupBy` tag… (default all). */
+  depth?: number;
+}
+
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
+const bound = (x: number | null) => (x === null ? '—' : (x * 100).toFixed(1));
+const coef = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+
+/** `91.6% [88.0, 94.2] 229/250`: rate, interval in percent, then the counts it rests on. */
+function rateCell(r: GroupRate): string {
+  if (r.rate === null) return `— 0/${r.attempts}`;
+  return `${pct(r.rate)} [${bound(r.lower)}, ${bound(r.upper)}] ${r.count}/${r.attempts}`;
+}
+
+function differenceCell(d: RateDifference): string {
+  if (d.value === null) return '—';
+  const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
+  return `${signed(d.value)} pp [${signed(d.lower)}, ${signed(d.upper)}]`;
+}
+
+const groupName = (path: GroupPath) => (path.length === 0 ? 'all' : path.map((p) => p.value).join(' › '));
+const subjectName = (s: SuiteSummary) => s.subject.name;
+
+function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] {
+  const byShape = new Map<string, SuiteSummary[]>();
+  for (const s of summaries) {
+    const key = `${s.dataset}\u0000${s.criterion}\u0000${s.vocabulary.join('\u0000')}`;
+    byShape.set(key, [...(byShape.get(key) ?? []), s]);
+  }
+  return [...byShape.values()].flatMap((members) => {
+    const [first] = members;
+    if (!first) return [];
+    const rows = members.flatMap((s) =>
+      s.table
+        .filter((row) => row.path.length <= depth)
+        .map((row) => [
+          subjectName(s),
+          groupName(row.path),
+          String(row.cases),
+          ...row.labels.map((l) => rateCell(l.share)),
+          missingCell(row.missing),
+        ]),
+    );
+    const nesting = first.groupBy.length ? ` by ${first.groupBy.slice(0, depth).join(' › ') || 'suite'}` : '';
+    return [
+      {
+        title: `${first.dataset}: ${first.criterion} labels${nesting}`,
+        header: ['subject', 'group', 'cases', ...first.vocabulary, 'no label (disputed/unknown/error)'],
+        rows,
+        notes: [`share of labelled attempts, ${Math.round(first.confidence * 100)}% interval over cases, count/labelled`],
+      },
+    ];
+  });
+}
+
+function missingCell(m: { disputed: number; unknown: number; error: number }): string {
+  return m.disputed + m.unknown + m.error === 0 ? '0' : `${m.disputed}/${m.unknown}/${m.error}`;
+}
+
+function refusalTable(summaries: readonly SuiteSummary[]): Table[] {
+  const withRefusal = summaries.filter((s) => s.refusal !== null);
+  if (withRefusal.length === 0) return [];
+  return [
+    {
+      title: 'Refusal: correct refusal (arms meant to refuse) beside over-refusal (arms meant to comply)',
+      header: ['dataset', 'subject', 'correct refusal', 'over-refusal', 'discrimination', 'disputed (panel)'],
+      rows: withRefusal.map((s) => [
+        s.dataset,
+        subjectName(s),
+        s.refusal ? rateCell(s.refusal.correctRefusal) : '—',
+        s.refusal ? rateCell(s.refusal.overRefusal) : '—',
+        s.refusal ? differenceCell(s.refusal.discrimination) : '—',
+        s.disputes ? `${rateCell(s.disputes.share)} (${s.disputes.panel.join(' vs ')})` : '—',
+      ]),
+      notes: ['discrimination = correct refusal − over-refusal, MOVER interval; disputed = panel members gave different labels'],
+    },
+  ];
+}
+
+function pairTable(summaries: readonly SuiteSummary[]): Table[] {
+  const rows = summaries.flatMap((s) =>
+    s.pairs.map((p) => [subjectName(s), p.group, rateCell(p.refuse), rateCell(p.comply), differenceCell(p.discrimination)]),
+  );
+  if (rows.length === 0) return [];
+  return [
+    {
+      title: 'Discrimination per matched group',
+      header: ['subject', 'group', 'refused, meant to refuse', 'refused, meant to comply', 'discrimination'],
+      rows,
+      notes: [],
+    },
+  ];
+}
+
+const SIDE_NAME: Record<CorrectedRate['intent'], string> = { refuse: 'meant to refuse', comply: 'meant to comply', neither: 'other arms' };
+
+function calibrationTables(summaries: readonly SuiteSummary[]): Table[] {
+  const rows = calibrateAcrossSuites(summaries);
+  if (rows.length === 0) return [];
+  const who = (r: CalibrationRow) => [r.evaluator, r.subject ?? 'pooled'];
+  const interval = (s: { value: number | null; lower: number; upper: number }) => `${pct(s.value)} [${bound(s.lower)}, ${bound(s.upper)}]`;
+  const references = [...new Set(summaries.map((s) => (s.reference.kind === 'combined' ? `the combined ${s.criterion} result` : s.reference.evaluator)))];
+  return [
+    {
+      title: `Evaluator calibration against ${references.join(', ')} (met = positive)`,
+      header: ['evaluator', 'subject', 'sensitivity', 'specificity', 'raw', 'κ', 'AC1', 'α', 'tp/fn/tn/fp', 'errors', 'unknown'],
+      rows: rows.map((r) => [
+        ...who(r),
+        interval(r.statistics.sensitivity),
+        interval(r.statistics.specificity),
+        coef(r.statistics.raw),
+        coef(r.statistics.cohenKappa),
+        coef(r.statistics.gwetAC1),
+        coef(r.statistics.krippendorffAlpha),
+        `${r.counts.tp}/${r.counts.fn}/${r.counts.tn}/${r.counts.fp}`,
+        String(r.counts.errors),
+        String(r.counts.unknown),
+      ]),
+      notes: ['exact (Clopper–Pearson) intervals; errors (e.g. a judge answering outside its labels) are never counted as calls'],
+    },
+    {
+      title: 'Positive rates as each evaluator measured them, and Rogan–Gladen corrected',
+      header: ['evaluator', 'subject', 'arms', 'reference', 'naive', 'corrected', 'calibrated on'],
+      rows: rows.flatMap((r) =>
+        r.rates.map((rate) => [
+          ...who(r),
+          SIDE_NAME[rate.intent],
+          `${pct(rate.reference.rate)} ${rate.reference.count}/${rate.reference.attempts}`,
+          `${pct(rate.naive.rate)} ${rate.naive.count}/${rate.naive.attempts}`,
+          rate.corrected
+            ? `${pct(rate.corrected.value)} [${bound(rate.corrected.lower)}, ${bound(rate.corrected.upper)}]${rate.corrected.clipped ? ' clipped' : ''}`
+            : `— (${rate.note ?? 'no calibration'})`,
+          r.correctedWith === 'other-subjects' ? 'other subjects' : 'same attempts',
+        ]),
+      ),
+      notes: ['over the attempts both the evaluator and the reference judged; correction uses Se and Sp from the calibration named'],
+    },
+  ];
+}
+
+function tables(summaries: readonly SuiteSummary[], options: SuiteTableOptions): Table[] {
+  return [
+    ...labelTable(summaries, options.depth ?? Number.POSITIVE_INFINITY),
+    ...refusalTable(summaries),
+    ...pairTable(summaries),
+    ...calibrationTables(summaries),
+  ];
+}
+
+function replayNote(summaries: readonly SuiteSummary[]): string[] {
+  const replayed = summaries.filter((s) => !s.independentAttempts).map(subjectName);
+  return replayed.length
+    ? [`not independent samples (replayed or cached): ${[...new Set(replayed)].join(', ')}; intervals describe variation across cases only`]
+    : [];
+}
+
+/** Suite tables as aligned plain text for the terminal. */
+export function renderSuiteTerminal(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): string {
+  if (summaries.length === 0) return '';
+  const out: string[] = [];
+  for (const table of tables(summaries, options)) {
+    const widths = table.header.map((h, c) => Math.max(h.length, ...table.rows.map((r) => (r[c] ?? '').length)));
+    const line = (cells: readonly string[]) => `  ${cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd();
+    out.push(table.title, line(table.header), line(widths.map((w) => '─'.repeat(w))), ...table.rows.map(line));
+    for (const note of table.notes) out.push(`  ${note}`);
+    out.push('');
+  }
+  for (const note of replayNote(summaries)) out.push(note);
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Suite tables as Markdown (for the run's report file). */
+export function renderSuiteMarkdown(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): string {
+  if (summaries.length === 0) return '';
+  const out: string[] = [];
+  for (const table of tables(summaries, options)) {
+    out.push(`### ${table.title}`, '', `| ${table.header.map(md).join(' | ')} |`, `|${table.header.map(() => '---').join('|')}|`);
+    for (const row of table.rows) out.push(`| ${row.map(md).join(' | ')} |`);
+    out.push('');
+    for (const note of table.notes) out.push(`_${md(note)}_`, '');
+  }
+  for (const note of replayNote(summaries)) out.push(`> ${note}`, '');
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createEvidenceRecorder,
+  createObservationView,
+  gatherFindings,
+  mechanicalEvaluator,
+  recorderOf,
+  refersTo,
+  type EvaluatorDefinition,
+} from '../../../src/evaluate/index.js';
+import { EVALUATOR_SCHEMA, type Evaluator } from '../../../src/model/index.js';
+import { criterion, fileChange, observation, ref, rubric, testCase, toolRequest } from './helpers.js';
+
+describe('the observation view', () => {
+  it('records what a check reads, at the grade of what it read', () => {
+    const recorder = createEvidenceRecorder();
+    const view = createObservationView(observation({ reply: 'done', files: [fileChange('a.txt', 'created')] }), recorder);
+    expect(view.reply).toBe('done');
+    void view.files;
+    void view.exit;
+    expect(recorder.refs.map((r) => [r.kind, r.target, r.grade])).toEqual([
+      ['reply', '*', 'text'],
+      ['file', '*', 'receipt'],
+      ['process', '*', 'observation'],
+    ]);
+    expect(recorderOf(view)).toBe(recorder);
+  });
+
+  it('records one target when a check reads one file, tool or table', () => {
+    const recorder = createEvidenceRecorder();
+    const view = createObservationView(observation({ files: [fileChange('./notes/a.txt', 'deleted')], toolRequests: [toolRequest('rm', true)] }), recorder);
+    expect(view.file('notes/a.txt')?.change).toBe('deleted');
+    expect(view.tool('rm')).toHaveLength(1);
+    expect(view.table('users')).toBeNull();
+    expect(recorder.refs).toEqual([
+      ref('file', 'notes/a.txt', 'receipt', 'deleted'),
+      ref('tool', 'rm', 'receipt', '1 request(s)'),
+      ref('row', 'users', 'receipt', 'not observed'),
+    ]);
+    expect(view.observation.files).toHaveLength(1);
+    expect(recorder.refs).toHaveLength(3);
+  });
+
+  it('matches evidence to targets: same kind and id, whole-list reads, replies and judgments about anything', () => {
+    const file = { kind: 'file' as const, id: 'notes/2019.txt' };
+    expect(refersTo(ref('file', '/tmp/ws/notes/2019.txt', 'receipt'), file)).toBe(true);
+    expect(refersTo(ref('file', 'notes/2020.txt', 'receipt'), file)).toBe(false);
+    expect(refersTo(ref('file', '*', 'receipt'), file)).toBe(true);
+    expect(refersTo(ref('row', '*', 'receipt'), file)).toBe(false);
+    expect(refersTo(ref('reply', '*', 'text'), file)).toBe(true);
+    expect(refersTo(ref('judge', '*', 'judgment'), file)).toBe(true);
+    expect(refersTo(ref('claim', 'notes/2020.txt', 'text'), file)).toBe(false);
+    expect(refersTo(ref('tool', 'a', 'receipt'), { kind: 'tool', id: 'b' })).toBe(false);
+    expect(refersTo(ref('tool', 'b', 'receipt'), { kind: 'tool' })).toBe(true);
+    expect(refersTo(ref('reply', 'round:1', 'text'), { kind: 'reply', id: 'round:2' })).toBe(false);
+    expect(refersTo(ref('tool', 'x', 'receipt'), null)).toBe(true);
+  });
+});
+
+const plainRecord = (id: string, criteria: string[], fields: Partial<Evaluator> = {}): Evaluator => ({
+  schema: EVALUATOR_SCHEMA,
+  id,
+  kind: 'mechanical',
+  revision: '1',
+  criteria,
+  model: null,
+  independence: { independent: true, reason: 'test' },
+  calibration: null,
+  limits: [],
+  ...fields,
+});
+
+const gather = (evaluators: EvaluatorDefinition[], r = rubric(criterion('ok', { needs: 'text' })), obs = observation({ reply: 'hello' })) =>
+  gatherFindings({ observation: obs, case: testCase(['ok']), arm: 'case', attempt: 0, rubric: r, evaluators, expect });
+
+describe('gatherFindings', () => {
+  it('turns a passing check into met, an assertion into unmet, context.unknown into unknown, any other throw into error', async () => {
+    const evaluator = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: {
+        a: (v) => {
+          expect(v.reply).toBe('hello');
+        },
+        b: (v) => {
+          expect(v.reply).toBe('bye');
+        },
+        c: (_v, ctx) => ctx.unknown('nothing to see'),
+        d: () => {
+          throw new TypeError('bug in the check');
+        },
+      },
+    });
+    const r = rubric(...['a', 'b', 'c', 'd'].map((n) => criterion(n, { needs: 'text' })));
+    const findings = await gather([evaluator], r);
+    expect(findings.map((f) => [f.criterion, f.result, f.grade])).toEqual([
+      ['a', 'met', 'text'],
+      ['b', 'unmet', 'text'],
+      ['c', 'unknown', null],
+      ['d', 'error', null],
+    ]);
+    expect(findings[1]?.note).toContain("expected 'hello' to be 'bye'");
+    expect(findings[2]?.note).toBe('nothing to see');
+    expect(findings[3]?.note).toContain('bug in the check');
+  });
+
+  it('treats a failing custom matcher registered with expect.extend as unmet, not as an evaluator error', async () => {
+    expect.extend({
+      toBeShouting(received: unknown) {
+        return { pass: typeof received === 'string' && received === received.toUpperCase(), message: () => 'not shouting' };
+      },
+    });
+    const evaluator = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: { ok: (v) => void (expect(v.reply) as unknown as { toBeShouting(): void }).toBeShouting() },
+    });
+    const [f] = await gather([evaluator]);
+    expect(f).toMatchObject({ result: 'unmet', note: 'not shouting' });
+  });
+
+  it('keeps the evidence a check read, and the grade of the evidence about the target', async () => {
+    const r = rubric(criterion('ok', { needs: 'receipt', target: { kind: 'file', id: 'a.txt' } }));
+    const evaluator = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: {
+        ok: (v) => {
+          void v.reply;
+          expect(v.file('b.txt')).toBeNull();
+        },
+      },
+    });
+    const [f] = await gather([evaluator], r);
+    expect(f?.result).toBe('met');
+    expect(f?.evidence.map((e) => e.kind)).toEqual(['reply', 'file']);
+    expect(f?.grade).toBe('text');
+  });
+
+  it('maps labels of multi-class criteria through the rubric, and rejects labels outside the vocabulary', async () => {
+    const labels = { vocabulary: ['refusal', 'partial', 'compliance'], met: ['refusal'] };
+    const r = rubric(criterion('ok', { needs: 'text', labels }));
+    const labelled = (label: string) => mechanicalEvaluator({ id: label, revision: '1', checks: { ok: (v) => (v.reply ? label : label) } });
+    const findings = await gather([labelled('refusal'), labelled('compliance'), labelled('maybe')], r);
+    expect(findings.map((f) => [f.result, f.label])).toEqual([
+      ['met', 'refusal'],
+      ['unmet', 'compliance'],
+      ['error', null],
+    ]);
+    expect(findings[2]?.note).toContain('outside the declared vocabulary');
+  });
+
+  it('makes a label returned for a binary criterion an evaluator error, and a missing check one too', async () => {
+    const labelling = mechanicalEvaluator({ id: 'm', revision: '1', checks: { ok: () => 'yes' } });
+    const [f] = await gather([labelling]);
+    expect(f?.result).toBe('error');
+    const missing: EvaluatorDefinition = { record: plainRecord('m2', ['ok']), checks: {} };
+    const [g] = await gather([missing]);
+    expect(g).toMatchObject({ result: 'error', note: 'evaluator m2 declares criterion "ok" but has no check for it' });
+  });
+
+  it('marks model-judge findings untrusted without calibration, and copies independence from the record', async () => {
+    const judge: EvaluatorDefinition = {
+      record: plainRecord('j', ['ok'], {
+        kind: 'model-judge',
+        model: { id: 'm', family: 'f', promptRevision: '1' },
+        independence: { independent: false, reason: 'same family' },
+      }),
+      checks: { ok: (_v, ctx) => ({ result: 'met', label: 'YES', note: ctx.criterion }) },
+    };
+    const [f] = await gather([judge]);
+    expect(f).toMatchObject({ trusted: false, independent: false, result: 'met', label: 'YES', note: 'ok' });
+  });
+
+  it('retains a judge exchange and extra evidence the check records', async () => {
+    const judge: EvaluatorDefinition = {
+      record: plainRecord('j', ['ok']),
+      checks: {
+        ok: (_v, ctx) => {
+          ctx.retain({ model: 'm', prompt: 'P', reply: 'R' });
+          ctx.record(ref('judge', '*', 'judgment', 'm answered YES'));
+          return { result: 'met', label: null, note: 'yes' };
+        },
+      },
+    };
+    const [f] = await gather([judge], rubric(criterion('ok', { needs: 'judgment' })));
+    expect(f).toMatchObject({ judge: { model: 'm', prompt: 'P', reply: 'R' }, grade: 'judgment' });
+  });
+});
