@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,8 +50,8 @@ describe('command subjects', () => {
       expect(env.RIDDLE_TEST_HIDDEN).toBeUndefined();
       expect(env.HOME).toBeUndefined();
       expect(env.RIDDLE_ROUND).toBe('1');
-      expect(env.RIDDLE_WORKSPACE).toBe(process.cwd() === env.RIDDLE_WORKSPACE ? 'never the project' : env.RIDDLE_WORKSPACE);
-      expect(env.RIDDLE_WORKSPACE?.startsWith(os.tmpdir())).toBe(true);
+      // The command runs in a fresh sandbox, never in the project.
+      expect(env.RIDDLE_WORKSPACE?.startsWith(realpathSync(os.tmpdir()))).toBe(true);
     } finally {
       delete process.env.RIDDLE_TEST_VISIBLE;
       delete process.env.RIDDLE_TEST_HIDDEN;
