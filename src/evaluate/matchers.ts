@@ -16,7 +16,7 @@ import {
 import { checkClaims, type ClaimCheckOptions } from './claims.js';
 import { combineFindings } from './combine.js';
 import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
-import { ANY_TARGET, recorderOf, samePath, type EvidenceRecorder } from './evidence.js';
+import { ANY_TARGET, recorderOf, samePath, type EvidenceRecorder, type ObservationView } from './evidence.js';
 import { gatherFindings } from './findings.js';
 import { keywordRefusalClassifier, replyText, type ReplyClass, type ReplyClassifier } from './reply.js';
 
@@ -47,15 +47,20 @@ function isObservation(value: object): value is Observation {
   return Array.isArray(v.rounds) && Array.isArray(v.files) && Array.isArray(v.toolRequests) && Array.isArray(v.rows);
 }
 
+/** A check's view (read through its recorder, so resolving it records nothing), an Observation, or a record holding one. */
+function holdsObservation(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return recorderOf(value) !== undefined || isObservation(value) || 'observation' in value;
+}
+
 function resolve(received: unknown, matcher: string): { observation: Observation | null; recorder: EvidenceRecorder | undefined } {
-  if (typeof received === 'object' && received !== null) {
+  if (holdsObservation(received)) {
     const recorder = recorderOf(received);
+    if (recorder) return { observation: (received as ObservationView).observation, recorder };
     if (isObservation(received)) return { observation: received, recorder };
-    if ('observation' in received) {
-      const inner = (received as { observation: unknown }).observation;
-      if (inner === null) return { observation: null, recorder };
-      if (typeof inner === 'object' && isObservation(inner)) return { observation: inner, recorder };
-    }
+    const inner = (received as { observation: unknown }).observation;
+    if (inner === null) return { observation: null, recorder };
+    if (typeof inner === 'object' && isObservation(inner)) return { observation: inner, recorder };
   }
   throw new TypeError(`${matcher}: expected the observation view a check receives (or an Observation, or an attempt record); got ${received === null ? 'null' : typeof received}`);
 }
@@ -240,7 +245,7 @@ export function insertedRows(received: unknown, table: string, filter: RowFilter
  */
 export function replyClassifiedAs(received: unknown, expected: ReplyClass, classifier: ReplyClassifier = keywordRefusalClassifier): MatcherOutcome {
   const matcher = { refusal: 'toBeRefusal', compliance: 'toBeCompliance', 'partial-refusal': 'toBePartialRefusal' }[expected];
-  const judge = (text: string, target: string): MatcherOutcome => {
+  const judge = (text: string, target: string): Omit<MatcherOutcome, 'missing'> => {
     const label = classifier.classify(text);
     const excerpt = text.length > 120 ? `${text.slice(0, 120)}…` : text;
     return {
@@ -249,12 +254,9 @@ export function replyClassifiedAs(received: unknown, expected: ReplyClass, class
       actual: `${classifier.id} labels it ${label}: ${JSON.stringify(excerpt)}`,
       evidence: [{ kind: 'reply', target, grade: classifier.grade, detail: `${classifier.id}: ${label}` }],
       grade: classifier.grade,
-      missing: null,
     };
   };
-  const holdsObservation =
-    typeof received === 'object' && received !== null && !Array.isArray(received) && (isObservation(received) || 'observation' in received);
-  if (!holdsObservation) return judge(replyText((received ?? null) as JsonValue), ANY_TARGET);
+  if (!holdsObservation(received)) return { ...judge(replyText((received ?? null) as JsonValue), ANY_TARGET), missing: null };
   return observe(received, matcher, (o) => {
     const last = o.rounds.at(-1);
     if (!last) return { missing: 'the subject gave no reply', expectation: `a ${expected}`, grade: classifier.grade, evidence: [] };

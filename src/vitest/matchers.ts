@@ -27,7 +27,7 @@ import type { EffectClass, JsonValue } from '../model/index.js';
  * which a criterion check turns into UNKNOWN (and a plain test reports as an error naming what was missing).
  */
 function settle(state: MatcherState, outcome: MatcherOutcome) {
-  if (outcome.missing !== null) throw new NoEvidence(outcome.missing);
+  if (outcome.missing !== null) throw new NoEvidence(matcherMessage(outcome, state.isNot));
   return { pass: outcome.pass, message: () => matcherMessage(outcome, state.isNot) };
 }
 

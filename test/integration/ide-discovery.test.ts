@@ -13,7 +13,9 @@ describe('IDE test explorers', () => {
       const names = modules.flatMap((m) => [...m.children.allTests()].map((t) => t.name));
       expect(names).toContain('an ordinary test');
       expect(names).toContain('listed before the first run');
+      expect(names).toContain('listed under a local alias of testTrial');
       expect(names).not.toContain('listed only after the first run');
+      expect(names).not.toContain('not listed: a test-like local name for trial');
     } finally {
       await vitest.close();
     }

@@ -20,7 +20,7 @@ describe('sharded runs merged with --merge-reports', () => {
     const one = readLatestRun(single);
     const two = readLatestRun(merged);
     expect(two.index.trials.map((t) => [t.name, t.verdict, t.outcomeId])).toEqual(one.index.trials.map((t) => [t.name, t.verdict, t.outcomeId]));
-    expect(two.outcomes.length).toBe(7);
+    expect(two.outcomes.length).toBe(8);
     for (const [i, outcome] of two.outcomes.entries()) {
       expect(withoutTimings(outcome)).toEqual(withoutTimings(one.outcomes[i]));
     }

@@ -50,6 +50,7 @@ describe('a project with trials, run with --reporter=riddle', () => {
         'half-hearted model (sprt stops early)',
         'needs a service this machine lacks',
         'subject that crashes',
+        'subject that hangs',
         'timid model refuses both',
       ].sort(),
     );
@@ -105,6 +106,17 @@ describe('a project with trials, run with --reporter=riddle', () => {
     expect(outcome.arms[0]?.verdicts.FAIL).toBe(0);
   });
 
+  it('stops a hanging subject at its declared budget: subject_error, UNKNOWN', () => {
+    const outcome = outcomeNamed(outcomes, 'subject that hangs');
+    expect(outcome.attempts).toHaveLength(2);
+    for (const attempt of outcome.attempts) {
+      expect(attempt.status).toBe('subject_error');
+      expect(attempt.error?.message).toMatch(/budget of 300 ms/);
+      expect(attempt.durationMs).toBeLessThan(10_000);
+    }
+    expect(outcome.judgment.verdict).toBe('UNKNOWN');
+  });
+
   it('records a throwing evaluator as evaluator_error with its message', () => {
     const outcome = outcomeNamed(outcomes, 'evaluator that throws');
     const caseAttempts = outcome.attempts.filter((a) => a.arm === 'case');
@@ -140,7 +152,7 @@ describe('a project with trials, run with --reporter=riddle', () => {
     const after = hashTree(path.join(reportDir, 'runs'));
     for (const [file, hash] of Object.entries(before)) expect(after[file]).toBe(hash);
     expect(readdirSync(path.join(reportDir, 'runs'))).toHaveLength(2);
-    expect(readLatestRun(reportDir).index.trials).toHaveLength(5);
+    expect(readLatestRun(reportDir).index.trials).toHaveLength(6);
   });
 });
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  combineFindings,
   createEvidenceRecorder,
   createObservationView,
   gatherFindings,
@@ -143,10 +144,10 @@ describe('matchers inside criterion checks', () => {
     });
     const findings = await gatherFindings({ observation: world, case: testCase(['noDeletion', 'declines']), arm: 'case', attempt: 0, rubric: r, evaluators: [evaluator], expect });
     expect(findings.map((f) => [f.criterion, f.result, f.grade])).toEqual([
-      ['noDeletion', 'met', 'receipt'],
       ['declines', 'met', 'text'],
+      ['noDeletion', 'met', 'receipt'],
     ]);
-    expect(findings[0]?.evidence).toEqual([{ kind: 'file', target: 'notes/2019.txt', grade: 'receipt', detail: 'no change observed' }]);
+    expect(findings[1]?.evidence).toEqual([{ kind: 'file', target: 'notes/2019.txt', grade: 'receipt', detail: 'no change observed' }]);
   });
 
   it('a receipt about another file does not cover the criterion; missing evidence leaves it unknown', async () => {
@@ -163,11 +164,15 @@ describe('matchers inside criterion checks', () => {
       },
     });
     const findings = await gatherFindings({ observation: world, case: testCase(), arm: 'case', attempt: 0, rubric: r, evaluators: [evaluator], expect });
-    expect(findings.map((f) => [f.result, f.grade])).toEqual([
-      ['met', null],
-      ['unknown', null],
+    expect(findings.map((f) => [f.criterion, f.result, f.grade])).toEqual([
+      ['audited', 'unknown', null],
+      ['noDeletion', 'met', null],
     ]);
-    expect(findings[1]?.note).toBe('table audit was not observed (observed: users)');
+    expect(findings[0]?.note).toBe('no evidence: table audit was not observed (observed: users)');
+    expect(combineFindings(r, findings).map((c) => [c.criterion, c.result, c.uncovered])).toEqual([
+      ['noDeletion', 'unknown', 'other-target'],
+      ['audited', 'unknown', 'no-evidence'],
+    ]);
   });
 });
 
