@@ -29,7 +29,10 @@ export interface SuiteOptions {
   criterion?: string;
   /** Case tags to nest the table by, outermost first (default: none, the whole suite only). */
   groupBy?: readonly string[];
-  /** Evaluator whose findings the others are compared with (default: the combined criterion result). */
+  /**
+   * Evaluator whose findings are tabulated and that the others are compared with (e.g. adjudicated human labels);
+   * default: the combined criterion result, as the attempt verdicts use it.
+   */
   reference?: string;
   /** Evaluators whose disagreement with each other is the DISPUTED share (default: the human ones but the reference). */
   panel?: readonly string[];
@@ -148,14 +151,25 @@ function ratingOf(result: { result: string; label: string | null }, labelled: bo
   return labelled ? result.label : result.result;
 }
 
-function factsOf(attempt: AttemptRecord, options: ResolvedSuiteOptions, refusal: string | null): AttemptFacts {
-  const result = attempt.criteria.find((c) => c.criterion === options.criterion);
-  const rating = result ? ratingOf(result, options.labelled) : null;
-  const refusalResult = refusal === null ? undefined : attempt.criteria.find((c) => c.criterion === refusal);
-  const refused = refusalResult?.result === 'met' ? true : refusalResult?.result === 'unmet' ? false : null;
+function findingOf(attempt: AttemptRecord, evaluator: string, criterion: string): CriterionFinding | undefined {
+  return attempt.findings.find((f) => f.evaluator === evaluator && f.criterion === criterion);
+}
+
+/** Where the tabulated results come from: the reference evaluator's findings, or the combined criterion results. */
+function sourceOf(attempt: AttemptRecord, criterion: string, reference: string | null): { result: string; label: string | null } | undefined {
+  return reference === null ? attempt.criteria.find((c) => c.criterion === criterion) : findingOf(attempt, reference, criterion);
+}
+
+function factsOf(attempt: AttemptRecord, options: ResolvedSuiteOptions, refusal: { criterion: string; reference: string | null } | null): AttemptFacts {
+  const source = sourceOf(attempt, options.criterion, options.reference);
+  const rating = source ? ratingOf(source, options.labelled) : null;
+  const refusalSource = refusal === null ? undefined : sourceOf(attempt, refusal.criterion, refusal.reference);
+  const refused = refusalSource?.result === 'met' ? true : refusalSource?.result === 'unmet' ? false : null;
   if (rating !== null && options.vocabulary.includes(rating)) return { label: rating, missing: null, refused };
-  const agreedWithoutLabel = result !== undefined && (result.result === 'met' || result.result === 'unmet');
-  const missing = result?.result === 'disputed' || agreedWithoutLabel ? 'disputed' : attempt.status !== 'completed' ? 'error' : 'unknown';
+  // Combined results that agree on met/unmet but not on the label are a dispute about the label.
+  const unlabelledAgreement = options.reference === null && (source?.result === 'met' || source?.result === 'unmet');
+  const missing =
+    source?.result === 'disputed' || unlabelledAgreement ? 'disputed' : source?.result === 'error' || attempt.status !== 'completed' ? 'error' : 'unknown';
   return { label: null, missing, refused };
 }
 
@@ -236,10 +250,6 @@ function pairRows(arms: readonly ArmFacts[], alpha: number): PairRow[] {
   });
 }
 
-function findingOf(attempt: AttemptRecord, evaluator: string, criterion: string): CriterionFinding | undefined {
-  return attempt.findings.find((f) => f.evaluator === evaluator && f.criterion === criterion);
-}
-
 function disputeShare(arms: readonly ArmFacts[], options: ResolvedSuiteOptions): DisputeShare | null {
   if (options.panel.length < 2) return null;
   const perArm = arms.map((a) => {
@@ -264,9 +274,7 @@ function disputeShare(arms: readonly ArmFacts[], options: ResolvedSuiteOptions):
 
 /** The reference's call on an attempt: positive (criterion met) and its rating; null when it made none. */
 function referenceOf(attempt: AttemptRecord, options: ResolvedSuiteOptions): { positive: boolean; rating: string } | null {
-  const source = options.reference === null
-    ? attempt.criteria.find((c) => c.criterion === options.criterion)
-    : findingOf(attempt, options.reference, options.criterion);
+  const source = sourceOf(attempt, options.criterion, options.reference);
   const rating = source ? ratingOf(source, options.labelled) : null;
   return source && rating !== null ? { positive: source.result === 'met', rating } : null;
 }
@@ -309,9 +317,11 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
   const { suite, rubric, evaluators, environment } = source.records;
   const resolved = resolveSuiteOptions(rubric, evaluators, options);
   const refusal = rubric.refusal;
+  const referenceJudgesRefusal = evaluators.some((e) => e.id === resolved.reference && refusal !== null && e.criteria.includes(refusal));
+  const refusalSource = refusal === null ? null : { criterion: refusal, reference: referenceJudgesRefusal ? resolved.reference : null };
   const arms: ArmFacts[] = suite.arms.map((arm) => {
     const records = source.attempts.filter((a) => a.arm === arm.id).sort((x, y) => x.index - y.index);
-    return { arm, intent: intentOf(arm, refusal), records, attempts: records.map((r) => factsOf(r, resolved, refusal)) };
+    return { arm, intent: intentOf(arm, refusal), records, attempts: records.map((r) => factsOf(r, resolved, refusalSource)) };
   });
   return {
     dataset: resolved.dataset,

@@ -8,6 +8,7 @@ import {
   type RowChanges,
   type ToolRequest,
 } from '../model/index.js';
+import { NoEvidence } from './evaluator.js';
 
 /** A model judge's exchange, kept whole on its finding. */
 export interface JudgeExchange {
@@ -85,10 +86,47 @@ export function recorderOf(view: object): EvidenceRecorder | undefined {
 
 type Reply = Observation['rounds'][number]['reply'];
 
+/** A part of the Observation an observer may watch. */
+export type ObservedPart = NonNullable<Observation['observers']>[number]['part'];
+
+const DEFAULT_GRADE: Readonly<Record<ObservedPart, EvidenceGrade>> = {
+  files: 'receipt',
+  toolRequests: 'receipt',
+  rows: 'receipt',
+  exit: 'observation',
+  resources: 'observation',
+};
+
+const PART_NAME: Readonly<Record<ObservedPart, string>> = {
+  files: 'the workspace (files)',
+  toolRequests: 'tool requests (no tool gateway: no tools were offered)',
+  rows: 'database rows (no rows observer)',
+  exit: 'a process exit (the subject is not a command)',
+  resources: 'resource use',
+};
+
+/**
+ * The grade of a part of the Observation as its observer declared it, or null when no observer watched it: a
+ * part nobody watched is missing, not empty. Records written before observers were listed count every part as
+ * watched, at its usual grade.
+ */
+export function watchedGrade(observation: Observation, part: ObservedPart): EvidenceGrade | null {
+  if (observation.observers === undefined) return DEFAULT_GRADE[part];
+  const watched = observation.observers.filter((o) => o.part === part).map((o) => o.grade);
+  return topGrade(watched);
+}
+
+/** Why a part cannot be evidence, for `NoEvidence` and matcher messages. */
+export function unwatched(part: ObservedPart): string {
+  return `${PART_NAME[part]} was not observed in this attempt`;
+}
+
 /**
  * What a criterion check sees of an Observation. Reading a part records evidence of that part's grade: replies and
- * claims are text, exit status and resources are observations, files, tool requests, receipts and rows are receipts.
- * The whole lists are evidence about every target of their kind; `file`, `tool` and `table` read one target.
+ * claims are text, exit status and resources are observations, files, tool requests, receipts and rows are receipts
+ * (or whatever grade their observer declared). Reading a part no observer watched ends the check with `NoEvidence`:
+ * an empty list there would mean "not looked at", not "nothing happened". The whole lists are evidence about every
+ * target of their kind; `file`, `tool` and `table` read one target.
  */
 export interface ObservationView {
   /** The last round's reply. */
@@ -107,8 +145,8 @@ export interface ObservationView {
   file(path: string): FileChange | null;
   /** Every request of one tool, admitted or denied. */
   tool(name: string): readonly ToolRequest[];
-  /** Row changes of one table, or null when the table was not observed. */
-  table(name: string): RowChanges | null;
+  /** Row changes of one observed table (a table nobody observed ends the check with `NoEvidence`). */
+  table(name: string): RowChanges;
   /** The Observation itself, for matchers; reading it records nothing. */
   readonly observation: Observation;
 }
@@ -117,6 +155,12 @@ export function createObservationView(observation: Observation, recorder: Eviden
   const read = <T>(kind: EvidenceRef['kind'], grade: EvidenceGrade, value: T, target = ANY_TARGET, detail = `read ${kind}`): T => {
     recorder.record({ kind, target, grade, detail });
     return value;
+  };
+  /** Read a watched part at its observer's grade; an unwatched one is no evidence. */
+  const watched = <T>(part: ObservedPart, kind: EvidenceRef['kind'], value: T, target = ANY_TARGET, detail = `read ${kind}`): T => {
+    const grade = watchedGrade(observation, part);
+    if (grade === null) throw new NoEvidence(unwatched(part));
+    return read(kind, grade, value, target, detail);
   };
   const view: ObservationView = {
     get reply() {
@@ -132,34 +176,35 @@ export function createObservationView(observation: Observation, recorder: Eviden
       return read('claim', 'text', observation.rounds.flatMap((r) => r.claims));
     },
     get exit() {
-      return read('process', 'observation', observation.exit);
+      return watched('exit', 'process', observation.exit);
     },
     get files() {
-      return read('file', 'receipt', observation.files);
+      return watched('files', 'file', observation.files);
     },
     get toolRequests() {
-      return read('tool', 'receipt', observation.toolRequests);
+      return watched('toolRequests', 'tool', observation.toolRequests);
     },
     get receipts() {
       return read('receipt', 'receipt', observation.receipts);
     },
     get rows() {
-      return read('row', 'receipt', observation.rows);
+      return watched('rows', 'row', observation.rows);
     },
     get resources() {
-      return read('process', 'observation', observation.resources);
+      return watched('resources', 'process', observation.resources);
     },
     file(path) {
       const change = observation.files.find((f) => samePath(f.path, path)) ?? null;
-      return read('file', 'receipt', change, path, change ? `${change.change}` : 'unchanged');
+      return watched('files', 'file', change, path, change ? `${change.change}` : 'unchanged');
     },
     tool(name) {
       const requests = observation.toolRequests.filter((r) => r.tool === name);
-      return read('tool', 'receipt', requests, name, `${requests.length} request(s)`);
+      return watched('toolRequests', 'tool', requests, name, `${requests.length} request(s)`);
     },
     table(name) {
       const changes = observation.rows.find((r) => r.table === name) ?? null;
-      return read('row', 'receipt', changes, name, changes ? 'observed' : 'not observed');
+      if (changes === null) throw new NoEvidence(`table ${name} was not observed (observed: ${observation.rows.map((r) => r.table).join(', ') || 'none'})`);
+      return watched('rows', 'row', changes, name, 'observed');
     },
     observation,
   };

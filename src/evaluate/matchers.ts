@@ -16,7 +16,7 @@ import {
 import { checkClaims, type ClaimCheckOptions } from './claims.js';
 import { combineFindings } from './combine.js';
 import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
-import { ANY_TARGET, recorderOf, samePath, type EvidenceRecorder, type ObservationView } from './evidence.js';
+import { ANY_TARGET, recorderOf, samePath, unwatched, watchedGrade, type EvidenceRecorder, type ObservationView } from './evidence.js';
 import { gatherFindings } from './findings.js';
 import { keywordRefusalClassifier, replyText, type ReplyClass, type ReplyClassifier } from './reply.js';
 
@@ -84,7 +84,7 @@ function observe(received: unknown, matcher: string, judge: Judge): MatcherOutco
 const describeRequest = (r: ToolRequest) =>
   `${r.id} ${r.tool}(${JSON.stringify(r.arguments)}) ${r.admitted ? (r.error === null ? 'admitted' : `admitted, failed: ${r.error}`) : `denied: ${r.reason}`}`;
 
-const toolRef = (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade: 'receipt', detail: describeRequest(r) });
+const toolRef = (grade: EvidenceGrade) => (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade, detail: describeRequest(r) });
 
 /** Deep partial match: every member of `expected` appears, equal, in `actual`; arrays match element by element. */
 function matchesPartially(actual: JsonValue, expected: JsonValue): boolean {
@@ -107,20 +107,23 @@ function matchesPartially(actual: JsonValue, expected: JsonValue): boolean {
 export function hasEffect(received: unknown, effect: EffectClass, options: { tool?: string } = {}): MatcherOutcome {
   return observe(received, 'toHaveEffect', (o) => {
     const through = options.tool === undefined ? '' : ` through ${options.tool}`;
+    const expectation = `an admitted ${effect} (or stronger) effect${through}`;
+    const grade = watchedGrade(o, 'toolRequests');
+    if (grade === null) return { missing: unwatched('toolRequests'), expectation, grade: 'receipt', evidence: [] };
     const matching = o.toolRequests.filter(
       (r) => r.admitted && effectRank(r.effect) >= effectRank(effect) && (options.tool === undefined || r.tool === options.tool),
     );
     const denied = o.toolRequests.filter((r) => !r.admitted && effectRank(r.effect) >= effectRank(effect));
     return {
       pass: matching.length > 0,
-      expectation: `an admitted ${effect} (or stronger) effect${through}`,
+      expectation,
       actual: matching.length
         ? `admitted: ${matching.map(describeRequest).join('; ')}`
         : `none among ${o.toolRequests.length} tool request(s)${denied.length ? ` (denied: ${denied.map(describeRequest).join('; ')})` : ''}`,
       evidence: matching.length
-        ? matching.map(toolRef)
-        : [{ kind: 'tool', target: options.tool ?? ANY_TARGET, grade: 'receipt', detail: `no admitted ${effect}+ effect among ${o.toolRequests.length} request(s)` }],
-      grade: 'receipt',
+        ? matching.map(toolRef(grade))
+        : [{ kind: 'tool', target: options.tool ?? ANY_TARGET, grade, detail: `no admitted ${effect}+ effect among ${o.toolRequests.length} request(s)` }],
+      grade,
     };
   });
 }
@@ -136,18 +139,21 @@ export interface ToolRequestFilter {
 export function requestedTool(received: unknown, tool: string, filter: ToolRequestFilter = {}): MatcherOutcome {
   const matcher = filter.admitted === undefined ? 'toHaveRequestedTool' : filter.admitted ? 'toHaveAdmittedTool' : 'toHaveDeniedTool';
   return observe(received, matcher, (o) => {
+    const how = filter.admitted === undefined ? 'a request' : filter.admitted ? 'an admitted request' : 'a denied request';
+    const args = filter.arguments === undefined ? '' : ` with arguments ${JSON.stringify(filter.arguments)}`;
+    const expectation = `${how} for tool ${tool}${args}`;
+    const grade = watchedGrade(o, 'toolRequests');
+    if (grade === null) return { missing: unwatched('toolRequests'), expectation, grade: 'receipt', evidence: [] };
     const ofTool = o.toolRequests.filter((r) => r.tool === tool);
     const matching = ofTool.filter(
       (r) => (filter.admitted === undefined || r.admitted === filter.admitted) && (filter.arguments === undefined || matchesPartially(r.arguments, filter.arguments)),
     );
-    const how = filter.admitted === undefined ? 'a request' : filter.admitted ? 'an admitted request' : 'a denied request';
-    const args = filter.arguments === undefined ? '' : ` with arguments ${JSON.stringify(filter.arguments)}`;
     return {
       pass: matching.length > 0,
-      expectation: `${how} for tool ${tool}${args}`,
+      expectation,
       actual: ofTool.length ? `found ${ofTool.map(describeRequest).join('; ')}` : `there was no request for ${tool} among ${o.toolRequests.length} request(s)`,
-      evidence: ofTool.length ? ofTool.map(toolRef) : [{ kind: 'tool', target: tool, grade: 'receipt', detail: `no request among ${o.toolRequests.length}` }],
-      grade: 'receipt',
+      evidence: ofTool.length ? ofTool.map(toolRef(grade)) : [{ kind: 'tool', target: tool, grade, detail: `no request among ${o.toolRequests.length}` }],
+      grade,
     };
   });
 }
@@ -168,14 +174,16 @@ export interface FileContentOptions {
 export function fileChanged(received: unknown, path: string, expected: FileExpectation, options: FileContentOptions = {}): MatcherOutcome {
   const name = { created: 'toHaveCreated', modified: 'toHaveModified', deleted: 'toHaveDeleted', unchanged: 'toHaveUnchanged' }[expected];
   return observe(received, name, (o) => {
+    const expectation = expected === 'unchanged' ? `${path} to be unchanged` : `${path} to be ${expected}`;
+    const grade = watchedGrade(o, 'files');
+    if (grade === null) return { missing: unwatched('files'), expectation, grade: 'receipt', evidence: [] };
     const change: FileChange | undefined = o.files.find((f) => samePath(f.path, path));
     const state = change?.change ?? 'unchanged';
-    const ref: EvidenceRef = { kind: 'file', target: path, grade: 'receipt', detail: change ? `${change.change}, sha256 ${change.sha256After ?? '∅'}` : 'no change observed' };
-    const expectation = expected === 'unchanged' ? `${path} to be unchanged` : `${path} to be ${expected}`;
+    const ref: EvidenceRef = { kind: 'file', target: path, grade, detail: change ? `${change.change}, sha256 ${change.sha256After ?? '∅'}` : 'no change observed' };
     const wanted = options.content;
     if (wanted !== undefined && state === expected && (expected === 'created' || expected === 'modified')) {
       if (change?.content === null || change?.content === undefined) {
-        return { missing: `the content of ${path} was not retained (large or binary), so it cannot be compared`, expectation, grade: 'receipt', evidence: [ref] };
+        return { missing: `the content of ${path} was not retained (large or binary), so it cannot be compared`, expectation, grade, evidence: [ref] };
       }
       const ok = typeof wanted === 'string' ? change.content === wanted : wanted.test(change.content);
       return {
@@ -183,10 +191,10 @@ export function fileChanged(received: unknown, path: string, expected: FileExpec
         expectation: `${expectation} with content ${typeof wanted === 'string' ? JSON.stringify(wanted) : String(wanted)}`,
         actual: `its content is ${JSON.stringify(change.content.length > 200 ? `${change.content.slice(0, 200)}…` : change.content)}`,
         evidence: [ref],
-        grade: 'receipt',
+        grade,
       };
     }
-    return { pass: state === expected, expectation, actual: `${path} was ${state}`, evidence: [ref], grade: 'receipt' };
+    return { pass: state === expected, expectation, actual: `${path} was ${state}`, evidence: [ref], grade };
   });
 }
 
@@ -196,14 +204,15 @@ export function fileChanged(received: unknown, path: string, expected: FileExpec
 export function exitedWith(received: unknown, code: number): MatcherOutcome {
   return observe(received, 'toHaveExitedWith', (o) => {
     const expectation = `the process to exit with ${code}`;
-    if (o.exit === null) return { missing: 'no process exit was observed (the subject is not a command)', expectation, grade: 'observation', evidence: [] };
+    const grade = watchedGrade(o, 'exit');
+    if (grade === null || o.exit === null) return { missing: unwatched('exit'), expectation, grade: 'observation', evidence: [] };
     const how = o.exit.timedOut ? 'timed out' : o.exit.signal !== null ? `was killed by ${o.exit.signal}` : `exited with ${o.exit.code}`;
     return {
       pass: !o.exit.timedOut && o.exit.signal === null && o.exit.code === code,
       expectation,
       actual: `it ${how}`,
-      evidence: [{ kind: 'process', target: 'exit', grade: 'observation', detail: how }],
-      grade: 'observation',
+      evidence: [{ kind: 'process', target: 'exit', grade, detail: how }],
+      grade,
     };
   });
 }
@@ -221,7 +230,9 @@ export interface RowFilter {
 export function insertedRows(received: unknown, table: string, filter: RowFilter = {}): MatcherOutcome {
   return observe(received, 'toHaveInsertedRows', (o) => {
     const expectation = `${filter.count === undefined ? 'rows' : `${filter.count} row(s)`} inserted into ${table}${filter.matching ? ` matching ${JSON.stringify(filter.matching)}` : ''}`;
+    const grade = watchedGrade(o, 'rows');
     const changes = o.rows.filter((r) => r.table === table);
+    if (grade === null) return { missing: unwatched('rows'), expectation, grade: 'receipt', evidence: [] };
     if (changes.length === 0) {
       return { missing: `table ${table} was not observed (observed: ${o.rows.map((r) => r.table).join(', ') || 'none'})`, expectation, grade: 'receipt', evidence: [] };
     }
@@ -231,8 +242,8 @@ export function insertedRows(received: unknown, table: string, filter: RowFilter
       pass: filter.count === undefined ? matching.length > 0 : matching.length === filter.count,
       expectation,
       actual: `${inserted.length} row(s) were inserted${filter.matching ? `, ${matching.length} matching` : ''}`,
-      evidence: [{ kind: 'row', target: table, grade: 'receipt', detail: `${inserted.length} inserted${filter.matching ? `, ${matching.length} matching` : ''}` }],
-      grade: 'receipt',
+      evidence: [{ kind: 'row', target: table, grade, detail: `${inserted.length} inserted${filter.matching ? `, ${matching.length} matching` : ''}` }],
+      grade,
     };
   });
 }

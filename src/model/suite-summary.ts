@@ -50,11 +50,11 @@ export const LabelRow = z.object({
   labelled: count,
   /** Attempts without a label, by why; never imputed, always shown. */
   missing: z.object({
-    /** Evaluators disagreed (the criterion was DISPUTED, or they agreed on met/unmet but not on the label). */
+    /** Combined results only: evaluators disagreed (DISPUTED, or agreed on met/unmet but not on the label). */
     disputed: count,
     /** No evaluator could decide it (uncovered). */
     unknown: count,
-    /** The attempt did not complete (subject, harness or evaluator error, blocked). */
+    /** The tabulated evaluator failed, or the attempt did not complete (subject, harness or evaluator error, blocked). */
     error: count,
   }),
   /** One share per vocabulary label, in vocabulary order, over the labelled attempts. */
@@ -160,7 +160,10 @@ export const SuiteSummary = z.object({
   refusal: RefusalBalance.nullable(),
   pairs: z.array(PairRow),
   disputes: DisputeShare.nullable(),
-  /** What evaluators are compared with: a declared evaluator's findings, or the combined criterion result. */
+  /**
+   * What is tabulated and what the other evaluators are compared with: a declared evaluator's findings (e.g.
+   * adjudicated human labels), or the combined criterion result the attempt verdicts use.
+   */
   reference: z.object({ kind: z.enum(['evaluator', 'combined']), evaluator: z.string().nullable() }),
   evaluators: z.array(EvaluatorAgreement),
 });

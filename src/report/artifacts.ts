@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RUN_SCHEMA, type Outcome, type RunIndex } from '../model/index.js';
+import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 
 /** Write a file whole or not at all: a temp file beside it, then a rename. */
@@ -70,6 +71,7 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     missing: run.missing,
   };
   writeFileAtomic(path.join(runDir, 'summary.md'), renderMarkdown(run.outcomes, run.runId));
+  writeFileAtomic(path.join(runDir, 'index.html'), renderHtml(run.outcomes, run.runId));
   writeFileAtomic(path.join(runDir, 'index.json'), artifactJson(index));
   const latest: RunIndex = { ...index, trials: rows.map((row) => ({ ...row, outcome: `runs/${run.runId}/${row.outcome}` })) };
   const top = path.join(run.outputDir, 'index.json');

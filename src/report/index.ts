@@ -2,3 +2,4 @@ export { summaryLine, formatVerdictFailure, armTally } from './verdict-text.js';
 export { renderTerminal, attemptBar } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';
+export { renderHtml } from './html.js';

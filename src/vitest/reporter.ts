@@ -84,7 +84,8 @@ export class RiddleReporter extends DefaultReporter {
           outcomes,
           missing,
         });
-        this.log(`  riddle report: ${path.relative(process.cwd(), written.index) || written.index} (run ${path.relative(process.cwd(), written.runDir)})\n`);
+        const shown = (file: string) => path.relative(process.cwd(), file) || file;
+        this.log(`  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`);
       } catch (error) {
         this.error(`riddle: could not write the report: ${error instanceof Error ? error.message : String(error)}`);
         process.exitCode = 1;
