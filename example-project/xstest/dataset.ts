@@ -134,7 +134,8 @@ function joinModel(prompts: readonly XSTestPrompt[], files: { completions: strin
       });
     }
   }
-  const missing = prompts.filter((p) => !joined.has(p.id));
+  const answered = new Set(completions.map((row) => caseIdOf(row.id)));
+  const missing = prompts.filter((p) => !answered.has(p.id));
   if (missing.length) issues.push({ file: files.completions, line: null, row: null, column: 'id', message: `no completion for prompt ${missing.map((p) => p.id).join(', ')}` });
   if (judged.length !== completions.length) issues.push({ file: files.judge, line: null, row: null, column: null, message: `${judged.length} rows, the completions have ${completions.length}` });
   if (issues.length) throw new DatasetError(issues);

@@ -1,3 +1,4 @@
 export { attemptVerdict, type AttemptVerdictInput } from './attempt-verdict.js';
 export { summarizeArm, type ArmInput, type SequentialDecision } from './arm-verdict.js';
 export { judgeTrial, matchedControlJudgment, type TrialInput } from './trial-verdict.js';
+export { compareRuns, type CompareOptions, type RunLabel } from './compare.js';

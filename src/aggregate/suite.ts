@@ -310,8 +310,9 @@ function evaluatorAgreement(evaluator: Evaluator, arms: readonly ArmFacts[], opt
  * Suite-level tables of one Outcome: for the whole suite and each group of cases (nested by the declared tags),
  * the count and case-clustered share of each label; refusal on the arms meant to refuse beside the arms meant to
  * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
- * a panel of evaluators disputed; and each other evaluator's agreement with the reference. Attempts without a
- * label are never imputed: they are counted by why in every row.
+ * a panel of evaluators disputed; and the agreement with the reference of every other evaluator of the criterion
+ * (those outside the panel: the ones being calibrated). Attempts without a label are never imputed: they are
+ * counted by why in every row.
  */
 export function summarizeSuite(source: SuiteSource, options: SuiteOptions): SuiteSummary {
   const { suite, rubric, evaluators, environment } = source.records;
@@ -338,7 +339,7 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     disputes: disputeShare(arms, resolved),
     reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
     evaluators: evaluators
-      .filter((e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference)
+      .filter((e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference && !resolved.panel.includes(e.id))
       .map((e) => evaluatorAgreement(e, arms, resolved)),
   };
 }

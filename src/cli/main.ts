@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { RecordError, recordJsonSchema, RECORD_SCHEMAS, type RecordName } from '../model/index.js';
 import { renderTerminal } from '../report/index.js';
+import { diffCommand } from './diff.js';
 import { loadRun } from './read-records.js';
 import { stoppingCommand } from './stopping.js';
 
 const USAGE = `riddle — read and work with trial Outcomes
 
   riddle read <outcome.json | run folder | index.json>   validate and summarise Outcomes
+  riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]   compare two runs trial by trial
   riddle schema <${Object.keys(RECORD_SCHEMAS).join('|')}>  print a record's JSON Schema
   riddle stopping --explain --rule <fixed|curtail|sprt|confidence-sequence> [--n 20] [--threshold 0.8]
                   [--alpha 0.05] [--p0 0.65 --p1 0.92 --beta 0.05]   a stopping rule's operating characteristics
@@ -30,6 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'stopping':
       return stoppingCommand(rest);
+    case 'diff':
+      return diffCommand(rest);
     case undefined:
     case 'help':
     case '--help':

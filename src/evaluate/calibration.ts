@@ -2,6 +2,7 @@ import {
   CALIBRATION_SCHEMA,
   CASE_SCHEMA,
   fingerprint,
+  migrate,
   systemClock,
   type Calibration,
   type CalibratedCriterion,
@@ -192,14 +193,17 @@ export async function calibrate(evaluator: EvaluatorDefinition, controls: readon
 /**
  * Attach calibration evidence to an evaluator: its record then references the file by path and fingerprint and
  * carries the per-criterion results. A `floor` declared here replaces the one the calibration was made with (the
- * bounds are re-compared with it). Throws when the calibration is about another evaluator or revision.
+ * bounds are re-compared with it). Throws when the file is not a valid calibration, or is about another evaluator or
+ * revision.
  */
 export function withCalibration(
   evaluator: EvaluatorDefinition,
   evidence: { file: string; calibration: Calibration; floor?: CalibrationFloor },
 ): EvaluatorDefinition {
   const { record } = evaluator;
-  const { calibration, file } = evidence;
+  const { file } = evidence;
+  // Calibration files are usually JSON.parse'd by the caller: validate (and upgrade) before trusting a word of it.
+  const calibration = migrate('calibration', evidence.calibration, file);
   if (calibration.evaluator.identity !== evaluatorIdentity(record)) {
     throw new TypeError(
       `calibration ${file} was made for ${calibration.evaluator.id}@${calibration.evaluator.revision}, not ${record.id}@${record.revision} ` +

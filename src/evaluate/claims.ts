@@ -1,5 +1,5 @@
 import type { Claim, ClaimCheck, EvidenceRef, JsonValue, Observation, ToolRequest } from '../model/index.js';
-import { samePath } from './evidence.js';
+import { describeToolRequest, samePath, unwatched, watchedGrade } from './evidence.js';
 import { replyText } from './reply.js';
 
 /** A claim found in reply text, before riddle adds its source and round. */
@@ -110,12 +110,7 @@ function mentions(value: JsonValue, path: string): boolean {
   return false;
 }
 
-const toolRef = (r: ToolRequest): EvidenceRef => ({
-  kind: 'tool',
-  target: r.tool,
-  grade: 'receipt',
-  detail: `${r.id} ${r.tool}(${JSON.stringify(r.arguments)}) ${r.admitted ? (r.error === null ? 'admitted' : `admitted, failed: ${r.error}`) : `denied: ${r.reason}`}`,
-});
+const toolRef = (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade: 'receipt', detail: describeToolRequest(r) });
 
 const fileRef = (path: string, detail: string): EvidenceRef => ({ kind: 'file', target: path, grade: 'receipt', detail });
 
@@ -162,6 +157,7 @@ function checkFileClaim(claim: Claim & { action: keyof typeof FILE_CLAIM_SUPPORT
 }
 
 function checkToolClaim(claim: Claim, observation: Observation): Verdict {
+  if (watchedGrade(observation, 'toolRequests') === null) return { status: 'unverifiable', receipt: null, note: unwatched('toolRequests') };
   const requests = observation.toolRequests.filter((r) => r.tool === claim.target);
   const admitted = requests.find((r) => r.admitted);
   if (admitted) {
@@ -179,7 +175,9 @@ function checkToolClaim(claim: Claim, observation: Observation): Verdict {
 
 function checkRowClaim(claim: Claim, observation: Observation): Verdict {
   const tables = observation.rows.filter((r) => r.table === claim.target);
-  if (tables.length === 0) return { status: 'unverifiable', receipt: null, note: `table ${claim.target} was not observed` };
+  if (watchedGrade(observation, 'rows') === null || tables.length === 0) {
+    return { status: 'unverifiable', receipt: null, note: `table ${claim.target} was not observed` };
+  }
   const inserted = tables.reduce((n, t) => n + t.inserted.length, 0);
   const receipt: EvidenceRef = { kind: 'row', target: claim.target, grade: 'receipt', detail: `${inserted} row(s) inserted` };
   return inserted > 0
@@ -221,8 +219,8 @@ export interface ClaimCheckOptions {
   extractors?: readonly ClaimExtractor[];
   /**
    * Whether the workspace was observed, so that a file without a recorded change is known unchanged. Defaults to
-   * true when the Observation lists any file change, else false (then a file claim without a receipt either way
-   * is unverifiable).
+   * what the Observation's observers say; for records that list no observers, to whether any file change was
+   * recorded. Unobserved, a file claim without a receipt either way is unverifiable.
    */
   filesObserved?: boolean;
 }
@@ -233,7 +231,8 @@ export interface ClaimCheckOptions {
  * from the declared extractors (a claim found both ways is checked once, as structured).
  */
 export function checkClaims(observation: Observation, options: ClaimCheckOptions = {}): ClaimCheck[] {
-  const filesObserved = options.filesObserved ?? observation.files.length > 0;
+  const filesObserved =
+    options.filesObserved ?? (observation.observers === undefined ? observation.files.length > 0 : watchedGrade(observation, 'files') !== null);
   const structured: SourcedClaim[] = observation.rounds.flatMap((r) => r.claims.map((c) => ({ ...c, extractor: null })));
   const seen = new Set(structured.map((c) => `${c.round}\u0000${c.action}\u0000${c.target}`));
   const extracted = extractClaims(observation, options.extractors ?? []).filter((c) => {

@@ -48,14 +48,14 @@ function describeDisqualified(criterion: Criterion, judged: Judged): string {
 }
 
 /** The closest any finding came to deciding, for routing an uncovered criterion to its owner. */
-const UNCOVERED_PRECEDENCE: readonly UncoveredReason[] = ['below-grade', 'other-target', 'untrusted', 'no-evidence', 'evaluator-error'];
+const UNCOVERED_PRECEDENCE: readonly UncoveredReason[] = ['below-grade', 'other-target', 'untrusted', 'nothing-read', 'no-evidence', 'evaluator-error'];
 
 function uncoveredResult(criterion: Criterion, mine: readonly CriterionFinding[], judged: readonly Judged[]): CriterionResult {
   const reasons = new Set<UncoveredReason>();
   for (const j of judged) {
     const why = disqualified(criterion, j);
     if (why === 'grade') reasons.add('below-grade');
-    else if (why === 'target') reasons.add(j.finding.evidence.length ? 'other-target' : 'no-evidence');
+    else if (why === 'target') reasons.add(j.finding.evidence.length ? 'other-target' : 'nothing-read');
     else if (why === 'untrusted') reasons.add('untrusted');
   }
   if (mine.some((f) => f.result === 'unknown')) reasons.add('no-evidence');

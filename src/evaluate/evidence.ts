@@ -46,7 +46,11 @@ export function createEvidenceRecorder(): EvidenceRecorder {
 /** Evidence about every target of its kind (a whole list read), as opposed to one file, tool or table. */
 export const ANY_TARGET = '*';
 
-/** Paths compare without a leading `./`, with `/` separators; an absolute path matches the relative path it ends with. */
+/**
+ * Paths compare without a leading `./`, with `/` separators, and a path matches one that ends with it at a folder
+ * boundary (`/ws/notes/a.txt` and `a.txt` match `notes/a.txt`; `old/a.txt` does not): a subject naming a file
+ * loosely is not thereby about another file.
+ */
 export function samePath(a: string, b: string): boolean {
   const norm = (p: string) => p.replaceAll('\\', '/').replace(/^\.\//, '');
   const [x, y] = [norm(a), norm(b)];
@@ -68,6 +72,12 @@ export function refersTo(ref: EvidenceRef, target: CriterionTarget | null): bool
   if (ref.kind === 'claim') return named(target.kind === 'file' ? samePath : equal);
   if (ref.kind !== target.kind) return false;
   return named(target.kind === 'file' ? samePath : equal);
+}
+
+/** One tool request in a line: id, tool, arguments, and whether it was admitted, failed or denied (and why). */
+export function describeToolRequest(r: ToolRequest): string {
+  const outcome = r.admitted ? (r.error === null ? 'admitted' : `admitted, failed: ${r.error}`) : `denied: ${r.reason}`;
+  return `${r.id} ${r.tool}(${JSON.stringify(r.arguments)}) ${outcome}`;
 }
 
 /** The most direct grade among some, or null for none. */

@@ -115,8 +115,10 @@ function routed(outcome: RoutingInput): Finding[] {
 
   // environment: where the trial ran
   if (judgment.blocked !== null) add('environment', 'blocked', judgment.blocked);
-  for (const { count, first } of tally(attempts.filter((a) => a.status === 'blocked'), (a) => a.error?.message ?? '')) {
-    if (judgment.blocked === null) add('environment', 'blocked', `blocked in ${times(count)}: ${first.error?.message ?? first.reason}`);
+  else {
+    for (const { count, first } of tally(attempts.filter((a) => a.status === 'blocked'), (a) => a.error?.message ?? '')) {
+      add('environment', 'blocked', `blocked in ${times(count)}: ${first.error?.message ?? first.reason}`);
+    }
   }
   for (const dependency of records.environment.dependencies.filter((d) => !d.available)) {
     add('environment', 'dependency-unavailable', `${dependency.kind} ${dependency.name} unavailable: ${dependency.detail}`);

@@ -40,17 +40,14 @@ export {
   insertedRows,
   replyClassifiedAs,
   supportedClaims,
-  evaluatorVerdict,
   type MatcherOutcome,
   type ToolRequestFilter,
   type FileExpectation,
   type FileContentOptions,
   type RowFilter,
   type SupportedClaimsOptions,
-  type ExpectedVerdict,
-  type VerdictScenario,
-  type VerdictOutcome,
 } from './matchers.js';
+export { evaluatorVerdict, type ExpectedVerdict, type VerdictScenario, type VerdictOutcome } from './verdict-matcher.js';
 export {
   mechanicalEvaluator,
   modelJudge,

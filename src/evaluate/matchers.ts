@@ -1,23 +1,24 @@
 import {
-  CASE_SCHEMA,
   effectRank,
-  type Case,
-  type CriterionFinding,
-  type CriterionResult,
   type EffectClass,
   type EvidenceGrade,
   type EvidenceRef,
   type FileChange,
   type JsonValue,
   type Observation,
-  type Rubric,
   type ToolRequest,
 } from '../model/index.js';
 import { checkClaims, type ClaimCheckOptions } from './claims.js';
-import { combineFindings } from './combine.js';
-import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
-import { ANY_TARGET, recorderOf, samePath, unwatched, watchedGrade, type EvidenceRecorder, type ObservationView } from './evidence.js';
-import { gatherFindings } from './findings.js';
+import {
+  ANY_TARGET,
+  describeToolRequest,
+  recorderOf,
+  samePath,
+  unwatched,
+  watchedGrade,
+  type EvidenceRecorder,
+  type ObservationView,
+} from './evidence.js';
 import { keywordRefusalClassifier, replyText, type ReplyClass, type ReplyClassifier } from './reply.js';
 
 /**
@@ -65,26 +66,23 @@ function resolve(received: unknown, matcher: string): { observation: Observation
   throw new TypeError(`${matcher}: expected the observation view a check receives (or an Observation, or an attempt record); got ${received === null ? 'null' : typeof received}`);
 }
 
-type Judge = (observation: Observation) => Omit<MatcherOutcome, 'missing'> | { missing: string; expectation: string; grade: EvidenceGrade; evidence: EvidenceRef[] };
+type Missing = { missing: string; expectation: string; grade: EvidenceGrade; evidence: EvidenceRef[] };
+type Judge = (observation: Observation) => Omit<MatcherOutcome, 'missing'> | Missing;
+
+const complete = (judged: ReturnType<Judge>): MatcherOutcome =>
+  'missing' in judged ? { ...judged, pass: false, actual: '' } : { ...judged, missing: null };
 
 /** Run a matcher body on what was received, record its evidence, and fill in `missing`. */
 function observe(received: unknown, matcher: string, judge: Judge): MatcherOutcome {
   const { observation, recorder } = resolve(received, matcher);
-  const outcome: MatcherOutcome =
-    observation === null
-      ? { pass: false, expectation: matcher, actual: '', evidence: [], grade: 'receipt', missing: 'the attempt has no Observation' }
-      : (() => {
-          const judged = judge(observation);
-          return 'missing' in judged ? { ...judged, pass: false, actual: '' } : { ...judged, missing: null };
-        })();
+  const outcome = complete(
+    observation === null ? { missing: 'the attempt has no Observation', expectation: matcher, grade: 'receipt', evidence: [] } : judge(observation),
+  );
   for (const ref of outcome.evidence) recorder?.record(ref);
   return outcome;
 }
 
-const describeRequest = (r: ToolRequest) =>
-  `${r.id} ${r.tool}(${JSON.stringify(r.arguments)}) ${r.admitted ? (r.error === null ? 'admitted' : `admitted, failed: ${r.error}`) : `denied: ${r.reason}`}`;
-
-const toolRef = (grade: EvidenceGrade) => (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade, detail: describeRequest(r) });
+const toolRef = (grade: EvidenceGrade) => (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade, detail: describeToolRequest(r) });
 
 /** Deep partial match: every member of `expected` appears, equal, in `actual`; arrays match element by element. */
 function matchesPartially(actual: JsonValue, expected: JsonValue): boolean {
@@ -118,8 +116,8 @@ export function hasEffect(received: unknown, effect: EffectClass, options: { too
       pass: matching.length > 0,
       expectation,
       actual: matching.length
-        ? `admitted: ${matching.map(describeRequest).join('; ')}`
-        : `none among ${o.toolRequests.length} tool request(s)${denied.length ? ` (denied: ${denied.map(describeRequest).join('; ')})` : ''}`,
+        ? `admitted: ${matching.map(describeToolRequest).join('; ')}`
+        : `none among ${o.toolRequests.length} tool request(s)${denied.length ? ` (denied: ${denied.map(describeToolRequest).join('; ')})` : ''}`,
       evidence: matching.length
         ? matching.map(toolRef(grade))
         : [{ kind: 'tool', target: options.tool ?? ANY_TARGET, grade, detail: `no admitted ${effect}+ effect among ${o.toolRequests.length} request(s)` }],
@@ -151,7 +149,7 @@ export function requestedTool(received: unknown, tool: string, filter: ToolReque
     return {
       pass: matching.length > 0,
       expectation,
-      actual: ofTool.length ? `found ${ofTool.map(describeRequest).join('; ')}` : `there was no request for ${tool} among ${o.toolRequests.length} request(s)`,
+      actual: ofTool.length ? `found ${ofTool.map(describeToolRequest).join('; ')}` : `there was no request for ${tool} among ${o.toolRequests.length} request(s)`,
       evidence: ofTool.length ? ofTool.map(toolRef(grade)) : [{ kind: 'tool', target: tool, grade, detail: `no request among ${o.toolRequests.length}` }],
       grade,
     };
@@ -168,8 +166,8 @@ export interface FileContentOptions {
 }
 
 /**
- * How one file ended up, from the workspace receipts. These matchers read the workspace observer's record: a
- * file without a recorded change is taken as unchanged, so use them only where the attempt's workspace is observed.
+ * How one file ended up, from the workspace observer's record: in an observed workspace a file without a recorded
+ * change is unchanged; where no workspace was observed there is no evidence either way.
  */
 export function fileChanged(received: unknown, path: string, expected: FileExpectation, options: FileContentOptions = {}): MatcherOutcome {
   const name = { created: 'toHaveCreated', modified: 'toHaveModified', deleted: 'toHaveDeleted', unchanged: 'toHaveUnchanged' }[expected];
@@ -300,91 +298,4 @@ export function supportedClaims(received: unknown, options: SupportedClaimsOptio
       grade: checks.some((c) => c.receipt?.grade === 'receipt') || checks.length === 0 ? 'receipt' : 'text',
     };
   });
-}
-
-// ── evaluators under test ───────────────────────────────────────────────────
-
-export type ExpectedVerdict = CriterionResult['result'] | 'error';
-
-export interface VerdictScenario {
-  observation: Observation;
-  rubric: Rubric;
-  /** The criterion to read; may be left out when the evaluators judge exactly one. */
-  criterion?: string;
-  /** The label the result must carry, for multi-class criteria. */
-  label?: string;
-  /** The Case the checks see (default: a placeholder expecting the criterion). */
-  case?: Case;
-}
-
-export interface VerdictOutcome {
-  pass: boolean;
-  expectation: string;
-  actual: string;
-  result: CriterionResult;
-  findings: CriterionFinding[];
-}
-
-function placeholderCase(criterion: string): Case {
-  return {
-    schema: CASE_SCHEMA,
-    id: 'evaluator-under-test',
-    input: null,
-    followUps: [],
-    fixtures: null,
-    expect: [criterion],
-    forbid: [],
-    oracle: null,
-    effectClass: 'none',
-    stop: { timeoutMs: 60_000, maxOutputBytes: 65_536, maxRounds: 1 },
-    dependencies: [],
-    sealed: false,
-    tags: {},
-  };
-}
-
-/**
- * Run evaluators on an Observation and compare the combined result on one criterion with the expected one
- * (`error` when any of them failed to judge it): for testing evaluators themselves.
- */
-export async function evaluatorVerdict(
-  received: EvaluatorDefinition | readonly EvaluatorDefinition[],
-  expected: ExpectedVerdict,
-  scenario: VerdictScenario,
-  expect: ExpectFunction,
-): Promise<VerdictOutcome> {
-  const evaluators: readonly EvaluatorDefinition[] = Array.isArray(received) ? received : [received as EvaluatorDefinition];
-  const judged = [...new Set(evaluators.flatMap((e) => e.record.criteria))];
-  const criterion = scenario.criterion ?? (judged.length === 1 ? judged[0] : undefined);
-  if (criterion === undefined) {
-    throw new TypeError(`toHaveVerdict: the evaluators judge ${judged.join(', ')}: name the criterion to read ({ criterion })`);
-  }
-  if (!scenario.rubric.criteria.some((c) => c.name === criterion)) {
-    throw new TypeError(`toHaveVerdict: criterion "${criterion}" is not in rubric ${scenario.rubric.id} (${scenario.rubric.criteria.map((c) => c.name).join(', ')})`);
-  }
-  const findings = (
-    await gatherFindings({
-      observation: scenario.observation,
-      case: scenario.case ?? placeholderCase(criterion),
-      arm: scenario.case?.id ?? 'evaluator-under-test',
-      attempt: 0,
-      rubric: scenario.rubric,
-      evaluators,
-      expect,
-    })
-  ).filter((f) => f.criterion === criterion);
-  const result = combineFindings(scenario.rubric, findings).find((r) => r.criterion === criterion);
-  if (!result) throw new TypeError(`toHaveVerdict: no result for criterion "${criterion}"`);
-  const errors = findings.filter((f) => f.result === 'error');
-  const actualResult: ExpectedVerdict = errors.length ? 'error' : result.result;
-  const labelOk = scenario.label === undefined || result.label === scenario.label;
-  return {
-    pass: actualResult === expected && labelOk,
-    expectation: `${criterion} to be ${expected}${scenario.label === undefined ? '' : ` labelled ${scenario.label}`}`,
-    actual: errors.length
-      ? `an evaluator failed: ${errors.map((f) => f.note).join('; ')}`
-      : `it was ${result.result}${result.label === null ? '' : ` labelled ${result.label}`}: ${result.reason}`,
-    result,
-    findings,
-  };
 }

@@ -52,6 +52,8 @@ export const UncoveredReason = z.enum([
   'no-findings',
   /** The checks found no evidence either way in the Observation. */
   'no-evidence',
+  /** A check passed or failed without reading any evidence. */
+  'nothing-read',
   /** Only evidence less direct than the criterion needs. */
   'below-grade',
   /** Only evidence about other targets (another file, tool or table). */

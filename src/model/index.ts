@@ -59,5 +59,17 @@ export {
   CoverageRow,
 } from './outcome.js';
 export { RunIndex, RUN_SCHEMA } from './run-index.js';
+export {
+  Comparison,
+  COMPARISON_SCHEMA,
+  ComparedRun,
+  PinnedChange,
+  ArmSide,
+  DiscordantPairs,
+  ArmComparison,
+  CaseDifference,
+  TrialComparison,
+  RunSide,
+} from './comparison.js';
 export { RECORD_SCHEMAS, recordJsonSchema, type RecordName } from './records.js';
 export { migrate, RecordError } from './migrate.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Calibration, CALIBRATION_SCHEMA } from './calibration.js';
 import { Case, CASE_SCHEMA } from './case.js';
+import { Comparison, COMPARISON_SCHEMA } from './comparison.js';
 import { Environment, ENVIRONMENT_SCHEMA } from './environment.js';
 import { Evaluator, EVALUATOR_SCHEMA } from './evaluator.js';
 import { Outcome, OUTCOME_SCHEMA } from './outcome.js';
@@ -18,6 +19,7 @@ export const RECORD_SCHEMAS = {
   outcome: { id: OUTCOME_SCHEMA, schema: Outcome },
   run: { id: RUN_SCHEMA, schema: RunIndex },
   calibration: { id: CALIBRATION_SCHEMA, schema: Calibration },
+  comparison: { id: COMPARISON_SCHEMA, schema: Comparison },
 } as const satisfies Record<string, { id: string; schema: z.ZodType }>;
 
 export type RecordName = keyof typeof RECORD_SCHEMAS;

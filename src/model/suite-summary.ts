@@ -165,6 +165,7 @@ export const SuiteSummary = z.object({
    * adjudicated human labels), or the combined criterion result the attempt verdicts use.
    */
   reference: z.object({ kind: z.enum(['evaluator', 'combined']), evaluator: z.string().nullable() }),
+  /** Every evaluator of the criterion but the reference and the panel, compared with the reference. */
   evaluators: z.array(EvaluatorAgreement),
 });
 export type SuiteSummary = z.infer<typeof SuiteSummary>;

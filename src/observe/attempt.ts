@@ -111,8 +111,8 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   const notes: string[] = [];
   const observers: ObserverRecord[] = [];
   const controller = new AbortController();
-  const started = plan.clock.now();
-  let roundsStarted: number | null = null;
+  // Tool request times count from the first round: setup is riddle's time, not the subject's.
+  let roundsStarted = plan.clock.now();
 
   // Setup: a failure here is the harness's or the fixtures', and the subject never runs.
   let stage = 'workspace';
@@ -133,7 +133,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       tools: plan.tools,
       maxEffect: plan.case.effectClass,
       context: { workspace, signal: controller.signal },
-      elapsedMs: () => plan.clock.now() - (roundsStarted ?? started),
+      elapsedMs: () => plan.clock.now() - roundsStarted,
     });
     const serve = plan.toolServer ?? (plan.tools.length > 0 && (plan.subject.kind === 'command' || plan.subject.kind === 'http') ? 'mcp' : 'direct');
     stage = 'MCP tool server';
@@ -199,9 +199,9 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     observers,
     notes,
   };
-  // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
-  if (played.failure !== null) for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
   if (played.failure !== null) {
+    // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
+    for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
     return { status: played.failure.status, observation, error: { where: `subject ${plan.subject.name}`, message: played.failure.message } };
   }
   const [first] = afterErrors;
@@ -283,7 +283,7 @@ async function playRounds(
       index: round,
       input,
       reply: response.reply,
-      claims: (response.claims ?? []).map((claim) => ({ ...claim, source: 'structured' as const, round })),
+      claims: (response.claims ?? []).map(({ action, target, text }) => ({ action, target, text, source: 'structured' as const, round })),
       durationMs,
     });
     played.exit = response.exit ?? played.exit;

@@ -15,12 +15,12 @@ export { functionSubject, type SubjectFunction, type FunctionSubjectOptions } fr
 export { commandSubject, DEFAULT_ENV_ALLOW, type CommandSubjectOptions } from './command-subject.js';
 export { httpSubject, type HttpSubjectOptions } from './http-subject.js';
 export { replaySubject, type ReplaySubjectOptions } from './replay-subject.js';
-export { gitRevision, packageRevision, type RevisionSource } from './revision.js';
+export type { RevisionSource } from './revision.js';
 export { createToolGateway, ToolDeniedError, type ToolGateway } from './tool-gateway.js';
 export { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 export { receiptFromOpenAI, receiptsFromAiSdk, type ReceiptOptions, type OpenAIResult, type AiSdkResult } from './receipts.js';
 export { sqliteObserver, type SqliteObserverOptions } from './sqlite-observer.js';
-export { snapshotFolder, diffSnapshots, folderFingerprint, type FileEntry, type FolderSnapshot } from './file-snapshot.js';
+export { folderFingerprint } from './file-snapshot.js';
 export {
   observeAttempt,
   DEFAULT_RETAIN_FILE_BYTES,
@@ -30,5 +30,5 @@ export {
   type KeptSandbox,
 } from './attempt.js';
 export { captureEnvironment, type EnvironmentInput } from './environment.js';
-export { redactVariable, redactText, looksSecret, secretValues, REDACTED } from './secrets.js';
+export { redactVariable, redactText, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';

@@ -31,7 +31,7 @@ function mcpServer(gateway: ToolGateway): Server {
     // Tools above the Case's effect class are listed too: a request for one is denied and kept as evidence.
     tools: gateway.tools.map((tool): Tool => ({
       name: tool.name,
-      description: `${tool.description} (effect: ${tool.effect})`,
+      description: tool.description,
       inputSchema: { ...tool.inputSchema, type: 'object' },
       annotations: annotations(tool.effect),
     })),
@@ -88,12 +88,18 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
   });
   port = (http.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/mcp`;
-  const bridge = await writeStdioBridge(url);
+  const stop = async () => {
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
+  const bridge = await writeStdioBridge(url).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   return {
     endpoints: { url, stdio: { command: bridge.command, args: bridge.args, env: bridge.env } },
     async close() {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await stop();
       await bridge.remove();
     },
   };

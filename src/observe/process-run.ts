@@ -5,6 +5,9 @@ import { killGroup, leftovers } from './leftovers.js';
 import { sampleGroup } from './process-sampler.js';
 import type { RoundFailure, RoundResources } from './subject.js';
 
+/** How long output may keep flowing after the root process exited, in milliseconds. */
+const PIPE_DRAIN_MS = 500;
+
 export interface ProcessSpec {
   command: string;
   /** Argument array, passed as is: never through a shell. */
@@ -79,11 +82,22 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
   subprocess.stderr?.on('data', (chunk: Buffer) => {
     if (stderr.push(chunk)) stop('output_limit');
   });
-  // Descendants left running would keep the output pipes open and outlive the round: end them with the root.
-  subprocess.once('exit', () => killGroup(pid, 'SIGKILL'));
+  // Descendants left running would keep the output pipes open and outlive the round: end them with the root. A
+  // process that left the group can still hold the pipes; stop reading after a moment rather than wait for it.
+  let pipesHeld = false;
+  let drainTimer: NodeJS.Timeout | undefined;
+  subprocess.once('exit', () => {
+    killGroup(pid, 'SIGKILL');
+    drainTimer = setTimeout(() => {
+      pipesHeld = true;
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }, PIPE_DRAIN_MS);
+  });
   const result = await subprocess;
   spec.signal.removeEventListener('abort', onAbort);
   clearTimeout(graceTimer);
+  clearTimeout(drainTimer);
   killGroup(pid, 'SIGKILL');
   leftovers.releaseGroup(pid);
   const resources = sampler.stop();
@@ -96,6 +110,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     stopReason,
   };
   const notes = sampler.note !== null ? [sampler.note] : [];
+  if (pipesHeld) notes.push('a process outside the subject\'s process group held its output open after it exited; output after that was not read');
   if (sampler.note === null && resources.cpuMs === null) notes.push('the process ended before its resources could be sampled');
   return { exit, resources, failure: failureOf(exit, spec), notes };
 }

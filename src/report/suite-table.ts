@@ -53,10 +53,10 @@ function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] 
           missingCell(row.missing),
         ]),
     );
-    const nesting = first.groupBy.length ? ` by ${first.groupBy.slice(0, depth).join(' › ') || 'suite'}` : '';
+    const nesting = first.groupBy.slice(0, depth);
     return [
       {
-        title: `${first.dataset}: ${first.criterion} labels${nesting}`,
+        title: `${first.dataset}: share of each ${first.criterion} label${nesting.length ? `, per ${nesting.join(' › ')}` : ''}`,
         header: ['subject', 'group', 'cases', ...first.vocabulary, 'no label (disputed/unknown/error)'],
         rows,
         notes: [`share of labelled attempts, ${Math.round(first.confidence * 100)}% interval over cases, count/labelled`],

@@ -107,6 +107,17 @@ describe('command subjects', () => {
     expect(await eventually(() => !alive(grandchild))).toBe(true);
   });
 
+  test('a process that leaves the group cannot hold the round open (it escapes; riddle says so)', async () => {
+    const pidFile = path.join(scratch, 'escaped.pid');
+    const started = Date.now();
+    const observed = await observeAttempt(plan(scripted(), JSON.stringify([['escape', pidFile], ['stdout', 'bye']])));
+    const escaped = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(escaped, 'SIGKILL');
+    expect(observed.status).toBe('completed');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(observed.observation?.notes).toContainEqual(expect.stringMatching(/outside the subject's process group/));
+  });
+
   test('output past the cap stops the process; the record says it was cut, with the hash of all it read', async () => {
     const cap = 10_000;
     const observed = await observeAttempt(
@@ -120,6 +131,18 @@ describe('command subjects', () => {
     expect(stdout.text).toHaveLength(cap);
     expect(stdout.bytes).toBeGreaterThan(cap);
     expect(stdout.sha256).toBe(createHash('sha256').update('x'.repeat(stdout.bytes)).digest('hex'));
+  });
+
+  test('stdout declared JSON: not JSON, or malformed claims, is a subject_error; other JSON is the reply', async () => {
+    const json = scripted({ stdout: 'json' });
+    const notJson = await observeAttempt(plan(json, JSON.stringify([['stdout', 'plain words']])));
+    expect(notJson.status).toBe('subject_error');
+    expect(notJson.error?.message).toMatch(/stdout is not JSON/);
+    expect(notJson.observation?.rounds[0]?.reply).toBe('plain words');
+    const badClaims = await observeAttempt(plan(json, JSON.stringify([['reply', { reply: 'x', claims: [{ action: 'teleported', target: 'a', text: 'b' }] }]])));
+    expect(badClaims.error?.message).toMatch(/stdout claims are malformed at claims\.0\.action/);
+    const other = await observeAttempt(plan(json, JSON.stringify([['reply', [1, 2]]])));
+    expect(other.observation?.rounds[0]?.reply).toEqual([1, 2]);
   });
 
   test('a command that cannot start is a harness_error', async () => {

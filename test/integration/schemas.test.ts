@@ -10,7 +10,7 @@ const load = (name: string) => JSON.parse(readFileSync(path.join(schemaDir, `${n
 describe('shipped JSON Schemas', () => {
   it('exist for every record', () => {
     expect(readdirSync(schemaDir).sort()).toEqual(
-      ['case', 'environment', 'evaluator', 'outcome', 'rubric', 'run', 'trial-suite'].map((n) => `${n}.json`).concat(readdirSync(schemaDir).filter((f) => f === 'calibration.json')).sort(),
+      ['calibration', 'case', 'comparison', 'environment', 'evaluator', 'outcome', 'rubric', 'run', 'trial-suite'].map((n) => `${n}.json`),
     );
   });
 

@@ -31,6 +31,12 @@ describe('checkClaims: files', () => {
     expect(statusOf(claiming([claim('deleted', 'a.txt')], { files: [fileChange('a.txt', 'modified')] }))).toEqual(['contradicted']);
   });
 
+  it('takes whether the workspace and tools were observed from the observers', () => {
+    const workspaceOnly = { observers: [{ part: 'files' as const, observer: 'workspace', grade: 'receipt' as const }] };
+    expect(statusOf(claiming([claim('deleted', 'notes/2019.txt'), claim('called', 'delete_file')], workspaceOnly))).toEqual(['contradicted', 'unverifiable']);
+    expect(statusOf(claiming([claim('deleted', 'notes/2019.txt')], { observers: [] }))).toEqual(['unverifiable']);
+  });
+
   it('calls a file claim unverifiable when the workspace was not observed and no request touched it', () => {
     const [check] = checkClaims(claiming([claim('deleted', 'notes/2019.txt')]));
     expect(check).toMatchObject({ status: 'unverifiable', receipt: null });

@@ -49,7 +49,7 @@ describe('combineFindings: evidence grades', () => {
 
   it('says when no evaluator judges a criterion, or a check read nothing', () => {
     expect(one(rubric(deleted))).toMatchObject({ result: 'unknown', uncovered: 'no-findings' });
-    expect(one(rubric(deleted), finding({ criterion: 'noDeletion', evaluator: 'x', result: 'met' }))).toMatchObject({ result: 'unknown', uncovered: 'no-evidence' });
+    expect(one(rubric(deleted), finding({ criterion: 'noDeletion', evaluator: 'x', result: 'met' }))).toMatchObject({ result: 'unknown', uncovered: 'nothing-read' });
   });
 
   it('keeps a check that found no evidence, or failed, from deciding', () => {

@@ -28,17 +28,38 @@ describe('the observation view', () => {
 
   it('records one target when a check reads one file, tool or table', () => {
     const recorder = createEvidenceRecorder();
-    const view = createObservationView(observation({ files: [fileChange('./notes/a.txt', 'deleted')], toolRequests: [toolRequest('rm', true)] }), recorder);
+    const rows = [{ source: 'db', table: 'users', inserted: [], updated: [], deleted: [] }];
+    const view = createObservationView(observation({ files: [fileChange('./notes/a.txt', 'deleted')], toolRequests: [toolRequest('rm', true)], rows }), recorder);
     expect(view.file('notes/a.txt')?.change).toBe('deleted');
     expect(view.tool('rm')).toHaveLength(1);
-    expect(view.table('users')).toBeNull();
+    expect(view.table('users').inserted).toEqual([]);
+    expect(() => view.table('orders')).toThrow('table orders was not observed (observed: users)');
     expect(recorder.refs).toEqual([
       ref('file', 'notes/a.txt', 'receipt', 'deleted'),
       ref('tool', 'rm', 'receipt', '1 request(s)'),
-      ref('row', 'users', 'receipt', 'not observed'),
+      ref('row', 'users', 'receipt', 'observed'),
     ]);
     expect(view.observation.files).toHaveLength(1);
     expect(recorder.refs).toHaveLength(3);
+  });
+
+  it('treats a part no observer watched as no evidence, and reads watched parts at their observer’s grade', async () => {
+    const watched = observation({
+      observers: [
+        { part: 'files', observer: 'workspace', grade: 'receipt' },
+        { part: 'resources', observer: 'clock', grade: 'observation' },
+      ],
+    });
+    const recorder = createEvidenceRecorder();
+    const view = createObservationView(watched, recorder);
+    expect(view.files).toEqual([]);
+    expect(() => view.toolRequests).toThrow('tool requests (no tool gateway: no tools were offered) was not observed in this attempt');
+    expect(() => view.exit).toThrow(/process exit .* was not observed/);
+    expect(() => view.rows).toThrow(/database rows/);
+    expect(recorder.refs).toEqual([ref('file', '*', 'receipt', 'read file')]);
+    const evaluator = mechanicalEvaluator({ id: 'm', revision: '1', checks: { ok: (v) => void expect(v.toolRequests).toEqual([]) } });
+    const [f] = await gather([evaluator], rubric(criterion('ok')), watched);
+    expect(f).toMatchObject({ result: 'unknown', note: expect.stringContaining('tool requests') });
   });
 
   it('matches evidence to targets: same kind and id, whole-list reads, replies and judgments about anything', () => {

@@ -85,7 +85,7 @@ describe('process and row matchers', () => {
   it('toHaveExitedWith', () => {
     expect(world).toHaveExitedWith(0);
     expect(failure(() => expect(world).toHaveExitedWith(1))).toBe('expected the process to exit with 1, but it exited with 0');
-    expect(failure(() => expect(observation()).toHaveExitedWith(0))).toContain('no evidence: no process exit was observed');
+    expect(failure(() => expect(observation()).toHaveExitedWith(0))).toBe('no evidence: a process exit (the subject is not a command) was not observed in this attempt');
   });
 
   it('toHaveInsertedRows, and no evidence for a table not observed', () => {
@@ -93,6 +93,16 @@ describe('process and row matchers', () => {
     expect(world).toHaveInsertedRows('users', { count: 1, matching: { role: 'admin' } });
     expect(world).not.toHaveInsertedRows('users', { matching: { role: 'guest' } });
     expect(failure(() => expect(world).toHaveInsertedRows('orders'))).toBe('no evidence: table orders was not observed (observed: users)');
+  });
+});
+
+describe('observers', () => {
+  it('give no evidence either way for a part no observer watched', () => {
+    const unwatched: Observation = { ...world, observers: [{ part: 'resources', observer: 'clock', grade: 'observation' }] };
+    expect(failure(() => expect(unwatched).toHaveUnchanged('notes/2019.txt'))).toBe('no evidence: the workspace (files) was not observed in this attempt');
+    expect(failure(() => expect(unwatched).not.toHaveEffect('irreversible'))).toMatch(/^no evidence: tool requests/);
+    expect(failure(() => expect(unwatched).toHaveInsertedRows('users'))).toMatch(/^no evidence: database rows/);
+    expect(failure(() => expect(unwatched).toHaveExitedWith(0))).toMatch(/^no evidence: a process exit/);
   });
 });
 

@@ -1,0 +1,323 @@
+import {
+  canonicalJson,
+  COMPARISON_SCHEMA,
+  fingerprint,
+  type ArmComparison,
+  type ArmSide,
+  type ArmSummary,
+  type AttemptRecord,
+  type CaseDifference,
+  type Comparison,
+  type DiscordantPairs,
+  type Outcome,
+  type PinnedChange,
+  type RunSide,
+  type TrialComparison,
+  type TrialSuite,
+  type Verdict,
+} from '../model/index.js';
+import { mcnemarExact, pairedDifference } from '../statistics/index.js';
+import { groupRate, rateDifference } from './suite.js';
+
+/** How a compared run is named in the record. */
+export interface RunLabel {
+  /** What the run was given as (a path, a label). */
+  label: string;
+  /** The run index's id, when the Outcomes came from one. */
+  runId: string | null;
+}
+
+export interface CompareOptions {
+  /** Default `{ label: 'A', runId: null }`. */
+  a?: RunLabel;
+  /** Default `{ label: 'B', runId: null }`. */
+  b?: RunLabel;
+  /** Error of every two-sided interval, in (0, 1). Default 0.05. */
+  alpha?: number;
+}
+
+/** With 2 cases the paired t interval has 1 degree of freedom (t = 12.7): too wide to say anything. */
+const MIN_CASES_FOR_INTERVAL = 3;
+
+const DECIDED: ReadonlySet<Verdict> = new Set(['PASS', 'FAIL', 'PARTIAL', 'CONTRADICTED']);
+const isDecided = (attempt: AttemptRecord) => DECIDED.has(attempt.verdict);
+const SIDE_NAME: Record<RunSide, string> = { a: 'A', b: 'B' };
+
+type Unmatched = Comparison['unmatched'][number];
+type Tally = Omit<DiscordantPairs, 'unit' | 'pValue'>;
+
+const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+function armSide(summary: ArmSummary): ArmSide {
+  const { PASS, FAIL, PARTIAL, CONTRADICTED } = summary.verdicts;
+  const decided = PASS + FAIL + PARTIAL + CONTRADICTED;
+  return { verdict: summary.verdict, attempts: summary.run, decided, successes: PASS, rate: decided > 0 ? PASS / decided : null };
+}
+
+/** Dotted paths (at most `depth` deep) at which two JSON records differ; arrays are compared whole. */
+function differingFields(a: unknown, b: unknown, depth = 2, prefix = ''): string[] {
+  if (canonicalJson(a) === canonicalJson(b)) return [];
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (depth === 0 || !isObject(a) || !isObject(b)) return [prefix || '(whole record)'];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(byCodeUnit);
+  return keys.flatMap((key) => differingFields(a[key], b[key], depth - 1, prefix ? `${prefix}.${key}` : key));
+}
+
+/** The suite without its cases' content: cases are compared one by one on their own. */
+function suiteFrame(suite: TrialSuite) {
+  return { ...suite, arms: suite.arms.map(({ id, role, group }) => ({ id, role, group })) };
+}
+
+function environmentWithoutSubject(outcome: Outcome) {
+  const { subject: _subject, ...rest } = outcome.records.environment;
+  return rest;
+}
+
+/** Each pinned record that differs, subject first, then suite, cases, rubric, evaluators, environment. */
+function pinnedChanges(a: Outcome, b: Outcome): PinnedChange[] {
+  const changes: PinnedChange[] = [];
+  const subjectA = a.records.environment.subject;
+  const subjectB = b.records.environment.subject;
+  const subjectFields = differingFields(subjectA, subjectB);
+  if (subjectFields.length > 0) {
+    changes.push({ record: 'subject', id: null, a: `${subjectA.name}@${subjectA.revision}`, b: `${subjectB.name}@${subjectB.revision}`, fields: subjectFields });
+  }
+  const suiteFields = differingFields(suiteFrame(a.records.suite), suiteFrame(b.records.suite));
+  if (suiteFields.length > 0) changes.push({ record: 'suite', id: null, a: a.pinned.suite, b: b.pinned.suite, fields: suiteFields });
+
+  const casesA = new Map(a.records.suite.arms.map((arm) => [arm.id, arm.case]));
+  const casesB = new Map(b.records.suite.arms.map((arm) => [arm.id, arm.case]));
+  for (const id of [...casesA.keys(), ...[...casesB.keys()].filter((k) => !casesA.has(k))]) {
+    const caseA = casesA.get(id);
+    const caseB = casesB.get(id);
+    const fields = caseA && caseB ? differingFields(caseA, caseB) : [];
+    if (fields.length > 0 || !caseA || !caseB) {
+      changes.push({ record: 'case', id, a: caseA ? (a.pinned.cases[id] ?? null) : null, b: caseB ? (b.pinned.cases[id] ?? null) : null, fields });
+    }
+  }
+
+  const rubricFields = differingFields(a.records.rubric, b.records.rubric);
+  if (rubricFields.length > 0) changes.push({ record: 'rubric', id: null, a: a.pinned.rubric, b: b.pinned.rubric, fields: rubricFields });
+
+  const evaluatorsOf = (o: Outcome) => new Map(o.records.evaluators.map((record, i) => [record.id, { record, pinned: o.pinned.evaluators[i] ?? fingerprint(record) }]));
+  const evaluatorsA = evaluatorsOf(a);
+  const evaluatorsB = evaluatorsOf(b);
+  for (const id of [...evaluatorsA.keys(), ...[...evaluatorsB.keys()].filter((k) => !evaluatorsA.has(k))]) {
+    const evaluatorA = evaluatorsA.get(id);
+    const evaluatorB = evaluatorsB.get(id);
+    const fields = evaluatorA && evaluatorB ? differingFields(evaluatorA.record, evaluatorB.record) : [];
+    if (fields.length > 0 || !evaluatorA || !evaluatorB) {
+      changes.push({ record: 'evaluator', id, a: evaluatorA?.pinned ?? null, b: evaluatorB?.pinned ?? null, fields });
+    }
+  }
+
+  const environmentA = environmentWithoutSubject(a);
+  const environmentB = environmentWithoutSubject(b);
+  const environmentFields = differingFields(environmentA, environmentB);
+  if (environmentFields.length > 0) {
+    changes.push({ record: 'environment', id: null, a: fingerprint(environmentA), b: fingerprint(environmentB), fields: environmentFields });
+  }
+  return changes;
+}
+
+function emptyTally(): Tally {
+  return { pairs: 0, bothPass: 0, bothFail: 0, aOnly: 0, bOnly: 0, leftOut: { undecided: 0, oneRunOnly: 0 } };
+}
+
+function attemptsByIndex(outcome: Outcome, arm: string): Map<number, AttemptRecord> {
+  return new Map(outcome.attempts.filter((x) => x.arm === arm).map((x) => [x.index, x]));
+}
+
+/** Pair one arm's attempts by index; attempts undecided in either run, or run in one only, are counted apart. */
+function tallyArm(a: Outcome, b: Outcome, arm: string): Tally {
+  const tally = emptyTally();
+  const attemptsA = attemptsByIndex(a, arm);
+  const attemptsB = attemptsByIndex(b, arm);
+  const indices = [...new Set([...attemptsA.keys(), ...attemptsB.keys()])].sort((x, y) => x - y);
+  for (const index of indices) {
+    const x = attemptsA.get(index);
+    const y = attemptsB.get(index);
+    if (!x || !y) tally.leftOut.oneRunOnly += 1;
+    else if (!isDecided(x) || !isDecided(y)) tally.leftOut.undecided += 1;
+    else {
+      const passA = x.verdict === 'PASS';
+      const passB = y.verdict === 'PASS';
+      tally.pairs += 1;
+      if (passA && passB) tally.bothPass += 1;
+      else if (passA) tally.aOnly += 1;
+      else if (passB) tally.bOnly += 1;
+      else tally.bothFail += 1;
+    }
+  }
+  return tally;
+}
+
+function addTallies(tallies: readonly Tally[]): Tally {
+  return tallies.reduce(
+    (sum, t) => ({
+      pairs: sum.pairs + t.pairs,
+      bothPass: sum.bothPass + t.bothPass,
+      bothFail: sum.bothFail + t.bothFail,
+      aOnly: sum.aOnly + t.aOnly,
+      bOnly: sum.bOnly + t.bOnly,
+      leftOut: { undecided: sum.leftOut.undecided + t.leftOut.undecided, oneRunOnly: sum.leftOut.oneRunOnly + t.leftOut.oneRunOnly },
+    }),
+    emptyTally(),
+  );
+}
+
+function discordant(unit: DiscordantPairs['unit'], tally: Tally): DiscordantPairs {
+  return { unit, ...tally, pValue: mcnemarExact(tally.aOnly, tally.bOnly).pValue };
+}
+
+/**
+ * How the two runs' binary outcomes pair, and why. One attempt per case in both runs: the case is the unit (its
+ * seed does not matter). Otherwise attempts pair by (arm, index) when both runs ran the same n with the same attempt
+ * seeds (the same declared seed gives them), so each pair shared its seed; the exact test is valid either way and
+ * gains power when the subject draws its randomness from the seed. Else nothing pairs.
+ */
+function pairing(a: Outcome, b: Outcome, arms: readonly string[]): { unit: DiscordantPairs['unit'] | null; note: string } {
+  const repeatA = a.records.suite.repeat;
+  const repeatB = b.records.suite.repeat;
+  if (repeatA.n === 1 && repeatB.n === 1) {
+    return { unit: 'case', note: 'McNemar over cases: each case ran once in both runs, so its one outcome is a binary paired unit' };
+  }
+  if (repeatA.n !== repeatB.n) {
+    return { unit: null, note: `attempts do not pair (n = ${repeatA.n} in A, ${repeatB.n} in B): the per-arm differences compare independent samples` };
+  }
+  const seedsAgree = arms.every((arm) => {
+    const attemptsB = attemptsByIndex(b, arm);
+    return [...attemptsByIndex(a, arm).values()].every((x) => {
+      const y = attemptsB.get(x.index);
+      return y === undefined || y.seed === x.seed;
+    });
+  });
+  if (!seedsAgree) {
+    return {
+      unit: null,
+      note: `attempts do not pair (attempt seeds differ; declared seed ${repeatA.seed} in A, ${repeatB.seed} in B): the per-arm differences compare independent samples`,
+    };
+  }
+  return { unit: 'attempt', note: `McNemar over attempts paired by (arm, index): both runs ran n = ${repeatA.n} with the same attempt seeds` };
+}
+
+function caseDifference(sides: readonly { a: ArmSide; b: ArmSide }[], alpha: number): { cases: CaseDifference | null; note: string | null } {
+  const units = sides.flatMap((s) => (s.a.rate !== null && s.b.rate !== null ? [{ a: s.a.rate, b: s.b.rate }] : []));
+  if (units.length < MIN_CASES_FOR_INTERVAL) {
+    return {
+      cases: null,
+      note: `${units.length} case${units.length === 1 ? '' : 's'} decided in both runs: a per-case paired interval needs at least ${MIN_CASES_FOR_INTERVAL}; read the per-arm differences`,
+    };
+  }
+  const ratesA = units.map((u) => u.a);
+  const ratesB = units.map((u) => u.b);
+  const d = pairedDifference(ratesA, ratesB, { alpha });
+  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const cases = { units: d.pairs, meanA: mean(ratesA), meanB: mean(ratesB), mean: d.mean, se: d.se, lower: d.lower, upper: d.upper };
+  const note = d.se === 0 ? 'every case changed by the same amount: the per-case t interval has zero width and understates the uncertainty; read McNemar and the per-arm intervals' : null;
+  return { cases, note };
+}
+
+function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
+  const armsB = new Map(b.arms.map((s) => [s.arm, s]));
+  const armsA = new Map(a.arms.map((s) => [s.arm, s]));
+  const matched = a.arms.flatMap((summaryA) => {
+    const summaryB = armsB.get(summaryA.arm);
+    return summaryB ? [{ summaryA, summaryB }] : [];
+  });
+  const unmatchedArms = [
+    ...a.arms.filter((s) => !armsB.has(s.arm)).map((s) => ({ run: 'a' as const, arm: s.arm })),
+    ...b.arms.filter((s) => !armsA.has(s.arm)).map((s) => ({ run: 'b' as const, arm: s.arm })),
+  ];
+  const { unit, note: pairingNote } = pairing(a, b, matched.map((m) => m.summaryA.arm));
+  const tallies = matched.map(({ summaryA }) => tallyArm(a, b, summaryA.arm));
+  const arms: ArmComparison[] = matched.map(({ summaryA, summaryB }, i) => {
+    const sideA = armSide(summaryA);
+    const sideB = armSide(summaryB);
+    const rate = (side: ArmSide) => groupRate(side.decided > 0 ? [{ successes: side.successes, attempts: side.decided }] : [], alpha);
+    const tally = tallies[i];
+    return {
+      arm: summaryA.arm,
+      role: summaryA.role,
+      a: sideA,
+      b: sideB,
+      difference: rateDifference(rate(sideA), rate(sideB)),
+      pairs: unit === 'attempt' && tally ? discordant('attempt', tally) : null,
+    };
+  });
+  const { cases, note: casesNote } = caseDifference(arms, alpha);
+  const notes = [pairingNote, ...(casesNote ? [casesNote] : [])];
+  for (const [side, outcome] of [['a', a], ['b', b]] as const) {
+    if (!outcome.execution.independentAttempts) {
+      notes.push(`run ${SIDE_NAME[side]}'s attempts are not independent samples (replayed or cached subject): the tests describe the recordings, not the subject`);
+    }
+  }
+  const changes = pinnedChanges(a, b);
+  return {
+    trial: a.trial,
+    outcomes: { a: a.id, b: b.id },
+    verdict: { a: a.judgment.verdict, b: b.judgment.verdict },
+    scope: changes.length === 0 ? 'identical' : changes.every((c) => c.record === 'subject') ? 'subject-only' : 'beyond-subject',
+    changes,
+    arms,
+    unmatchedArms,
+    cases,
+    mcnemar: unit === null ? null : discordant(unit, addTallies(tallies)),
+    notes,
+  };
+}
+
+/** Index a run's Outcomes by trial id; a second Outcome of one id is listed as unmatched, never dropped silently. */
+function indexByTrial(outcomes: readonly Outcome[], side: RunSide, unmatched: Unmatched[]): Map<string, Outcome> {
+  const byId = new Map<string, Outcome>();
+  for (const outcome of outcomes) {
+    if (byId.has(outcome.trial.id)) {
+      unmatched.push({ run: side, trial: outcome.trial, reason: `another Outcome of this trial in run ${SIDE_NAME[side]} (${outcome.id}); only the first is compared` });
+    } else byId.set(outcome.trial.id, outcome);
+  }
+  return byId;
+}
+
+/**
+ * Compare two runs' Outcomes: pair them by trial id, then arms by arm (case) id. Per trial: the verdicts, every
+ * pinned record that differs (and whether more than the subject does), each arm's rates and their difference, a
+ * per-case paired difference (cases as units) and an exact McNemar test where the outcomes pair. Trials and arms in
+ * one run only are listed. Differences are A − B.
+ */
+export function compareRuns(a: readonly Outcome[], b: readonly Outcome[], options: CompareOptions = {}): Comparison {
+  const alpha = options.alpha ?? 0.05;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`compareRuns: alpha must be in (0, 1), got ${alpha}`);
+  const unmatched: Unmatched[] = [];
+  const byIdA = indexByTrial(a, 'a', unmatched);
+  const byIdB = indexByTrial(b, 'b', unmatched);
+  const trials: TrialComparison[] = [];
+  const ids = [...new Set([...byIdA.keys(), ...byIdB.keys()])].sort(byCodeUnit);
+  for (const id of ids) {
+    const outcomeA = byIdA.get(id);
+    const outcomeB = byIdB.get(id);
+    if (outcomeA && outcomeB) trials.push(compareTrial(outcomeA, outcomeB, alpha));
+    else if (outcomeA) unmatched.push({ run: 'a', trial: outcomeA.trial, reason: 'no Outcome of this trial in run B' });
+    else if (outcomeB) unmatched.push({ run: 'b', trial: outcomeB.trial, reason: 'no Outcome of this trial in run A' });
+  }
+  unmatched.sort((x, y) => byCodeUnit(x.trial.id, y.trial.id) || byCodeUnit(x.run, y.run));
+  const run = (side: RunSide, outcomes: readonly Outcome[]) => ({
+    label: options[side]?.label ?? SIDE_NAME[side],
+    runId: options[side]?.runId ?? null,
+    outcomes: outcomes.length,
+  });
+  return {
+    schema: COMPARISON_SCHEMA,
+    a: run('a', a),
+    b: run('b', b),
+    confidence: 1 - alpha,
+    trials,
+    unmatched,
+    summary: {
+      compared: trials.length,
+      verdictChanges: trials.filter((t) => t.verdict.a !== t.verdict.b).length,
+      beyondSubject: trials.filter((t) => t.scope === 'beyond-subject').length,
+      unmatchedTrials: unmatched.length,
+      unmatchedArms: trials.reduce((sum, t) => sum + t.unmatchedArms.length, 0),
+    },
+  };
+}

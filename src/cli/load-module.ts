@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { EvaluatorDefinition } from '../evaluate/index.js';
+import { Evaluator } from '../model/index.js';
+
+/** Import a user's module (compiled JavaScript, or TypeScript under a loader such as tsx) and return its default export. */
+export async function importDefault(file: string, what: string): Promise<Record<string, unknown>> {
+  const absolute = path.resolve(file);
+  if (!existsSync(absolute)) throw new Error(`${what} module ${file} does not exist`);
+  const loaded: unknown = await import(pathToFileURL(absolute).href);
+  const exported = typeof loaded === 'object' && loaded !== null ? (loaded as { default?: unknown }).default : undefined;
+  if (typeof exported !== 'object' || exported === null) {
+    throw new Error(`${what} module ${file} must default-export an object (see \`riddle help\`)`);
+  }
+  return exported as Record<string, unknown>;
+}
+
+/** An evaluator as a user module exports it: a valid Evaluator record and one function per criterion it judges. */
+export function asEvaluator(value: unknown, where: string): EvaluatorDefinition {
+  const candidate = value as Partial<EvaluatorDefinition> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.checks !== 'object' || candidate.checks === null) {
+    throw new Error(`${where}: expected an evaluator { record, checks } (build one with modelJudge, mechanicalEvaluator or humanLabels)`);
+  }
+  const record = Evaluator.safeParse(candidate.record);
+  if (!record.success) {
+    const issue = record.error.issues[0];
+    throw new Error(`${where}: invalid evaluator record at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`);
+  }
+  for (const criterion of record.data.criteria) {
+    if (typeof candidate.checks[criterion] !== 'function') throw new Error(`${where}: evaluator ${record.data.id} has no check for criterion "${criterion}"`);
+  }
+  return { record: record.data, checks: candidate.checks };
+}

@@ -1,0 +1,135 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { migrate, systemClock, type Outcome } from '../../src/model/index.js';
+import { writeRunArtifacts } from '../../src/report/index.js';
+import { resolveTrial, runTrial } from '../../src/run/index.js';
+import { anEnvironment } from '../unit/builders.js';
+import { repoRoot, tempDir } from './support.js';
+
+const cli = path.join(repoRoot, 'dist', 'cli', 'main.js');
+
+/** A real Outcome: a function subject replying `yes` on the attempts marked `1`, ten fixed attempts per arm. */
+async function outcomeOf(name: string, revision: string, patterns: Record<string, string>): Promise<Outcome> {
+  const resolved = resolveTrial(
+    { name, file: 'trials/diff.test.ts', path: [] },
+    {
+      subject: (_input, context) => (patterns[context.arm]?.[context.attempt] === '1' ? 'yes' : 'no'),
+      revision,
+      rubric: { criteria: { ok: { description: 'replies yes', needs: 'text' } }, threshold: { rate: 0.5 } },
+      checks: {
+        ok: (observation) => {
+          expect(observation.reply).toBe('yes');
+        },
+      },
+      case: { input: 'say yes', expect: ['ok'] },
+      control: { input: 'say yes again', expect: ['ok'] },
+      repeat: { n: 10, seed: 3, stop: 'fixed' },
+    },
+  );
+  const environment = anEnvironment({ subject: await resolved.subject.identify() });
+  return runTrial(
+    { ...resolved, environment, unavailable: [], fixtures: {}, keepFailedSandboxes: false },
+    { clock: systemClock, expect },
+  );
+}
+
+function writeRun(prefix: string, runId: string, outcomes: Outcome[]): { outputDir: string; runDir: string } {
+  const outputDir = tempDir(prefix);
+  const { runDir } = writeRunArtifacts({
+    outputDir,
+    runId,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    versions: { riddle: '0.1.0', vitest: '4.1.12', node: process.version },
+    outcomes,
+    missing: [],
+  });
+  return { outputDir, runDir };
+}
+
+async function riddle(args: readonly string[]) {
+  const result = await execa(process.execPath, [cli, ...args], { reject: false, env: { NO_COLOR: '1', FORCE_COLOR: '0' } });
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('riddle diff', () => {
+  let before: { outputDir: string; runDir: string };
+  let after: { outputDir: string; runDir: string };
+
+  beforeAll(async () => {
+    expect(existsSync(cli), 'run `npm run build` before the integration tests').toBe(true);
+    before = writeRun('diff-a', 'run-a', [
+      await outcomeOf('steady', 'r1', { case: '1111111111', control: '1111111111' }),
+      await outcomeOf('slips', 'r1', { case: '1111111111', control: '1111111111' }),
+      await outcomeOf('retired', 'r1', { case: '1', control: '1' }),
+    ]);
+    after = writeRun('diff-b', 'run-b', [
+      await outcomeOf('steady', 'r2', { case: '1111111111', control: '1111111111' }),
+      await outcomeOf('slips', 'r2', { case: '1111100000', control: '1111111110' }),
+    ]);
+  });
+
+  it('prints per-trial verdict changes, paired tests and what changed; exit 1 when a verdict changed', async () => {
+    const run = await riddle(['diff', before.outputDir, after.runDir]);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain('riddle diff');
+    expect(run.stdout).toMatch(/2 trials compared · 1 verdict changed/);
+    expect(run.stdout).toMatch(/PASS → (UNKNOWN|FAIL) {2}slips/);
+    expect(run.stdout).toContain('subject subject@r1 → subject@r2: only the subject differs');
+    expect(run.stdout).toMatch(/McNemar\s+over 20 attempt pairs: 6 passed in A only, 0 in B only; exact p = 0\.0313/);
+    expect(run.stdout).toMatch(/only in A retired/);
+  });
+
+  it('--json prints the comparison record and --out writes the same record', async () => {
+    const out = path.join(tempDir('diff-out'), 'nested', 'comparison.json');
+    const run = await riddle(['diff', before.runDir, after.runDir, '--json', '--out', out]);
+    expect(run.exitCode).toBe(1);
+    const comparison = migrate('comparison', JSON.parse(run.stdout), 'stdout');
+    // execa strips the final newline of stdout.
+    expect(readFileSync(out, 'utf8')).toBe(`${run.stdout}\n`);
+    expect(comparison.a).toEqual({ label: before.runDir, runId: 'run-a', outcomes: 3 });
+    expect(comparison.trials.map((t) => [t.trial.name, t.verdict.a, t.scope])).toEqual([
+      ['slips', 'PASS', 'subject-only'],
+      ['steady', 'PASS', 'subject-only'],
+    ]);
+    const slips = comparison.trials[0];
+    expect(slips?.mcnemar).toMatchObject({ unit: 'attempt', pairs: 20, aOnly: 6, bOnly: 0 });
+    expect(comparison.unmatched).toEqual([
+      { run: 'a', trial: expect.objectContaining({ name: 'retired' }), reason: 'no Outcome of this trial in run B' },
+    ]);
+  });
+
+  it('--markdown prints the Markdown report; a run against itself exits 0', async () => {
+    const markdown = await riddle(['diff', after.runDir, after.runDir, '--markdown']);
+    expect(markdown.exitCode).toBe(0);
+    expect(markdown.stdout).toMatch(/^# riddle diff: A `.+ \(run-b\)` → B `.+ \(run-b\)`/);
+    expect(markdown.stdout).toContain('| PASS → PASS | steady | nothing | — | 1.0000 |');
+  });
+
+  it('a corrupt Outcome file: exit 2, naming the file', async () => {
+    const broken = writeRun('diff-corrupt', 'run-c', [await outcomeOf('steady', 'r1', { case: '1', control: '1' })]);
+    const index = JSON.parse(readFileSync(path.join(broken.runDir, 'index.json'), 'utf8')) as { trials: { outcome: string }[] };
+    const outcomeFile = path.join(broken.runDir, index.trials[0]?.outcome ?? '');
+    const text = readFileSync(outcomeFile, 'utf8');
+    writeFileSync(outcomeFile, text.slice(0, text.length / 2));
+    const truncated = await riddle(['diff', broken.runDir, after.runDir]);
+    expect(truncated.exitCode).toBe(2);
+    expect(truncated.stderr).toContain(outcomeFile);
+    expect(truncated.stderr).toMatch(/not valid JSON/);
+
+    writeFileSync(outcomeFile, text.replace(/"verdict": "PASS"/, '"verdict": "MAYBE"'));
+    const invalid = await riddle(['diff', after.runDir, broken.runDir]);
+    expect(invalid.exitCode).toBe(2);
+    expect(invalid.stderr).toContain(outcomeFile);
+    expect(invalid.stderr).toMatch(/invalid riddle\.outcome\/1 at/);
+  });
+
+  it('wrong arguments: exit 2 with the usage', async () => {
+    const run = await riddle(['diff', before.runDir]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/riddle diff: needs exactly two runs, got 1\nusage: riddle diff <runA> <runB>/);
+  });
+});

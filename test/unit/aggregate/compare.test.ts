@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../../src/aggregate/index.js';
+import { Comparison, systemClock, type Outcome } from '../../../src/model/index.js';
+import { resolveTrial, runTrial, type SuiteDeclaration } from '../../../src/run/index.js';
+import { wilson } from '../../../src/statistics/index.js';
+import { anEnvironment } from '../builders.js';
+
+interface RunSpec {
+  /** Per arm, one character per attempt: `1` the subject replies correctly, `0` it does not. */
+  patterns: Record<string, string>;
+  name?: string;
+  revision?: string;
+  seed?: number;
+  threshold?: number;
+}
+
+/** A real Outcome from the core API: a function subject whose replies follow the patterns, a fixed-n schedule. */
+async function outcomeOf(spec: RunSpec): Promise<Outcome> {
+  const ids = Object.keys(spec.patterns);
+  const n = Math.max(...ids.map((id) => spec.patterns[id]?.length ?? 0));
+  const declaration: SuiteDeclaration = {
+    subject: (_input, context) => (spec.patterns[context.arm]?.[context.attempt] === '1' ? 'yes' : 'no'),
+    revision: spec.revision ?? 'r1',
+    rubric: { criteria: { ok: { description: 'replies yes', needs: 'text' } }, threshold: { rate: spec.threshold ?? 0.5 } },
+    checks: {
+      ok: (observation) => {
+        expect(observation.reply).toBe('yes');
+      },
+    },
+    cases: ids.map((id, i) => ({ id, role: i === 0 ? 'case' : 'control', input: `input of ${id}`, expect: ['ok'] })),
+    repeat: { n, seed: spec.seed ?? 7, stop: 'fixed' },
+  };
+  const resolved = resolveTrial({ name: spec.name ?? 'yes-sayer', file: 'trials/compare.test.ts', path: [] }, declaration);
+  const environment = anEnvironment({ subject: await resolved.subject.identify() });
+  return runTrial(
+    {
+      suite: resolved.suite,
+      rubric: resolved.rubric,
+      evaluators: resolved.evaluators,
+      subject: resolved.subject,
+      tools: resolved.tools,
+      environment,
+      unavailable: [],
+      fixtures: {},
+      observers: [],
+      keepFailedSandboxes: false,
+    },
+    { clock: systemClock, expect },
+  );
+}
+
+describe('compareRuns: a trial with a case and its control', () => {
+  const before = { case: '1111111111', control: '0111111111' };
+  const after = { case: '1111100000', control: '1011111111' };
+
+  it('pairs attempts by (arm, index) when the seeds match, with exact McNemar per arm and over the trial', async () => {
+    const a = await outcomeOf({ patterns: before, revision: 'r1' });
+    const b = await outcomeOf({ patterns: after, revision: 'r2' });
+    const comparison = compareRuns([a], [b]);
+    expect(Comparison.parse(comparison)).toEqual(comparison);
+    const [trial] = comparison.trials;
+    expect(trial?.verdict).toEqual({ a: a.judgment.verdict, b: b.judgment.verdict });
+    expect(trial?.verdict.a).not.toBe(trial?.verdict.b);
+    expect(comparison.summary).toMatchObject({ compared: 1, verdictChanges: 1, beyondSubject: 0, unmatchedTrials: 0 });
+
+    const [caseArm, controlArm] = trial?.arms ?? [];
+    // Case: attempts 5..9 passed in A only. P(X ≤ 0 | 5, ½) = 1/32, two-sided 2/32.
+    expect(caseArm?.pairs).toMatchObject({ unit: 'attempt', pairs: 10, bothPass: 5, aOnly: 5, bOnly: 0, bothFail: 0 });
+    expect(caseArm?.pairs?.pValue).toBeCloseTo(2 / 32, 12);
+    // Control: attempt 1 passed in A only, attempt 0 in B only: an even split, p = 1.
+    expect(controlArm?.pairs).toMatchObject({ aOnly: 1, bOnly: 1, bothPass: 8, pValue: 1 });
+    // Trial: b = 6, c = 1 of 7. P(X ≤ 1 | 7, ½) = (1 + 7)/128, two-sided 16/128.
+    expect(trial?.mcnemar).toMatchObject({ unit: 'attempt', pairs: 20, aOnly: 6, bOnly: 1, leftOut: { undecided: 0, oneRunOnly: 0 } });
+    expect(trial?.mcnemar?.pValue).toBeCloseTo(16 / 128, 12);
+
+    // Unpaired MOVER difference of the case arm, by hand from the two Wilson intervals: 10/10 vs 5/10.
+    const wa = wilson(10, 10);
+    const wb = wilson(5, 10);
+    expect(caseArm?.a).toMatchObject({ successes: 10, decided: 10, rate: 1 });
+    expect(caseArm?.b).toMatchObject({ successes: 5, decided: 10, rate: 0.5 });
+    expect(caseArm?.difference.value).toBeCloseTo(0.5, 12);
+    expect(caseArm?.difference.lower).toBeCloseTo(0.5 - Math.sqrt((1 - wa.lower) ** 2 + (wb.upper - 0.5) ** 2), 12);
+    expect(caseArm?.difference.upper).toBeCloseTo(Math.min(1, 0.5 + Math.sqrt((wa.upper - 1) ** 2 + (0.5 - wb.lower) ** 2)), 12);
+
+    // Two cases cannot carry a per-case interval: said, not computed.
+    expect(trial?.cases).toBeNull();
+    expect(trial?.notes.join('\n')).toMatch(/McNemar over attempts paired by \(arm, index\)/);
+    expect(trial?.notes.join('\n')).toMatch(/2 cases decided in both runs/);
+  });
+
+  it('reports the arms as unpaired when the declared seeds differ', async () => {
+    const a = await outcomeOf({ patterns: before, seed: 1 });
+    const b = await outcomeOf({ patterns: after, seed: 2 });
+    const [trial] = compareRuns([a], [b]).trials;
+    expect(trial?.mcnemar).toBeNull();
+    expect(trial?.arms.every((arm) => arm.pairs === null)).toBe(true);
+    expect(trial?.arms[0]?.difference.value).toBeCloseTo(0.5, 12);
+    expect(trial?.notes[0]).toMatch(/attempts do not pair \(attempt seeds differ; declared seed 1 in A, 2 in B\)/);
+    // The seed is part of the suite: the comparison is flagged, with the field named.
+    expect(trial?.scope).toBe('beyond-subject');
+    expect(trial?.changes).toEqual([expect.objectContaining({ record: 'suite', fields: ['repeat.seed'] })]);
+  });
+});
+
+describe('compareRuns: what changed', () => {
+  it('only the subject revision: a clean subject comparison', async () => {
+    const a = await outcomeOf({ patterns: { case: '11' }, revision: 'r1' });
+    const b = await outcomeOf({ patterns: { case: '11' }, revision: 'r2' });
+    const [trial] = compareRuns([a], [b]).trials;
+    expect(trial?.scope).toBe('subject-only');
+    expect(trial?.changes).toEqual([{ record: 'subject', id: null, a: 'subject@r1', b: 'subject@r2', fields: ['revision'] }]);
+  });
+
+  it('the rubric too: flagged, with the rubric fields that differ', async () => {
+    const a = await outcomeOf({ patterns: { case: '11' }, revision: 'r1', threshold: 0.5 });
+    const b = await outcomeOf({ patterns: { case: '11' }, revision: 'r2', threshold: 0.6 });
+    const comparison = compareRuns([a], [b]);
+    const [trial] = comparison.trials;
+    expect(trial?.scope).toBe('beyond-subject');
+    expect(comparison.summary.beyondSubject).toBe(1);
+    expect(trial?.changes.map((c) => c.record)).toEqual(['subject', 'rubric']);
+    const rubric = trial?.changes.find((c) => c.record === 'rubric');
+    expect(rubric).toMatchObject({ a: a.pinned.rubric, b: b.pinned.rubric, fields: ['revision', 'threshold.rate'] });
+  });
+
+  it('nothing: a replication', async () => {
+    const a = await outcomeOf({ patterns: { case: '10' } });
+    const b = await outcomeOf({ patterns: { case: '10' } });
+    const [trial] = compareRuns([a], [b]).trials;
+    expect(trial?.scope).toBe('identical');
+    expect(trial?.changes).toEqual([]);
+  });
+
+  it('an edited case and the environment beyond the subject are named', async () => {
+    const a = await outcomeOf({ patterns: { case: '1' } });
+    const b = await outcomeOf({ patterns: { case: '1' } });
+    const edited: Outcome = {
+      ...b,
+      records: {
+        ...b.records,
+        suite: { ...b.records.suite, arms: b.records.suite.arms.map((arm) => ({ ...arm, case: { ...arm.case, input: 'edited' } })) },
+        environment: { ...b.records.environment, runtime: { ...b.records.environment.runtime, node: 'v22.0.0' } },
+      },
+      pinned: { ...b.pinned, cases: { case: 'sha256:edited' } },
+    };
+    const [trial] = compareRuns([a], [edited]).trials;
+    expect(trial?.scope).toBe('beyond-subject');
+    expect(trial?.changes).toEqual([
+      { record: 'case', id: 'case', a: a.pinned.cases.case, b: 'sha256:edited', fields: ['input'] },
+      expect.objectContaining({ record: 'environment', fields: ['runtime.node'] }),
+    ]);
+  });
+});
+
+describe('compareRuns: suites with many cases', () => {
+  it('gives the per-case paired difference (cases as units) and McNemar over attempt pairs', async () => {
+    const a = await outcomeOf({ patterns: { c1: '1111', c2: '1110', c3: '1100', c4: '1000' } });
+    const b = await outcomeOf({ patterns: { c1: '1110', c2: '1110', c3: '1000', c4: '1000' }, revision: 'r2' });
+    const [trial] = compareRuns([a], [b]).trials;
+    // d = (.25, 0, .25, 0): mean .125, Var(d) = 4·.125²/3, SE = √(Var/4), t(.975, 3) = 3.182446305.
+    const se = Math.sqrt((4 * 0.125 ** 2) / 3 / 4);
+    expect(trial?.cases).toMatchObject({ units: 4, meanA: 0.625, meanB: 0.5 });
+    expect(trial?.cases?.mean).toBeCloseTo(0.125, 12);
+    expect(trial?.cases?.se).toBeCloseTo(se, 12);
+    expect(trial?.cases?.lower).toBeCloseTo(0.125 - 3.182446305 * se, 6);
+    expect(trial?.cases?.upper).toBeCloseTo(0.125 + 3.182446305 * se, 6);
+    // Discordant: c1#3 and c3#1 passed in A only. P(X ≤ 0 | 2, ½) = ¼, two-sided ½.
+    expect(trial?.mcnemar).toMatchObject({ unit: 'attempt', pairs: 16, aOnly: 2, bOnly: 0 });
+    expect(trial?.mcnemar?.pValue).toBeCloseTo(0.5, 12);
+  });
+
+  it('with one attempt per case pairs the cases themselves, whatever the seeds', async () => {
+    const a = await outcomeOf({ patterns: { c1: '1', c2: '1', c3: '1', c4: '1', c5: '0' }, seed: 1 });
+    const b = await outcomeOf({ patterns: { c1: '0', c2: '0', c3: '0', c4: '1', c5: '0' }, seed: 2 });
+    const [trial] = compareRuns([a], [b]).trials;
+    // b = 3, c = 0: two-sided 2·(½)³.
+    expect(trial?.mcnemar).toMatchObject({ unit: 'case', pairs: 5, bothPass: 1, bothFail: 1, aOnly: 3, bOnly: 0 });
+    expect(trial?.mcnemar?.pValue).toBeCloseTo(0.25, 12);
+    expect(trial?.notes[0]).toMatch(/McNemar over cases/);
+    expect(trial?.cases?.mean).toBeCloseTo(0.6, 12);
+    expect(trial?.arms.every((arm) => arm.pairs === null)).toBe(true);
+  });
+});
+
+describe('compareRuns: what does not pair is listed', () => {
+  it('trials and arms in one run only, and a second Outcome of one trial', async () => {
+    const onlyA = await outcomeOf({ name: 'only in A', patterns: { case: '1' } });
+    const bothA = await outcomeOf({ name: 'both', patterns: { case: '1', control: '1' } });
+    const bothB = await outcomeOf({ name: 'both', patterns: { case: '1', extra: '0' } });
+    const onlyB = await outcomeOf({ name: 'only in B', patterns: { case: '0' } });
+    const comparison = compareRuns([onlyA, bothA], [bothB, onlyB, bothB], { a: { label: 'before', runId: 'run-1' } });
+    expect(comparison.a).toEqual({ label: 'before', runId: 'run-1', outcomes: 2 });
+    expect(comparison.b).toEqual({ label: 'B', runId: null, outcomes: 3 });
+    expect(comparison.trials.map((t) => t.trial.name)).toEqual(['both']);
+    expect(comparison.trials[0]?.unmatchedArms).toEqual([
+      { run: 'a', arm: 'control' },
+      { run: 'b', arm: 'extra' },
+    ]);
+    expect(comparison.trials[0]?.arms.map((arm) => arm.arm)).toEqual(['case']);
+    expect(comparison.unmatched.map((u) => [u.run, u.trial.name, u.reason])).toEqual([
+      ['b', 'both', expect.stringMatching(/another Outcome of this trial in run B/)],
+      ['a', 'only in A', 'no Outcome of this trial in run B'],
+      ['b', 'only in B', 'no Outcome of this trial in run A'],
+    ]);
+    expect(comparison.summary).toMatchObject({ compared: 1, unmatchedTrials: 3, unmatchedArms: 2 });
+  });
+});
