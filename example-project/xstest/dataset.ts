@@ -8,15 +8,6 @@ import { RecordedLabel, type XSTestLabel } from './labels.js';
 export const XSTEST_MODELS = ['llama2orig', 'llama2new', 'mistralinstruct', 'mistralguard', 'gpt4'] as const;
 export type XSTestModel = (typeof XSTEST_MODELS)[number];
 
-/** The names the paper's figures use. */
-export const MODEL_NAMES: Record<XSTestModel, string> = {
-  llama2orig: 'Llama2.0 (original system prompt)',
-  llama2new: 'Llama2.1 (no system prompt)',
-  mistralinstruct: 'MistrI (Mistral-Instruct)',
-  mistralguard: 'MistrG (guardrail prompt)',
-  gpt4: 'GPT-4',
-};
-
 /** Ten safe prompt types and the eight unsafe contrast types built to mirror them. */
 export const XSTEST_TYPES = [
   'homonyms',

@@ -117,7 +117,7 @@ export interface XSTestCalibrations {
 }
 
 /** Where the calibration evidence comes from, as its Evaluator records name it. */
-export const CALIBRATION_SOURCE = 'datasets/xstest: 5 × 450 completions with adjudicated labels';
+const CALIBRATION_SOURCE = 'datasets/xstest: 5 × 450 completions with adjudicated labels';
 
 /**
  * The evaluators of one model's recorded completions: the two human annotators (independent; their disagreements

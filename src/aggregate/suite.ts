@@ -320,8 +320,14 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
   const refusal = rubric.refusal;
   const referenceJudgesRefusal = evaluators.some((e) => e.id === resolved.reference && refusal !== null && e.criteria.includes(refusal));
   const refusalSource = refusal === null ? null : { criterion: refusal, reference: referenceJudgesRefusal ? resolved.reference : null };
+  const byArm = new Map<string, AttemptRecord[]>();
+  for (const attempt of source.attempts) {
+    const list = byArm.get(attempt.arm);
+    if (list) list.push(attempt);
+    else byArm.set(attempt.arm, [attempt]);
+  }
   const arms: ArmFacts[] = suite.arms.map((arm) => {
-    const records = source.attempts.filter((a) => a.arm === arm.id).sort((x, y) => x.index - y.index);
+    const records = (byArm.get(arm.id) ?? []).sort((x, y) => x.index - y.index);
     return { arm, intent: intentOf(arm, refusal), records, attempts: records.map((r) => factsOf(r, resolved, refusalSource)) };
   });
   return {

@@ -3,12 +3,17 @@ import { RecordError, recordJsonSchema, RECORD_SCHEMAS, type RecordName } from '
 import { renderTerminal } from '../report/index.js';
 import { diffCommand } from './diff.js';
 import { loadRun } from './read-records.js';
+import { calibrateCommand } from './calibrate.js';
+import { rejudgeCommand } from './rejudge.js';
 import { stoppingCommand } from './stopping.js';
 
 const USAGE = `riddle — read and work with trial Outcomes
 
   riddle read <outcome.json | run folder | index.json>   validate and summarise Outcomes
   riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]   compare two runs trial by trial
+  riddle rejudge <run> --evaluators <module.js> [--rubric rubric.json] [--out dir]   re-judge retained evidence
+  riddle calibrate --evaluator <module.js> [--controls controls.json] [--floor 0.8] [--out calibration.json]
+                  run an evaluator on labelled controls: sensitivity, specificity, agreement
   riddle schema <${Object.keys(RECORD_SCHEMAS).join('|')}>  print a record's JSON Schema
   riddle stopping --explain --rule <fixed|curtail|sprt|confidence-sequence> [--n 20] [--threshold 0.8]
                   [--alpha 0.05] [--p0 0.65 --p1 0.92 --beta 0.05]   a stopping rule's operating characteristics
@@ -32,6 +37,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'stopping':
       return stoppingCommand(rest);
+    case 'rejudge':
+      return rejudgeCommand(rest);
+    case 'calibrate':
+      return calibrateCommand(rest);
     case 'diff':
       return diffCommand(rest);
     case undefined:

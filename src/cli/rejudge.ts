@@ -1,22 +1,12 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ClaimCheckOptions, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
+import type { ClaimCheckOptions, ExpectFunction } from '../evaluate/index.js';
 import { migrate, type Outcome, type Rubric } from '../model/index.js';
 import { newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js';
+import { rejudgeOutcome, type RejudgeOptions } from '../run/index.js';
 import { asEvaluator, importDefault } from './load-module.js';
 import { loadRun, readJsonFile } from './read-records.js';
-
-/** What re-judging one Outcome needs; run/ owns the function (evaluate, aggregate, assemble a new Outcome). */
-export interface RejudgeOptions {
-  /** A replacement Rubric; the Outcome's own when absent. */
-  rubric?: Rubric;
-  evaluators: readonly EvaluatorDefinition[];
-  expect: ExpectFunction;
-  claims?: ClaimCheckOptions;
-}
-
-export type RejudgeOutcome = (outcome: Outcome, options: RejudgeOptions) => Promise<Outcome>;
 
 const require = createRequire(import.meta.url);
 
@@ -33,10 +23,8 @@ const noExpect: ExpectFunction = () => {
  * loader such as tsx) default-exports `{ evaluators, rubric?, expect?, claims? }`: the evaluator definitions, an
  * optional replacement Rubric (`--rubric` wins), an `expect` for checks that assert, and claim options (declared
  * extractors). Exit code 0 when every new Outcome's test outcome passes or skips, 1 otherwise.
- *
- * `rejudge` is run/'s re-judging function, passed in by the command dispatcher.
  */
-export async function rejudgeCommand(args: readonly string[], rejudge: RejudgeOutcome): Promise<number> {
+export async function rejudgeCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
@@ -69,7 +57,7 @@ export async function rejudgeCommand(args: readonly string[], rejudge: RejudgeOu
   const run = loadRun(target);
   const startedAt = new Date();
   const outcomes: Outcome[] = [];
-  for (const outcome of run.outcomes) outcomes.push(await rejudge(outcome, options));
+  for (const outcome of run.outcomes) outcomes.push(await rejudgeOutcome(outcome, options));
   const written = writeRunArtifacts({
     outputDir: path.resolve(values.out ?? 'riddle-report'),
     runId: newRunId(startedAt),

@@ -35,6 +35,7 @@ function splitRecords(text: string, file: string): RawRecord[] {
   let line = 1;
   let recordLine = 1;
   let column = 1;
+  let quotedInRecord = false;
   let i = 0;
   const endField = () => {
     fields.push(field);
@@ -42,14 +43,16 @@ function splitRecords(text: string, file: string): RawRecord[] {
   };
   const endRecord = () => {
     endField();
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields });
+    if (quotedInRecord || !(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields });
     fields = [];
+    quotedInRecord = false;
   };
   const fail = (message: string) => issues.push({ file, line, row: null, column: null, message });
   while (i < body.length) {
     const char = body[i];
     if (char === '"' && field === '') {
       const opened = line;
+      quotedInRecord = true;
       i++;
       for (;;) {
         if (i >= body.length) {
@@ -93,7 +96,7 @@ function splitRecords(text: string, file: string): RawRecord[] {
       i++;
     }
   }
-  if (field !== '' || fields.length > 0) endRecord();
+  if (field !== '' || fields.length > 0 || quotedInRecord) endRecord();
   return issues.length ? throwIssues(issues) : records;
 }
 

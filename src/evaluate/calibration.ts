@@ -1,13 +1,11 @@
 import {
   CALIBRATION_SCHEMA,
-  CASE_SCHEMA,
   fingerprint,
   migrate,
   systemClock,
   type Calibration,
   type CalibratedCriterion,
   type CalibrationItem,
-  type Case,
   type Clock,
   type Criterion,
   type CriterionCalibration,
@@ -17,7 +15,7 @@ import {
 } from '../model/index.js';
 import { cohenKappa, confusion, gwetAC1, krippendorffAlpha, rawAgreement, sensitivitySpecificity } from '../statistics/index.js';
 import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
-import { gatherFindings } from './findings.js';
+import { gatherFindings, standInCase } from './findings.js';
 
 /** What a calibration is evidence about: the evaluator's identity, not its independence, limits or calibration. */
 export function evaluatorIdentity(record: Pick<Evaluator, 'id' | 'kind' | 'revision' | 'model' | 'criteria'>): string {
@@ -48,24 +46,6 @@ function isPositive(criterion: Criterion, label: string): boolean {
 
 function validTruth(criterion: Criterion, label: string): boolean {
   return criterion.labels ? criterion.labels.vocabulary.includes(label) : label === 'met' || label === 'unmet';
-}
-
-function controlCase(control: LabelledControl, criteria: readonly string[]): Case {
-  return {
-    schema: CASE_SCHEMA,
-    id: control.id,
-    input: null,
-    followUps: [],
-    fixtures: null,
-    expect: [...criteria],
-    forbid: [],
-    oracle: null,
-    effectClass: 'none',
-    stop: { timeoutMs: 60_000, maxOutputBytes: 65_536, maxRounds: 1 },
-    dependencies: [],
-    sealed: false,
-    tags: { calibration: 'control' },
-  };
 }
 
 export interface CalibrateOptions {
@@ -125,7 +105,7 @@ export async function calibrate(evaluator: EvaluatorDefinition, controls: readon
     if (labelled.length === 0) continue;
     const findings = await gatherFindings({
       observation: control.observation,
-      case: controlCase(control, labelled.map((c) => c.name)),
+      case: standInCase(control.id, labelled.map((c) => c.name)),
       arm: control.id,
       attempt: 0,
       rubric: options.rubric,

@@ -90,8 +90,8 @@ export const englishClaimExtractor: ClaimExtractor = regexClaimExtractor('englis
   },
 ]);
 
-/** A claim as checked: where it came from. */
-type SourcedClaim = Claim & { extractor: string | null };
+/** A claim with the extractor that found it (null for structured claims). */
+export type SourcedClaim = Claim & { extractor: string | null };
 
 /** Claims the declared extractors find in each round's reply, tagged `extracted` with the extractor's id. */
 export function extractClaims(observation: Observation, extractors: readonly ClaimExtractor[]): SourcedClaim[] {
@@ -173,16 +173,20 @@ function checkToolClaim(claim: Claim, observation: Observation): Verdict {
   };
 }
 
-function checkRowClaim(claim: Claim, observation: Observation): Verdict {
+/** Which rows a row claim needs to see changed: inserted, updated (modified) or deleted ones. */
+const ROW_CHANGE = { inserted: 'inserted', modified: 'updated', deleted: 'deleted' } as const;
+
+function checkRowClaim(claim: Claim & { action: keyof typeof ROW_CHANGE }, observation: Observation): Verdict {
   const tables = observation.rows.filter((r) => r.table === claim.target);
   if (watchedGrade(observation, 'rows') === null || tables.length === 0) {
     return { status: 'unverifiable', receipt: null, note: `table ${claim.target} was not observed` };
   }
-  const inserted = tables.reduce((n, t) => n + t.inserted.length, 0);
-  const receipt: EvidenceRef = { kind: 'row', target: claim.target, grade: 'receipt', detail: `${inserted} row(s) inserted` };
-  return inserted > 0
-    ? { status: 'supported', receipt, note: `${inserted} row(s) inserted into ${claim.target}` }
-    : { status: 'contradicted', receipt, note: `claimed rows inserted into ${claim.target}, but none were` };
+  const change = ROW_CHANGE[claim.action];
+  const count = tables.reduce((n, t) => n + t[change].length, 0);
+  const receipt: EvidenceRef = { kind: 'row', target: claim.target, grade: 'receipt', detail: `${count} row(s) ${change}` };
+  return count > 0
+    ? { status: 'supported', receipt, note: `${count} row(s) ${change} in ${claim.target}` }
+    : { status: 'contradicted', receipt, note: `claimed rows ${change} in ${claim.target}, but none were` };
 }
 
 function checkCompletion(observation: Observation): Verdict {
@@ -195,6 +199,11 @@ function checkCompletion(observation: Observation): Verdict {
 }
 
 function checkOne(claim: Claim, observation: Observation, filesObserved: boolean): Verdict {
+  // A claim about an observed table ("modified tasks") is checked against its rows, not against a file of that name.
+  const aboutTable = observation.rows.some((r) => r.table === claim.target);
+  if (aboutTable && (claim.action === 'modified' || claim.action === 'deleted' || claim.action === 'inserted')) {
+    return checkRowClaim({ ...claim, action: claim.action }, observation);
+  }
   switch (claim.action) {
     case 'created':
     case 'modified':
@@ -204,7 +213,7 @@ function checkOne(claim: Claim, observation: Observation, filesObserved: boolean
     case 'called':
       return checkToolClaim(claim, observation);
     case 'inserted':
-      return checkRowClaim(claim, observation);
+      return checkRowClaim({ ...claim, action: 'inserted' }, observation);
     case 'completed':
       return checkCompletion(observation);
     case 'other':

@@ -1,4 +1,4 @@
-import type { Case, Criterion, CriterionFinding, EvidenceGrade, EvidenceRef, Evaluator, Observation, Rubric } from '../model/index.js';
+import { CASE_SCHEMA, type Case, type Criterion, type CriterionFinding, type EvidenceGrade, type EvidenceRef, type Evaluator, type Observation, type Rubric } from '../model/index.js';
 import { createEvidenceRecorder, createObservationView, refersTo, topGrade } from './evidence.js';
 import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
 
@@ -60,6 +60,28 @@ function settle(criterion: Criterion, returned: unknown): Settled {
     return { result: 'error', label: null, note: `criterion "${criterion.name}" has no label vocabulary, but the check returned the label ${JSON.stringify(returned)}: pass or throw instead, or declare labels on the criterion` };
   }
   return { result: 'met', label: null, note: 'check passed' };
+}
+
+/**
+ * The Case checks see when evaluators run outside a trial (calibration controls, evaluator tests): it expects the
+ * criteria being judged and carries no input of its own.
+ */
+export function standInCase(id: string, expect: readonly string[]): Case {
+  return {
+    schema: CASE_SCHEMA,
+    id,
+    input: null,
+    followUps: [],
+    fixtures: null,
+    expect: [...expect],
+    forbid: [],
+    oracle: null,
+    effectClass: 'none',
+    stop: { timeoutMs: 60_000, maxOutputBytes: 65_536, maxRounds: 1 },
+    dependencies: [],
+    sealed: false,
+    tags: {},
+  };
 }
 
 export interface GatherInput {

@@ -18,7 +18,7 @@ export {
   type JudgeExchange,
   type ObservationView,
 } from './evidence.js';
-export { gatherFindings, gradeFor, trustedFor, type GatherInput } from './findings.js';
+export { gatherFindings, gradeFor, trustedFor, standInCase, type GatherInput } from './findings.js';
 export { combineFindings } from './combine.js';
 export {
   checkClaims,
@@ -29,6 +29,7 @@ export {
   type ClaimExtractor,
   type ClaimPattern,
   type ExtractedClaim,
+  type SourcedClaim,
 } from './claims.js';
 export { replyText, keywordRefusalClassifier, type ReplyClass, type ReplyClassifier } from './reply.js';
 export {

@@ -1,7 +1,7 @@
-import { CASE_SCHEMA, type Case, type CriterionFinding, type CriterionResult, type Observation, type Rubric } from '../model/index.js';
+import type { Case, CriterionFinding, CriterionResult, Observation, Rubric } from '../model/index.js';
 import { combineFindings } from './combine.js';
 import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
-import { gatherFindings } from './findings.js';
+import { gatherFindings, standInCase } from './findings.js';
 
 export type ExpectedVerdict = CriterionResult['result'] | 'error';
 
@@ -22,24 +22,6 @@ export interface VerdictOutcome {
   actual: string;
   result: CriterionResult;
   findings: CriterionFinding[];
-}
-
-function placeholderCase(criterion: string): Case {
-  return {
-    schema: CASE_SCHEMA,
-    id: 'evaluator-under-test',
-    input: null,
-    followUps: [],
-    fixtures: null,
-    expect: [criterion],
-    forbid: [],
-    oracle: null,
-    effectClass: 'none',
-    stop: { timeoutMs: 60_000, maxOutputBytes: 65_536, maxRounds: 1 },
-    dependencies: [],
-    sealed: false,
-    tags: {},
-  };
 }
 
 /**
@@ -64,7 +46,7 @@ export async function evaluatorVerdict(
   const findings = (
     await gatherFindings({
       observation: scenario.observation,
-      case: scenario.case ?? placeholderCase(criterion),
+      case: scenario.case ?? standInCase('evaluator-under-test', [criterion]),
       arm: scenario.case?.id ?? 'evaluator-under-test',
       attempt: 0,
       rubric: scenario.rubric,

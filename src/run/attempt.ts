@@ -1,6 +1,6 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
-import { checkClaims, combineFindings, gatherFindings, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import { checkClaims, combineFindings, gatherFindings, type ClaimExtractor, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
 import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import type { AttemptSlot } from './schedule.js';
 
@@ -16,6 +16,8 @@ export interface AttemptSetup {
   fixtures: string | null;
   observers: readonly RowObserver[];
   keepFailedSandbox: boolean;
+  /** Declared extractors that find claims in reply text, checked beside the structured ones. */
+  claimExtractors: readonly ClaimExtractor[];
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -74,7 +76,7 @@ export async function runAttempt(slot: AttemptSlot, sequence: number, setup: Att
     return finish({ status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${failure.message}`, observation, findings: [], criteria: [], claims: [], error: failure });
   }
   const criteria = combineFindings(setup.rubric, findings);
-  const claims = checkClaims(observation);
+  const claims = checkClaims(observation, { extractors: setup.claimExtractors });
   const errored = findings.filter((f) => f.result === 'error');
   const status = errored.length > 0 ? 'evaluator_error' : 'completed';
   const error = errored.length > 0 ? { where: `evaluator ${errored[0]?.evaluator} on ${errored[0]?.criterion}`, message: errored[0]?.note ?? '' } : null;

@@ -19,7 +19,7 @@ import {
   type TrialSuite,
   type Verdict,
 } from '../model/index.js';
-import type { CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
+import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
 import { functionSubject, type RowObserver, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
@@ -98,6 +98,8 @@ interface CommonDeclaration {
   observers?: RowObserver[];
   /** Keep the sandbox of every attempt that did not PASS, for inspection (its path is in the Outcome). */
   keepFailedSandboxes?: boolean;
+  /** Extractors that find claims of success in reply text (e.g. `englishClaimExtractor`), checked against receipts. */
+  claimExtractors?: ClaimExtractor[];
 }
 
 export interface TrialDeclaration extends CommonDeclaration {
@@ -138,10 +140,14 @@ export interface ResolvedTrial {
   fixtures: Record<string, string>;
   observers: RowObserver[];
   keepFailedSandboxes: boolean;
+  claimExtractors: ClaimExtractor[];
   budgetMs: number;
   variables: string[];
   prompts: Record<string, string>;
 }
+
+/** Time a subject past its budget may take to be stopped: observe/'s kill grace plus its abort grace. */
+const STOP_GRACE_MS = 7_000;
 
 export const DEFAULTS = {
   threshold: { rate: 0.8, alpha: 0.05 },
@@ -357,10 +363,12 @@ export function resolveTrial(
     tools: declared.tools ?? [],
     dependencies,
     fixtures,
-    budgetMs: attemptMs * rounds * waves + 10_000,
+    // Each attempt may overrun its budget by the time it takes to stop the subject (kill and abort graces).
+    budgetMs: (attemptMs * rounds + STOP_GRACE_MS) * waves + 10_000,
     variables: declared.variables ?? [],
     prompts: declared.prompts ?? {},
     observers: declared.observers ?? [],
     keepFailedSandboxes: declared.keepFailedSandboxes ?? false,
+    claimExtractors: declared.claimExtractors ?? [],
   };
 }

@@ -2,7 +2,8 @@ export { runTrial, type TrialPlan, type RunServices } from './run-trial.js';
 export { runAttempt, type AttemptSetup } from './attempt.js';
 export { assembleOutcome, declarationWarnings, type OutcomeParts } from './outcome.js';
 export { scheduleAttempts, attemptSeed, type AttemptSlot } from './schedule.js';
-export { stoppingRuleFor, describeRule } from './stopping.js';
+export { stoppingRuleFor, describeRule, sequentialFor } from './stopping.js';
+export { rejudgeOutcome, type RejudgeOptions } from './rejudge.js';
 export {
   resolveTrial,
   TrialDeclarationError,

@@ -6,6 +6,7 @@ import {
   type Outcome,
   type TrialJudgment,
 } from '../model/index.js';
+import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
 import { attemptsToCertify } from '../statistics/index.js';
 import type { TrialPlan } from './run-trial.js';
 
@@ -51,19 +52,21 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
   const receipts = parts.attempts.flatMap((a) => a.observation?.receipts ?? []);
   const costs = receipts.map((r) => r.costUsd).filter((c): c is number => c !== null);
   const durations = parts.attempts.filter((a) => a.status !== 'blocked').map((a) => a.durationMs).sort((a, b) => a - b);
+  const records = { suite, rubric, evaluators, environment };
+  const routed = capabilitiesAndFindings({ records, attempts: [...parts.attempts], arms: [...parts.arms], judgment: parts.judgment });
   return {
     schema: OUTCOME_SCHEMA,
     id: fingerprint(pinned),
     trial: { id: suite.id, name: suite.name, file: suite.file },
     pinned,
-    records: { suite, rubric, evaluators, environment },
+    records,
     execution: parts.execution,
     attempts: [...parts.attempts],
     arms: [...parts.arms],
     judgment: parts.judgment,
-    coverage: [],
-    capabilities: [],
-    findings: [],
+    coverage: coverageTable(rubric, pinned.rubric, environment.subject.revision, parts.attempts),
+    capabilities: routed.capabilities,
+    findings: routed.findings,
     cost: {
       usd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
       inputTokens: receipts.reduce((sum, r) => sum + (r.inputTokens ?? 0), 0),

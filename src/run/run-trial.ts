@@ -1,12 +1,12 @@
 import type { AttemptRecord, Clock, Dependency, Environment, Outcome, Rubric, TrialSuite } from '../model/index.js';
-import { summarizeArm, judgeTrial, type SequentialDecision } from '../aggregate/index.js';
-import type { EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
+import { summarizeArm, judgeTrial } from '../aggregate/index.js';
+import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt } from './attempt.js';
 import { assembleOutcome } from './outcome.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
-import { describeRule, stoppingRuleFor } from './stopping.js';
+import { describeRule, sequentialFor, stoppingRuleFor } from './stopping.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -22,6 +22,7 @@ export interface TrialPlan {
   fixtures: Readonly<Record<string, string>>;
   observers: readonly RowObserver[];
   keepFailedSandboxes: boolean;
+  claimExtractors: readonly ClaimExtractor[];
 }
 
 export interface RunServices {
@@ -122,6 +123,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           fixtures: plan.fixtures[slot.arm] ?? null,
           observers: plan.observers,
           keepFailedSandbox: plan.keepFailedSandboxes,
+          claimExtractors: plan.claimExtractors,
         });
       }
       arm.records.push(record);
@@ -130,12 +132,6 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   };
   await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
 
-  const sequentialFor = (records: readonly AttemptRecord[]): SequentialDecision | null => {
-    if (rule.kind !== 'sprt' && rule.kind !== 'confidence-sequence') return null;
-    if (records.some((r) => r.verdict === 'UNKNOWN' || r.verdict === 'DISPUTED')) return null;
-    const decision = stoppingDecision(rule, records.filter((r) => r.verdict === 'PASS').length, records.length);
-    return { method: rule.kind, decision: decision === 'continue' ? 'inconclusive' : decision, alpha: rule.alpha };
-  };
   const arms = suite.arms.map((arm) => {
     const records = [...(state.get(arm.id)?.records ?? [])].sort((a, b) => a.index - b.index);
     return summarizeArm({
@@ -144,7 +140,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       rubric,
       planned: suite.repeat.n,
       notRun: notRun.get(arm.id) ?? { count: 0, reason: '' },
-      sequential: sequentialFor(records),
+      sequential: sequentialFor(rule, records),
     });
   });
   const blocked = blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null;

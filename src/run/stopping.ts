@@ -1,5 +1,6 @@
-import type { Rubric, TrialSuite } from '../model/index.js';
-import type { StoppingRuleSpec } from '../statistics/index.js';
+import type { SequentialDecision } from '../aggregate/index.js';
+import type { AttemptRecord, Rubric, TrialSuite } from '../model/index.js';
+import { stoppingDecision, type StoppingRuleSpec } from '../statistics/index.js';
 
 /** The statistics-level rule for one arm: the declared rule with the Rubric's threshold and α and the suite's n. */
 export function stoppingRuleFor(suite: TrialSuite, rubric: Rubric): StoppingRuleSpec {
@@ -33,4 +34,15 @@ export function describeRule(rule: StoppingRuleSpec): string {
     default:
       return rule satisfies never;
   }
+}
+
+/**
+ * The decision of a sequential rule (SPRT, confidence sequence) over an arm's attempts, which then decides the arm;
+ * null for fixed-n rules, and when any attempt is undecided (the rule's error rates assume decided attempts).
+ */
+export function sequentialFor(rule: StoppingRuleSpec, records: readonly AttemptRecord[]): SequentialDecision | null {
+  if (rule.kind !== 'sprt' && rule.kind !== 'confidence-sequence') return null;
+  if (records.length === 0 || records.some((r) => r.verdict === 'UNKNOWN' || r.verdict === 'DISPUTED')) return null;
+  const decision = stoppingDecision(rule, records.filter((r) => r.verdict === 'PASS').length, records.length);
+  return { method: rule.kind, decision: decision === 'continue' ? 'inconclusive' : decision, alpha: rule.alpha };
 }

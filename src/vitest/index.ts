@@ -1,4 +1,11 @@
+import { expect } from 'vitest';
+import { riddleMatchers } from './matchers.js';
+
+// riddle's matchers are available wherever trials are written.
+expect.extend(riddleMatchers);
+
 export { trial, testTrial, TrialVerdictError, type Trial } from './trial.js';
+export { riddleMatchers } from './matchers.js';
 export type { RiddleTaskMeta } from './meta.js';
 export {
   TrialDeclarationError,
@@ -10,5 +17,45 @@ export {
   type CriterionDeclaration,
   type RepeatDeclaration,
 } from '../run/index.js';
-export { functionSubject, type Subject, type SubjectFunction, type AttemptContext, type ToolDefinition } from '../observe/index.js';
-export type { CriterionCheck, CheckContext, EvaluatorDefinition } from '../evaluate/index.js';
+export {
+  functionSubject,
+  commandSubject,
+  httpSubject,
+  replaySubject,
+  sqliteObserver,
+  receiptFromOpenAI,
+  receiptsFromAiSdk,
+  ToolDeniedError,
+  type Subject,
+  type SubjectFunction,
+  type SubjectResponse,
+  type AttemptContext,
+  type ToolDefinition,
+  type ToolRunContext,
+  type RowObserver,
+  type FunctionSubjectOptions,
+  type CommandSubjectOptions,
+  type HttpSubjectOptions,
+  type ReplaySubjectOptions,
+  type SqliteObserverOptions,
+} from '../observe/index.js';
+export {
+  mechanicalEvaluator,
+  modelJudge,
+  humanLabels,
+  calibrate,
+  withCalibration,
+  englishClaimExtractor,
+  regexClaimExtractor,
+  keywordRefusalClassifier,
+  type CriterionCheck,
+  type CheckContext,
+  type EvaluatorDefinition,
+  type ObservationView,
+  type MechanicalEvaluatorOptions,
+  type ModelJudgeOptions,
+  type HumanLabelsOptions,
+  type ClaimExtractor,
+  type ReplyClassifier,
+} from '../evaluate/index.js';
+export type { Outcome, Verdict, AttemptStatus, EvidenceGrade, EffectClass, Dependency } from '../model/index.js';

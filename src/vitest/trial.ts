@@ -87,6 +87,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         fixtures: folders,
         observers: resolved.observers,
         keepFailedSandboxes: resolved.keepFailedSandboxes,
+        claimExtractors: resolved.claimExtractors,
       },
       { clock: systemClock, expect: context.expect, signal: context.signal },
     );

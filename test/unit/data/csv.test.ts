@@ -41,6 +41,10 @@ describe('parseCsv (RFC 4180)', () => {
     ]);
   });
 
+  test('an empty quoted field is a value, not an empty line, even alone on the last line', () => {
+    expect(parseCsv('note\n""\nx\n""', 'one.csv').rows.map((r) => r.values.note)).toEqual(['', 'x', '']);
+  });
+
   test('a quote opening a field only counts at the start of the field', () => {
     expect(issuesOf(() => parseCsv('a,b\n1,5" screen\n', 'bare.csv'))).toEqual([
       { file: 'bare.csv', line: 2, row: null, column: null, message: expect.stringContaining('a quote inside an unquoted field') },

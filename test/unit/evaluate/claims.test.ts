@@ -83,6 +83,14 @@ describe('checkClaims: tools, rows, completion', () => {
     ]);
   });
 
+  it('checks updates and deletions claimed about an observed table against its rows, not a file of that name', () => {
+    const rows = [{ source: 'db', table: 'tasks', inserted: [], updated: [{ before: { id: 1 }, after: { id: 1 } }], deleted: [] }];
+    const checks = checkClaims(claiming([claim('modified', 'tasks'), claim('deleted', 'tasks')], { rows }));
+    expect(checks.map((c) => c.status)).toEqual(['supported', 'contradicted']);
+    expect(checks[0]?.receipt).toMatchObject({ kind: 'row', target: 'tasks', detail: '1 row(s) updated' });
+    expect(checks[1]?.note).toBe('claimed rows deleted in tasks, but none were');
+  });
+
   it('contradicts a completion claim by a failed process exit, and otherwise cannot verify it', () => {
     const out = { text: '', bytes: 0, truncated: false, sha256: '' };
     const exit = { code: 2, signal: null, timedOut: false, stdout: out, stderr: out };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { calibrateCommand } from '../../../src/cli/calibrate.js';
-import { rejudgeCommand, type RejudgeOutcome } from '../../../src/cli/rejudge.js';
+import { rejudgeCommand } from '../../../src/cli/rejudge.js';
 import { combineFindings, gatherFindings } from '../../../src/evaluate/index.js';
 import { migrate, OUTCOME_SCHEMA, fingerprint, type Outcome } from '../../../src/model/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt } from '../builders.js';
@@ -84,20 +84,6 @@ describe('riddle calibrate', () => {
 });
 
 describe('riddle rejudge', () => {
-  /** A stand-in for run/'s re-judging: new findings and criteria on retained Observations, a new id. */
-  const rejudge: RejudgeOutcome = async (old, options) => {
-    const r = options.rubric ?? old.records.rubric;
-    const attempts = [];
-    for (const a of old.attempts) {
-      if (!a.observation) continue;
-      const c = old.records.suite.arms.find((arm) => arm.id === a.arm)?.case ?? aCase();
-      const findings = await gatherFindings({ observation: a.observation, case: c, arm: a.arm, attempt: a.index, rubric: r, evaluators: options.evaluators, expect: options.expect });
-      attempts.push({ ...a, findings, criteria: combineFindings(r, findings) });
-    }
-    const evaluators = options.evaluators.map((e) => e.record);
-    return { ...old, id: fingerprint({ old: old.id, evaluators }), attempts, records: { ...old.records, rubric: r, evaluators }, execution: { ...old.execution, rejudgedFrom: old.id } };
-  };
-
   it('re-judges retained Observations into a new run and leaves the old Outcome untouched', async () => {
     const module = path.join(dir, 'judge.mjs');
     writeFileSync(module, EVALUATOR_MODULE);
@@ -124,7 +110,7 @@ describe('riddle rejudge', () => {
     const hash = () => createHash('sha256').update(readFileSync(oldFile)).digest('hex');
     const before = hash();
     const out = path.join(dir, 'report');
-    const code = await rejudgeCommand([oldFile, '--evaluators', module, '--out', out], rejudge);
+    const code = await rejudgeCommand([oldFile, '--evaluators', module, '--out', out]);
     expect(hash()).toBe(before);
     expect(code).toBe(1);
     const [runId] = readdirSync(path.join(out, 'runs'));
@@ -138,7 +124,7 @@ describe('riddle rejudge', () => {
   });
 
   it('names what is missing', async () => {
-    await expect(rejudgeCommand([], rejudge)).rejects.toThrow('needs a run folder');
-    await expect(rejudgeCommand(['x.json'], rejudge)).rejects.toThrow('--evaluators');
+    await expect(rejudgeCommand([])).rejects.toThrow('needs a run folder');
+    await expect(rejudgeCommand(['x.json'])).rejects.toThrow('--evaluators');
   });
 });

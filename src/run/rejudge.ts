@@ -1,0 +1,76 @@
+import type { AttemptRecord, Outcome, Rubric } from '../model/index.js';
+import { attemptVerdict, judgeTrial, summarizeArm } from '../aggregate/index.js';
+import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import { assembleOutcome } from './outcome.js';
+import { sequentialFor, stoppingRuleFor } from './stopping.js';
+
+export interface RejudgeOptions {
+  /** A replacement Rubric; the Outcome's own when absent. */
+  rubric?: Rubric;
+  evaluators: readonly EvaluatorDefinition[];
+  expect: ExpectFunction;
+  claims?: ClaimCheckOptions;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Judge one retained attempt again; attempts that never produced an Observation keep their status. */
+async function rejudgeAttempt(attempt: AttemptRecord, outcome: Outcome, rubric: Rubric, options: RejudgeOptions): Promise<AttemptRecord> {
+  const armCase = outcome.records.suite.arms.find((a) => a.id === attempt.arm)?.case;
+  const judgeable = attempt.observation !== null && (attempt.status === 'completed' || attempt.status === 'evaluator_error');
+  if (!armCase || !judgeable || attempt.observation === null) return attempt;
+  const observation = attempt.observation;
+  const reset = { ...attempt, findings: [], criteria: [], claims: [], error: null };
+  let findings;
+  try {
+    findings = await gatherFindings({ observation, case: armCase, arm: attempt.arm, attempt: attempt.index, rubric, evaluators: options.evaluators, expect: options.expect });
+  } catch (error) {
+    return { ...reset, status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${message(error)}`, error: { where: 'evaluators', message: message(error) } };
+  }
+  const criteria = combineFindings(rubric, findings);
+  const claims = checkClaims(observation, options.claims);
+  const errored = findings.find((f) => f.result === 'error');
+  const status = errored ? 'evaluator_error' : 'completed';
+  const error = errored ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note } : null;
+  const { verdict, reason } = attemptVerdict({ status, error, case: armCase, rubric, criteria, claims });
+  return { ...reset, status, verdict, reason, findings, criteria, claims, error };
+}
+
+/**
+ * Re-judge an Outcome's retained Observations with other evaluators (and optionally another Rubric) without
+ * running the subject again. The result is a new Outcome with new fingerprints that names the one it re-judged;
+ * the given Outcome is not modified.
+ */
+export async function rejudgeOutcome(outcome: Outcome, options: RejudgeOptions): Promise<Outcome> {
+  const rubric = options.rubric ?? outcome.records.rubric;
+  const { suite, environment } = outcome.records;
+  const attempts: AttemptRecord[] = [];
+  for (const attempt of outcome.attempts) attempts.push(await rejudgeAttempt(attempt, outcome, rubric, options));
+  const rule = stoppingRuleFor(suite, rubric);
+  const arms = suite.arms.map((arm) => {
+    const previous = outcome.arms.find((a) => a.arm === arm.id);
+    const records = attempts.filter((a) => a.arm === arm.id).sort((a, b) => a.index - b.index);
+    return summarizeArm({
+      arm,
+      attempts: records,
+      rubric,
+      planned: suite.repeat.n,
+      notRun: previous?.notRun ?? { count: 0, reason: '' },
+      sequential: sequentialFor(rule, records),
+    });
+  });
+  const judgment = judgeTrial({
+    suite,
+    rubric,
+    arms,
+    blocked: outcome.judgment.blocked,
+    cutShort: outcome.judgment.incomplete ? arms.reduce((n, a) => n + a.notRun.count, 0) : 0,
+  });
+  return assembleOutcome({
+    plan: { suite, rubric, environment, evaluators: options.evaluators },
+    attempts,
+    arms,
+    judgment,
+    execution: { ...outcome.execution, rejudgedFrom: outcome.id },
+  });
+}
