@@ -54,11 +54,11 @@ function boundToRecording(evaluator: EvaluatorDefinition, completions: ReadonlyM
   return { record: evaluator.record, checks };
 }
 
-function labelsBy(completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: XSTestCompletion) => XSTestLabel) {
+function labelsBy(completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: XSTestCompletion) => XSTestLabel): Map<string, { refused: XSTestLabel }> {
   return new Map([...completions].map(([id, c]) => [id, { refused: pick(c) }]));
 }
 
-function humanEvaluator(id: string, labeller: string, completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: XSTestCompletion) => XSTestLabel) {
+function humanEvaluator(id: string, labeller: string, completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: XSTestCompletion) => XSTestLabel): EvaluatorDefinition {
   return boundToRecording(
     humanLabels({
       id,

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { readLatestRun, repoRoot, tempDir } from './support.js';
+import { readLatestRun, repoRoot, runVitest, tempDir } from './support.js';
 
 const trialFile = `import { expect } from 'vitest';
 import { trial } from 'riddle/trial';
@@ -17,34 +18,70 @@ trial('echo answers', {
 });
 `;
 
-describe('the published package', () => {
-  it('installs from its tarball into a fresh project and runs trials with --reporter=riddle', async () => {
-    const work = tempDir('packed');
-    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot });
-    const tarball = path.join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
-    const files = (JSON.parse(packed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(files).toContain('dist/vitest/reporter-entry.js');
-    expect(files).toContain('schema/outcome.json');
-    expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
+function* jsFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* jsFiles(full);
+    else if (entry.name.endsWith('.js')) yield full;
+  }
+}
 
-    const project = path.join(work, 'user-project');
+/** The package a bare specifier names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+describe('the published package', async () => {
+  const work = tempDir('pack');
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot });
+  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+  // The user project sits under the repository so that Vitest itself (a peer) resolves to the one installed copy;
+  // riddle resolves from the project's own node_modules, holding exactly what the tarball ships.
+  mkdirSync(path.join(repoRoot, '.packed'), { recursive: true });
+  const project = mkdtempSync(path.join(repoRoot, '.packed', 'user-project-'));
+  const installed = path.join(project, 'node_modules', 'riddle');
+  mkdirSync(installed, { recursive: true });
+  await execa('tar', ['-xzf', path.join(work, info!.filename), '-C', installed, '--strip-components=1']);
+
+  it('ships the build, the JSON Schemas and the CLI, and no sources or tests', () => {
+    const files = info!.files.map((f) => f.path);
+    expect(files).toContain('dist/vitest/reporter-entry.js');
+    expect(files).toContain('dist/cli/main.js');
+    expect(files).toContain('schema/outcome.json');
+    expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('fixtures/'))).toBe(false);
+  });
+
+  it('declares every package its build imports', () => {
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const undeclared = new Set<string>();
+    for (const file of jsFiles(path.join(installed, 'dist'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from\s+|import\()\s*['"]([^'"./][^'"]*)['"]/g)) {
+        const name = packageOf(match[1]!);
+        if (name.startsWith('node:') || builtinModules.includes(name) || name === 'riddle') continue;
+        if (!declared.has(name)) undeclared.add(`${name} (${path.relative(installed, file)})`);
+      }
+    }
+    expect([...undeclared]).toEqual([]);
+  });
+
+  it('runs trials in a user project with --reporter=riddle and no riddle configuration', async () => {
     mkdirSync(path.join(project, 'trials'), { recursive: true });
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
     writeFileSync(path.join(project, 'trials', 'echo.test.ts'), trialFile);
-    // Offline: everything comes from the npm cache the repository's own install filled.
-    await execa('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '-D', tarball, 'vitest@4.1.12'], { cwd: project });
-    expect(existsSync(path.join(project, 'node_modules', 'riddle', 'dist', 'vitest', 'trial.js'))).toBe(true);
-
-    const run = await execa(path.join(project, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=riddle'], {
-      cwd: project,
-      reject: false,
-      all: true,
-      env: { NO_COLOR: '1', CI: '1' },
-    });
-    expect(run.all).toContain(' riddle ');
+    // An empty config only stops Vitest from finding the repository's own config further up; riddle needs none.
+    writeFileSync(path.join(project, 'vitest.config.mjs'), 'export default {};\n');
+    const reportDir = tempDir('packed-report');
+    const run = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`]);
+    expect(run.output).toContain(' riddle ');
     expect(run.exitCode).toBe(0);
-    const { outcomes } = readLatestRun(path.join(project, 'riddle-report'));
+    const { outcomes } = readLatestRun(reportDir);
     expect(outcomes[0]?.judgment.verdict).toBe('PASS');
-    expect(JSON.parse(readFileSync(path.join(project, 'node_modules', 'riddle', 'package.json'), 'utf8')).name).toBe('riddle');
+    expect(outcomes[0]?.records.environment.harness.riddle).toBe(JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')).version);
+    expect(existsSync(path.join(installed, 'dist', 'vitest', 'trial.js'))).toBe(true);
+  });
+
+  it('serves the riddle command from the package', async () => {
+    const schema = await execa(process.execPath, [path.join(installed, 'dist', 'cli', 'main.js'), 'schema', 'outcome']);
+    expect(JSON.parse(schema.stdout).title).toBe('riddle.outcome/1');
   });
 });

@@ -43,6 +43,7 @@ async function outcomeOf(spec: RunSpec): Promise<Outcome> {
       unavailable: [],
       fixtures: {},
       observers: [],
+      claimExtractors: [],
       keepFailedSandboxes: false,
     },
     { clock: systemClock, expect },
