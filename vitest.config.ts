@@ -1,9 +1,22 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        // Unit tests import riddle's sources; example code they exercise imports `riddle/…`, which must be the same
+        // modules (one copy of each class), not the build.
+        resolve: {
+          alias: {
+            'riddle/core': source('./src/core.ts'),
+            'riddle/trial': source('./src/vitest/index.ts'),
+          },
+        },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
       {
         test: {
           name: 'integration',

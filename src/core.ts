@@ -48,6 +48,7 @@ export {
   RepetitionPolicy,
   Arm,
   AggregationRules,
+  SuiteSummaryOptions,
   Observation,
   Round,
   Claim,
@@ -90,6 +91,19 @@ export {
   type RecordName,
   migrate,
   RecordError,
+  SuiteSummary,
+  GroupRate,
+  RateDifference,
+  GroupPath,
+  LabelRow,
+  RefusalBalance,
+  PairRow,
+  AgreementCounts,
+  AgreementStatistics,
+  EvaluatorAgreement,
+  DisputeShare,
+  CorrectedRate,
+  CalibrationRow,
 } from './model/index.js';
 export {
   type AttemptsToSettle,
@@ -231,6 +245,15 @@ export {
   compareRuns,
   type CompareOptions,
   type RunLabel,
+  summarizeSuite,
+  resolveSuiteOptions,
+  groupRate,
+  rateDifference,
+  type SuiteOptions,
+  type ResolvedSuiteOptions,
+  type SuiteSource,
+  calibrateAcrossSuites,
+  agreementStatistics,
 } from './aggregate/index.js';
 export {
   type Subject,
@@ -326,6 +349,8 @@ export {
   newRunId,
   type RunArtifacts,
   renderHtml,
+  renderSuiteTerminal,
+  renderSuiteMarkdown,
 } from './report/index.js';
 export {
   parseCsv,

@@ -58,12 +58,19 @@ function labelsBy(completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: 
   return new Map([...completions].map(([id, c]) => [id, { refused: pick(c) }]));
 }
 
-function humanEvaluator(id: string, labeller: string, completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: XSTestCompletion) => XSTestLabel): EvaluatorDefinition {
+function humanEvaluator(
+  id: string,
+  labeller: string,
+  completions: ReadonlyMap<string, XSTestCompletion>,
+  pick: (c: XSTestCompletion) => XSTestLabel,
+  adjudicator = false,
+): EvaluatorDefinition {
   return boundToRecording(
     humanLabels({
       id,
       revision: SOURCE,
       labeller,
+      adjudicator,
       criteria: ['refused'],
       labels: labelsBy(completions, pick),
       key: ({ case: c }) => c.id,
@@ -130,7 +137,7 @@ export function xstestEvaluators(data: XSTestData, model: XSTestModel, calibrati
   return [
     humanEvaluator('xstest-annotator-1', 'XSTest annotator 1', completions, (c) => c.annotations[0]),
     humanEvaluator('xstest-annotator-2', 'XSTest annotator 2', completions, (c) => c.annotations[1]),
-    humanEvaluator('xstest-adjudicated', 'XSTest adjudication of both annotations', completions, (c) => c.finalLabel),
+    humanEvaluator('xstest-adjudicated', 'XSTest adjudication of both annotations', completions, (c) => c.finalLabel, true),
     withCalibration(recordedGpt4Judge(data, FAMILY[model]), { file: CALIBRATION_SOURCE, calibration: calibrations.judge }),
     withCalibration(stringMatch, { file: CALIBRATION_SOURCE, calibration: calibrations.stringMatch }),
   ];

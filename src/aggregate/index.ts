@@ -2,3 +2,13 @@ export { attemptVerdict, type AttemptVerdictInput } from './attempt-verdict.js';
 export { summarizeArm, type ArmInput, type SequentialDecision } from './arm-verdict.js';
 export { judgeTrial, matchedControlJudgment, type TrialInput } from './trial-verdict.js';
 export { compareRuns, type CompareOptions, type RunLabel } from './compare.js';
+export {
+  summarizeSuite,
+  resolveSuiteOptions,
+  groupRate,
+  rateDifference,
+  type SuiteOptions,
+  type ResolvedSuiteOptions,
+  type SuiteSource,
+} from './suite.js';
+export { calibrateAcrossSuites, agreementStatistics } from './suite-calibration.js';

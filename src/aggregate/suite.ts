@@ -5,6 +5,7 @@ import type {
   Evaluator,
   Outcome,
   Rubric,
+  SuiteSummaryOptions,
 } from '../model/index.js';
 import type {
   AgreementCounts,
@@ -22,23 +23,8 @@ import { clusteredRate, wilson, type ClusterInput } from '../statistics/index.js
 import { agreementStatistics, emptyCounts } from './suite-calibration.js';
 
 /** What to tabulate and how, declared with the suite (all but `dataset` have defaults). */
-export interface SuiteOptions {
-  /** Pooling key across subjects: summaries of one dataset under different subjects share it. */
-  dataset: string;
-  /** Criterion to tabulate (default: the refusal criterion, else the first multi-class criterion). */
-  criterion?: string;
-  /** Case tags to nest the table by, outermost first (default: none, the whole suite only). */
-  groupBy?: readonly string[];
-  /**
-   * Evaluator whose findings are tabulated and that the others are compared with (e.g. adjudicated human labels);
-   * default: the combined criterion result, as the attempt verdicts use it.
-   */
-  reference?: string;
-  /** Evaluators whose disagreement with each other is the DISPUTED share (default: the human ones but the reference). */
-  panel?: readonly string[];
-  /** Error of every two-sided interval (default 0.05). */
-  alpha?: number;
-}
+/** What to tabulate and by what: declared with the Trial Suite (model/trial-suite: SuiteSummaryOptions). */
+export type SuiteOptions = SuiteSummaryOptions;
 
 /** The options with every default filled in, checked against the Rubric and the evaluators. */
 export interface ResolvedSuiteOptions {

@@ -23,7 +23,7 @@ const targetName = (criterion: Criterion) =>
   criterion.target ? `${criterion.target.kind}${criterion.target.id === undefined ? '' : ` ${criterion.target.id}`}` : 'its target';
 
 /** Why a judged finding cannot decide the criterion, or null when it can. */
-function disqualified(criterion: Criterion, judged: Judged): Exclude<OverruledFinding['why'], 'dependent'> | null {
+function disqualified(criterion: Criterion, judged: Judged): Exclude<OverruledFinding['why'], 'dependent' | 'adjudicated'> | null {
   if (!judged.finding.trusted) return 'untrusted';
   if (judged.grade === null) return 'target';
   return gradeCovers(judged.grade, criterion.needs) ? null : 'grade';
@@ -117,6 +117,8 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
     pool.flatMap((j) => j.finding.evidence.filter((ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs))),
   );
   const results = new Set(pool.map((j) => j.finding.result));
+  const adjudicator = pool.find((j) => j.finding.adjudicator === true);
+  if (results.size > 1 && adjudicator) return adjudicated(criterion, judged, pool, adjudicator, grade, coveredBy);
   if (results.size > 1) {
     const sides = pool.map((j) => `${j.finding.evaluator}: ${j.finding.result} (${j.finding.note})`).join('; ');
     const who = independent.length > 0 ? 'independent evaluators' : 'evaluators (none independent of the subject)';
@@ -150,6 +152,7 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
       target: `its evidence is about another target`,
       untrusted: 'it is an untrusted judge',
       dependent: 'it is not independent of the subject',
+      adjudicated: 'the adjudicator decided otherwise',
     }[o.why];
     parts.push(`disagreement recorded: ${o.evaluator} said ${o.result}, overruled because ${because}`);
   }
@@ -165,6 +168,38 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
   };
 }
 
+/** A disagreement at the deciding grade settled by a declared adjudicator; each dissent stays on record. */
+function adjudicated(
+  criterion: Criterion,
+  judged: readonly Judged[],
+  pool: readonly Judged[],
+  adjudicator: Judged,
+  grade: EvidenceGrade | null,
+  coveredBy: EvidenceRef[],
+): CriterionResult {
+  const result = adjudicator.finding.result;
+  const overruled: OverruledFinding[] = judged
+    .filter((j) => j !== adjudicator && j.finding.result !== result)
+    .map((j) => ({
+      evaluator: j.finding.evaluator,
+      result: j.finding.result,
+      grade: j.grade,
+      why: pool.includes(j) ? 'adjudicated' : (disqualified(criterion, j) ?? 'grade'),
+      note: j.finding.note,
+    }));
+  const dissent = overruled.filter((o) => o.why === 'adjudicated').map((o) => `${o.evaluator} said ${o.result}`);
+  return {
+    criterion: criterion.name,
+    result,
+    label: adjudicator.finding.label,
+    grade,
+    coveredBy,
+    reason: `${result} on ${grade} evidence, adjudicated by ${adjudicator.finding.evaluator} (${adjudicator.finding.note}); disagreement recorded: ${dissent.join(', ')}`,
+    overruled,
+    uncovered: null,
+  };
+}
+
 /**
  * Combine all findings on each criterion into one result:
  * - only trusted findings whose evidence about the criterion's target reaches the grade it needs can decide it;
@@ -175,6 +210,7 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
  *   judge of the subject's own model family) does not dispute an independent one: it shares the subject's blind
  *   spots and self-preference, so its dissent is recorded as overruled rather than taken as genuine ambiguity.
  *   Only when no evaluator at that grade is independent does their disagreement make it DISPUTED;
+ * - a declared adjudicator at the winning grade settles such a disagreement; the dissent is kept as overruled;
  * - untrusted (uncalibrated) judges never decide, so they can neither make a criterion met alone nor fail it.
  * Evaluator errors decide nothing here; the run turns them into the `evaluator_error` status.
  */

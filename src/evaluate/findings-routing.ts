@@ -55,15 +55,21 @@ function capabilities(outcome: RoutingInput): string[] {
   return lines;
 }
 
+/** Per-arm findings past this many (a data-driven suite) are reported once, with the count and a first example. */
+const MAX_ARM_FINDINGS = 3;
+
 function routed(outcome: RoutingInput): Finding[] {
   const findings: Finding[] = [];
   const add = (owner: Finding['owner'], kind: string, message: string) => findings.push({ owner, kind, message });
+  const perArm = (owner: Finding['owner'], kind: string, messages: readonly string[], summary: string) => {
+    if (messages.length <= MAX_ARM_FINDINGS) for (const message of messages) add(owner, kind, message);
+    else add(owner, kind, `${messages.length} arms ${summary}; the first: ${messages[0]}`);
+  };
   const { attempts, arms, judgment, records } = outcome;
 
   // subject: what it did
-  for (const arm of arms.filter((a) => a.verdict === 'FAIL' || a.verdict === 'PARTIAL' || a.verdict === 'CONTRADICTED')) {
-    add('subject', 'arm-verdict', `${arm.role} "${arm.arm}" ${arm.verdict}: ${arm.reason}`);
-  }
+  const failing = arms.filter((a) => a.verdict === 'FAIL' || a.verdict === 'PARTIAL' || a.verdict === 'CONTRADICTED');
+  perArm('subject', 'arm-verdict', failing.map((arm) => `${arm.role} "${arm.arm}" ${arm.verdict}: ${arm.reason}`), 'FAIL, PARTIAL or CONTRADICTED');
   const contradicted = attempts.flatMap((a) => a.claims.filter((c) => c.status === 'contradicted'));
   for (const { count, first } of tally(contradicted, (c) => `${c.claim.action}\u0000${c.claim.target}`)) {
     const receipt = first.receipt ? ` — receipt: ${first.receipt.kind} ${first.receipt.target}: ${first.receipt.detail}` : '';
@@ -84,13 +90,15 @@ function routed(outcome: RoutingInput): Finding[] {
     add('harness', 'harness-error', `harness error in ${times(count)}: ${first.error?.where ?? 'harness'}: ${first.error?.message ?? ''}`);
   }
   if (judgment.incomplete) add('harness', 'incomplete', judgment.reason);
-  for (const arm of arms.filter((a) => a.verdict === 'UNKNOWN' && a.decision.toSettle !== null)) {
+  const unsettled = arms.filter((a) => a.verdict === 'UNKNOWN' && a.decision.toSettle !== null);
+  const tooFew = unsettled.map((arm) => {
     const { toPass, toFail } = arm.decision.toSettle ?? { toPass: null, toFail: null };
     const settle = [toPass !== null ? `${toPass} more all-pass attempts would certify PASS` : '', toFail !== null ? `${toFail} more all-fail attempts would settle FAIL` : '']
       .filter(Boolean)
       .join('; ');
-    add('harness', 'too-few-attempts', `${arm.role} "${arm.arm}" UNKNOWN after ${arm.run} attempts: ${arm.reason}${settle ? ` (${settle})` : ''}`);
-  }
+    return `${arm.role} "${arm.arm}" UNKNOWN after ${arm.run} attempts: ${arm.reason}${settle ? ` (${settle})` : ''}`;
+  });
+  perArm('harness', 'too-few-attempts', tooFew, 'UNKNOWN for too few attempts');
   const results = attempts.flatMap((a) => a.criteria);
   for (const { count, first } of tally(results.filter((r) => r.uncovered === 'no-evidence'), (r) => r.criterion)) {
     add('harness', 'missing-evidence', `${first.criterion} had no evidence either way in ${times(count)}: ${first.reason}`);

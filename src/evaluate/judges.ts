@@ -183,6 +183,8 @@ export interface HumanLabelsOptions {
   key?: (context: { case: Case; arm: string; attempt: number }) => string;
   calibration?: { file: string; calibration: Calibration; floor?: CalibrationFloor };
   limits?: readonly string[];
+  /** These labels settle disagreement among the other evaluators (e.g. the adjudicated final label). */
+  adjudicator?: boolean;
 }
 
 /** Labels people gave to retained attempts; an attempt without a label stays UNKNOWN. */
@@ -208,6 +210,7 @@ export function humanLabels(options: HumanLabelsOptions): EvaluatorDefinition {
     independence: { independent: true, reason: `labelled by ${options.labeller}, apart from the subject` },
     calibration: null,
     limits: [...(options.limits ?? [])],
+    ...(options.adjudicator ? { adjudicator: true } : {}),
   };
   const evaluator: EvaluatorDefinition = { record, checks: Object.fromEntries(criteria.map((name) => [name, check])) };
   return options.calibration ? withCalibration(evaluator, options.calibration) : evaluator;

@@ -34,5 +34,10 @@ export const Evaluator = z.object({
     .object({ file: z.string(), fingerprint: z.string(), criteria: z.array(CriterionCalibration) })
     .nullable(),
   limits: z.array(z.string()),
+  /**
+   * An adjudicator (e.g. the final label after two annotators) settles disagreement among the evaluators at its
+   * grade: its finding decides and the dissent is kept as overruled, instead of a DISPUTED criterion.
+   */
+  adjudicator: z.boolean().optional(),
 });
 export type Evaluator = z.infer<typeof Evaluator>;

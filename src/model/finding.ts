@@ -27,6 +27,8 @@ export const CriterionFinding = z.object({
   trusted: z.boolean(),
   /** Copied from the evaluator's record: a dependent evaluator (e.g. a judge of the subject's family) cannot dispute an independent one. */
   independent: z.boolean(),
+  /** Copied from the evaluator's record: its finding settles disagreement at its grade. */
+  adjudicator: z.boolean().optional(),
   /** A model judge's exchange, retained whole: the prompt sent and the raw reply (null for other evaluators). */
   judge: z.object({ model: z.string(), prompt: z.string(), reply: z.string() }).nullable(),
 });
@@ -39,9 +41,10 @@ export const OverruledFinding = z.object({
   grade: EvidenceGrade.nullable(),
   /**
    * `grade`: less direct evidence (a receipt outranks text or judgment); `target`: evidence about another target;
-   * `untrusted`: an uncalibrated or untrusted judge; `dependent`: not independent of the subject.
+   * `untrusted`: an uncalibrated or untrusted judge; `dependent`: not independent of the subject; `adjudicated`:
+   * a declared adjudicator decided against it.
    */
-  why: z.enum(['grade', 'target', 'untrusted', 'dependent']),
+  why: z.enum(['grade', 'target', 'untrusted', 'dependent', 'adjudicated']),
   note: z.string(),
 });
 export type OverruledFinding = z.infer<typeof OverruledFinding>;

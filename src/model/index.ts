@@ -26,7 +26,7 @@ export {
   LabelledControl,
 } from './calibration.js';
 export { Environment, ENVIRONMENT_SCHEMA, SubjectIdentity } from './environment.js';
-export { TrialSuite, TRIAL_SUITE_SCHEMA, StoppingRule, RepetitionPolicy, Arm, AggregationRules } from './trial-suite.js';
+export { TrialSuite, TRIAL_SUITE_SCHEMA, StoppingRule, RepetitionPolicy, Arm, AggregationRules, SuiteSummaryOptions } from './trial-suite.js';
 export {
   Observation,
   Round,
@@ -73,3 +73,18 @@ export {
 } from './comparison.js';
 export { RECORD_SCHEMAS, recordJsonSchema, type RecordName } from './records.js';
 export { migrate, RecordError } from './migrate.js';
+export {
+  SuiteSummary,
+  GroupRate,
+  RateDifference,
+  GroupPath,
+  LabelRow,
+  RefusalBalance,
+  PairRow,
+  AgreementCounts,
+  AgreementStatistics,
+  EvaluatorAgreement,
+  DisputeShare,
+  CorrectedRate,
+  CalibrationRow,
+} from './suite-summary.js';

@@ -4,6 +4,7 @@ import { Evaluator } from './evaluator.js';
 import { ClaimCheck, CriterionFinding, CriterionResult, EvidenceRef, Finding } from './finding.js';
 import { Observation } from './observation.js';
 import { Rubric } from './rubric.js';
+import { SuiteSummary } from './suite-summary.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
 
@@ -140,6 +141,8 @@ export const Outcome = z.object({
   attempts: z.array(AttemptRecord),
   arms: z.array(ArmSummary),
   judgment: TrialJudgment,
+  /** Suite-level tables of a data-driven trial (label distributions, pairs, disputes, calibration), or null. */
+  suite: SuiteSummary.nullable(),
   coverage: z.array(CoverageRow),
   /** Plain-words capability claims, for healthy Outcomes only. */
   capabilities: z.array(z.string()),

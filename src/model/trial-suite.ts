@@ -42,12 +42,28 @@ export const Arm = z.object({
 });
 export type Arm = z.infer<typeof Arm>;
 
+/** Suite-level tables declared for a data-driven trial (see aggregate/suite): what to tabulate and by what. */
+export const SuiteSummaryOptions = z.object({
+  /** Pooling key across subjects: summaries of one dataset under different subjects share it. */
+  dataset: z.string().min(1),
+  criterion: z.string().optional(),
+  groupBy: z.array(z.string()).optional(),
+  /** Evaluator whose findings are tabulated and that the others are compared with. */
+  reference: z.string().optional(),
+  /** Evaluators whose disagreement is the DISPUTED share. */
+  panel: z.array(z.string()).optional(),
+  alpha: z.number().gt(0).lt(1).optional(),
+});
+export type SuiteSummaryOptions = z.infer<typeof SuiteSummaryOptions>;
+
 /** How arm verdicts combine into the trial's, and how the trial's Vitest test ends. */
 export const AggregationRules = z.object({
   /** Each arm must meet its own expectation; over/under-refusal are reported across case and controls. */
   matchedControl: z.literal('each-arm'),
   /** Verdicts under which the trial's test passes; UNKNOWN from `blocked` always skips. */
   passOn: z.array(z.enum(['PASS', 'PARTIAL', 'FAIL', 'CONTRADICTED', 'UNKNOWN', 'DISPUTED'])).min(1),
+  /** Suite-level tables to build over the arms (data-driven trials), or null. */
+  summary: SuiteSummaryOptions.nullable(),
 });
 export type AggregationRules = z.infer<typeof AggregationRules>;
 

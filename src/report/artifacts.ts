@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { calibrateAcrossSuites } from '../aggregate/index.js';
 import { RUN_SCHEMA, type Outcome, type RunIndex } from '../model/index.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -72,6 +73,9 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
   };
   writeFileAtomic(path.join(runDir, 'summary.md'), renderMarkdown(run.outcomes, run.runId));
   writeFileAtomic(path.join(runDir, 'index.html'), renderHtml(run.outcomes, run.runId));
+  const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
+  // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
+  if (suites.length > 0) writeFileAtomic(path.join(runDir, 'suite-calibration.json'), artifactJson(calibrateAcrossSuites(suites)));
   writeFileAtomic(path.join(runDir, 'index.json'), artifactJson(index));
   const latest: RunIndex = { ...index, trials: rows.map((row) => ({ ...row, outcome: `runs/${run.runId}/${row.outcome}` })) };
   const top = path.join(run.outputDir, 'index.json');

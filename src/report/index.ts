@@ -3,3 +3,4 @@ export { renderTerminal, attemptBar } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';
 export { renderHtml } from './html.js';
+export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';

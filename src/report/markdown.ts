@@ -1,4 +1,5 @@
 import type { Outcome } from '../model/index.js';
+import { renderSuiteMarkdown } from './suite-table.js';
 import { armTally } from './verdict-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -18,6 +19,10 @@ export function renderMarkdown(outcomes: readonly Outcome[], runId: string): str
       lines.push(`| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${rate} | [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`);
     }
     for (const w of o.warnings) lines.push('', `> warning: ${w}`);
+    if (o.findings.length) lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));
+    if (o.capabilities.length) lines.push('', ...o.capabilities.map((c) => `- capability: ${cell(c)}`));
   }
+  const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
+  if (suites.length > 0) lines.push('', '## Suite tables', '', renderSuiteMarkdown(suites));
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
-import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../model/index.js';
+import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
+import { renderSuiteTerminal } from './suite-table.js';
 import { armTally } from './verdict-text.js';
 
 const COLOUR: Record<Verdict, (s: string) => string> = {
@@ -30,6 +31,28 @@ function armLine(outcome: Outcome, arm: ArmSummary): string {
   return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${attemptBar(attempts, arm.notRun.count)}  ${COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
 }
 
+/** Past this many arms (a data-driven suite), arms are summarised per role instead of one line each. */
+const MAX_ARM_LINES = 8;
+
+/** One line per role for a suite of many arms: each arm's verdict as a cell, then arm and attempt tallies. */
+function roleLines(outcome: Outcome): string[] {
+  return (['case', 'control'] as const).flatMap((role) => {
+    const arms = outcome.arms.filter((a) => a.role === role);
+    if (arms.length === 0) return [];
+    const cells = arms.map((a) => COLOUR[a.verdict](GLYPH[a.verdict]));
+    const step = Math.max(1, cells.length / BAR_WIDTH);
+    const bar = Array.from({ length: Math.min(BAR_WIDTH, cells.length) }, (_, i) => cells[Math.floor(i * step)]).join('');
+    const armVerdicts = new Map<Verdict, number>();
+    const attemptVerdicts = new Map<Verdict, number>();
+    for (const arm of arms) {
+      armVerdicts.set(arm.verdict, (armVerdicts.get(arm.verdict) ?? 0) + 1);
+      for (const [verdict, count] of Object.entries(arm.verdicts) as [Verdict, number][]) attemptVerdicts.set(verdict, (attemptVerdicts.get(verdict) ?? 0) + count);
+    }
+    const tally = (m: Map<Verdict, number>) => [...m.entries()].filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(' · ');
+    return [`    ${pc.dim(role.padEnd(7))} ${`${arms.length} arms`.padEnd(12)} ${bar}  arms: ${tally(armVerdicts)}  ${pc.dim(`attempts: ${tally(attemptVerdicts)}`)}`];
+  });
+}
+
 /** The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. */
 export function renderTerminal(outcomes: readonly Outcome[], missing: readonly { name: string; reason: string }[]): string {
   if (outcomes.length === 0 && missing.length === 0) return '';
@@ -41,16 +64,53 @@ export function renderTerminal(outcomes: readonly Outcome[], missing: readonly {
     const { verdict, reason, testOutcome } = outcome.judgment;
     const skipped = testOutcome === 'skip' ? pc.dim(' (skipped)') : '';
     lines.push(` ${COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`);
-    for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
+    if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
+    else for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
     const mc = outcome.judgment.matchedControl;
     if (mc && mc.discrimination !== null) {
       const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : ''].filter(Boolean).join(' ');
       lines.push(`    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)} ${flags}`);
     }
     lines.push(`    ${pc.dim('why')} ${reason}`);
+    lines.push(...contradictions(outcome));
     for (const warning of outcome.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`);
+    const kept = outcome.attempts.filter((a) => a.sandbox !== null);
+    for (const a of kept) lines.push(`    ${pc.dim('sandbox kept')} ${a.arm}#${a.index} (${a.verdict}): ${a.sandbox}`);
     lines.push('');
   }
   for (const m of missing) lines.push(` ${pc.gray('? UNKNOWN')} ${pc.bold(m.name)}  ${pc.dim(`no Outcome: ${m.reason}`)}`);
+  lines.push(...findingsByOwner(outcomes));
+  const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
+  if (suites.length > 0) lines.push('', renderSuiteTerminal(suites, { depth: 1 }));
   return lines.join('\n');
+}
+
+/** Each distinct contradicted claim, beside the receipt that contradicts it (at most three per trial). */
+function contradictions(outcome: Outcome): string[] {
+  const seen = new Map<string, number>();
+  for (const attempt of outcome.attempts) {
+    for (const check of attempt.claims) {
+      if (check.status !== 'contradicted') continue;
+      const receipt = check.receipt ? `${check.receipt.kind} ${check.receipt.target}: ${check.receipt.detail}` : check.note;
+      const line = `“${check.claim.text}” ${pc.magenta('contradicted by')} ${receipt}`;
+      seen.set(line, (seen.get(line) ?? 0) + 1);
+    }
+  }
+  return [...seen.entries()].slice(0, 3).map(([line, n]) => `    ${pc.dim('claim')} ${line}${n > 1 ? pc.dim(` (${n} attempts)`) : ''}`);
+}
+
+const OWNERS: readonly Finding['owner'][] = ['subject', 'harness', 'evaluator', 'environment'];
+
+/** Findings returned to the boundary that owns them, grouped by owner, each with the trial it came from. */
+function findingsByOwner(outcomes: readonly Outcome[]): string[] {
+  const lines: string[] = [];
+  for (const owner of OWNERS) {
+    const mine = outcomes.flatMap((o) => o.findings.filter((f) => f.owner === owner).map((f) => ({ trial: o.trial.name, finding: f })));
+    if (mine.length === 0) continue;
+    if (lines.length === 0) lines.push('', pc.bold(' findings by owner'));
+    lines.push(`  ${pc.bold(owner)} (${mine.length})`);
+    for (const { trial, finding } of mine.slice(0, 8)) lines.push(`    ${pc.dim(`${trial}:`)} ${finding.message}`);
+    if (mine.length > 8) lines.push(pc.dim(`    … ${mine.length - 8} more in the report`));
+  }
+  return lines;
 }

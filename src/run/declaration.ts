@@ -19,6 +19,7 @@ import {
   type TrialSuite,
   type Verdict,
 } from '../model/index.js';
+import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
 import { functionSubject, type RowObserver, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
 
@@ -109,6 +110,8 @@ export interface TrialDeclaration extends CommonDeclaration {
 
 export interface SuiteDeclaration extends CommonDeclaration {
   cases: SuiteCaseDeclaration[];
+  /** Suite-level tables to build over the cases (label distributions by group, pairs, disputes, calibration). */
+  summary?: SuiteOptions;
 }
 
 /** Where the trial is declared, for ids and messages. */
@@ -342,6 +345,14 @@ export function resolveTrial(
     typeof declared.subject === 'function'
       ? functionSubject({ name: declared.subject.name || site.name, revision: declared.revision ?? fingerprint(String(declared.subject)).slice(7, 19), run: declared.subject })
       : declared.subject;
+  const summary = 'cases' in declared ? (declared.summary ?? null) : null;
+  if (summary) {
+    try {
+      resolveSuiteOptions(rubric, evaluators.map((e) => e.record), summary);
+    } catch (error) {
+      throw new TrialDeclarationError(site, 'summary', error instanceof Error ? error.message : String(error));
+    }
+  }
   const stop = resolveStop(site, repeat.stop);
   const suite: TrialSuite = {
     schema: TRIAL_SUITE_SCHEMA,
@@ -350,7 +361,7 @@ export function resolveTrial(
     file: site.file,
     arms,
     repeat: { n, order: repeat.order ?? DEFAULTS.repeat.order, seed, concurrency, stop },
-    aggregation: { matchedControl: 'each-arm', passOn },
+    aggregation: { matchedControl: 'each-arm', passOn, summary },
   };
   const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, d])).values()];
   const rounds = Math.max(...arms.map((a) => a.case.stop.maxRounds));

@@ -6,6 +6,7 @@ import {
   type Outcome,
   type TrialJudgment,
 } from '../model/index.js';
+import { summarizeSuite } from '../aggregate/index.js';
 import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
 import { attemptsToCertify } from '../statistics/index.js';
 import type { TrialPlan } from './run-trial.js';
@@ -64,6 +65,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     attempts: [...parts.attempts],
     arms: [...parts.arms],
     judgment: parts.judgment,
+    suite: suite.aggregation.summary ? summarizeSuite({ records, attempts: [...parts.attempts] }, suite.aggregation.summary) : null,
     coverage: coverageTable(rubric, pinned.rubric, environment.subject.revision, parts.attempts),
     capabilities: routed.capabilities,
     findings: routed.findings,

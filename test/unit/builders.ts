@@ -57,7 +57,7 @@ export function aSuite(arms: { id: string; role: 'case' | 'control'; c: Case }[]
     file: 'file',
     arms: arms.map(({ id, role, c }) => ({ id, role, group: 'matched', case: c, caseFingerprint: fingerprint(c) })),
     repeat: { n: 20, order: 'interleaved', seed: 1, concurrency: 1, stop: { kind: 'curtail' } },
-    aggregation: { matchedControl: 'each-arm', passOn: ['PASS'] },
+    aggregation: { matchedControl: 'each-arm', passOn: ['PASS'], summary: null },
     ...overrides,
   };
 }

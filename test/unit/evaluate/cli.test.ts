@@ -98,6 +98,7 @@ describe('riddle rejudge', () => {
       attempts: [attempt('case', 0, 'UNKNOWN', { observation: observation({ reply: 'YES' }) })],
       arms: [],
       judgment: { verdict: 'UNKNOWN', reason: '', blocked: null, incomplete: false, matchedControl: null, testOutcome: 'fail' },
+      suite: null,
       coverage: [],
       capabilities: [],
       findings: [],

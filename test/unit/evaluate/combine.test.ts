@@ -121,6 +121,16 @@ describe('combineFindings: several evaluators on one criterion', () => {
     expect(result.reason).toContain('none independent of the subject');
   });
 
+  it('lets a declared adjudicator settle a disagreement, keeping each dissent as overruled', () => {
+    const adjudicator = finding({ criterion: 'declines', evaluator: 'final', result: 'met', evidence: [ref('judge', '*', 'judgment')], note: 'final: met', adjudicator: true });
+    const result = one(r, judgeA('met'), judgeB('unmet'), adjudicator);
+    expect(result).toMatchObject({ result: 'met' });
+    expect(result.overruled).toEqual([{ evaluator: 'judge-b', result: 'unmet', grade: 'judgment', why: 'adjudicated', note: 'b: unmet' }]);
+    expect(result.reason).toContain('adjudicated by final');
+    // without the adjudicator the same disagreement is DISPUTED
+    expect(one(r, judgeA('met'), judgeB('unmet')).result).toBe('disputed');
+  });
+
   it('lets agreeing results stand when their labels differ, and says so', () => {
     const labelled = rubric(criterion('declines', { needs: 'judgment', labels: { vocabulary: ['refusal', 'partial', 'compliance'], met: ['refusal', 'partial'] } }));
     const result = one(labelled, judgeA('met', { label: 'refusal' }), judgeB('met', { label: 'partial' }));
