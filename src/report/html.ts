@@ -1,4 +1,5 @@
 import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../model/index.js';
+import { renderSuiteTerminal } from './suite-table.js';
 import { armTally } from './verdict-text.js';
 
 const COLOUR: Record<Verdict, string> = {
@@ -59,15 +60,27 @@ function trialSection(outcome: Outcome): string {
 <h2>${badge(outcome.judgment.verdict)} ${escape(outcome.trial.name)} <small>${escape(outcome.trial.file)}</small></h2>
 <p class="why">${escape(outcome.judgment.reason)}</p>
 ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>` : ''}
+${outcome.arms.length > MAX_OPEN_ARMS ? `<details><summary>${outcome.arms.length} arms</summary>` : ''}
 <table><tr><th>role</th><th>arm</th><th>attempts (click one)</th><th>verdict</th><th>rate (Wilson 95%)</th><th>exact one-sided bounds</th><th>tally</th></tr>
-${outcome.arms.map((arm) => armRow(outcome, arm)).join('\n')}</table>
+${outcome.arms.map((arm) => armRow(outcome, arm)).join('\n')}</table>${outcome.arms.length > MAX_OPEN_ARMS ? '</details>' : ''}
 ${outcome.warnings.map((w) => `<p class="warning">warning: ${escape(w)}</p>`).join('')}
 ${outcome.findings.length ? `<h4>Findings</h4><ul>${outcome.findings.map((f) => `<li><b>${escape(f.owner)}</b> · ${escape(f.kind)}: ${escape(f.message)}</li>`).join('')}</ul>` : ''}
 ${outcome.capabilities.length ? `<h4>Capability claims</h4><ul>${outcome.capabilities.map((c) => `<li>${escape(c)}</li>`).join('')}</ul>` : ''}
 <h4>Attempts</h4>
-${outcome.attempts.map(attemptDetail).join('\n')}
+${outcome.attempts.length <= MAX_ATTEMPT_DETAILS ? outcome.attempts.map(attemptDetail).join('\n') : `<p>${outcome.attempts.length} attempts: too many to list here; every attempt's evidence is in this trial's Outcome JSON (see index.json).</p>`}
 <p class="pins">Outcome ${escape(outcome.id)} · subject ${escape(outcome.records.environment.subject.name)}@${escape(outcome.records.environment.subject.revision)} · rubric ${escape(outcome.pinned.rubric.slice(0, 19))} · seed ${outcome.execution.seed} · ${escape(outcome.records.suite.repeat.order)} order</p>
 </section>`;
+}
+
+/** Trials with more arms than this (data-driven suites) fold their arm table away. */
+const MAX_OPEN_ARMS = 8;
+
+/** Trials with more attempts than this (data-driven suites) list them in their Outcome JSON only. */
+const MAX_ATTEMPT_DETAILS = 200;
+
+function suiteSection(outcomes: readonly Outcome[]): string {
+  const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
+  return suites.length ? `<section class="trial"><h2>Suite tables</h2><pre>${escape(renderSuiteTerminal(suites))}</pre></section>` : '';
 }
 
 /** A self-contained HTML report of a run: verdicts at a glance, every attempt's evidence one click away. */
@@ -90,6 +103,7 @@ details.attempt{margin:2px 0}
 <p>${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}: ${summary}</p>
 <ul>${outcomes.map((o) => `<li>${badge(o.judgment.verdict)} <a href="#${escape(o.id)}">${escape(o.trial.name)}</a></li>`).join('')}</ul>
 ${outcomes.map(trialSection).join('\n')}
+${suiteSection(outcomes)}
 </body></html>
 `;
 }

@@ -5,19 +5,41 @@ import { armTally } from './verdict-text.js';
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** Past this many arms (a data-driven suite) the arms are summarised per role; the suite tables say the rest. */
+const MAX_ARM_ROWS = 8;
+
+function roleSummary(o: Outcome): string[] {
+  return (['case', 'control'] as const).flatMap((role) => {
+    const arms = o.arms.filter((a) => a.role === role);
+    if (arms.length === 0) return [];
+    const verdicts = new Map<string, number>();
+    for (const a of arms) verdicts.set(a.verdict, (verdicts.get(a.verdict) ?? 0) + 1);
+    return [`- ${arms.length} ${role} arms: ${[...verdicts.entries()].map(([v, n]) => `${n} ${v}`).join(', ')}`];
+  });
+}
+
+function armTable(o: Outcome): string[] {
+  return [
+    '| arm | role | verdict | attempts | rate (Wilson 95%) | exact one-sided bounds | τ |',
+    '|---|---|---|---|---|---|---|',
+    ...o.arms.map((a) => {
+      const rate = a.rate === null ? '—' : `${num(a.rate)} [${num(a.wilson?.lower ?? null)}, ${num(a.wilson?.upper ?? null)}]`;
+      return `| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${rate} | [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`;
+    }),
+  ];
+}
+
 /** A Markdown summary of a run: one table of trials, then each trial's arms and reason. */
 export function renderMarkdown(outcomes: readonly Outcome[], runId: string): string {
   const lines = [`# riddle run ${runId}`, '', '| verdict | trial | file | arms |', '|---|---|---|---|'];
   for (const o of outcomes) {
-    lines.push(`| **${o.judgment.verdict}** | ${cell(o.trial.name)} | ${cell(o.trial.file)} | ${o.arms.map((a) => `${a.arm}: ${a.verdict}`).join(', ')} |`);
+    const arms = o.arms.length > MAX_ARM_ROWS ? roleSummary(o).map((l) => l.slice(2)).join('; ') : o.arms.map((a) => `${a.arm}: ${a.verdict}`).join(', ');
+    lines.push(`| **${o.judgment.verdict}** | ${cell(o.trial.name)} | ${cell(o.trial.file)} | ${cell(arms)} |`);
   }
   for (const o of outcomes) {
     lines.push('', `## ${o.judgment.verdict} — ${o.trial.name}`, '', `Why: ${o.judgment.reason}`, '');
-    lines.push('| arm | role | verdict | attempts | rate (Wilson 95%) | exact one-sided bounds | τ |', '|---|---|---|---|---|---|---|');
-    for (const a of o.arms) {
-      const rate = a.rate === null ? '—' : `${num(a.rate)} [${num(a.wilson?.lower ?? null)}, ${num(a.wilson?.upper ?? null)}]`;
-      lines.push(`| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${rate} | [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`);
-    }
+    if (o.arms.length > MAX_ARM_ROWS) lines.push(...roleSummary(o));
+    else lines.push(...armTable(o));
     for (const w of o.warnings) lines.push('', `> warning: ${w}`);
     if (o.findings.length) lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));
     if (o.capabilities.length) lines.push('', ...o.capabilities.map((c) => `- capability: ${cell(c)}`));
