@@ -101,10 +101,11 @@ export function groupRate(units: readonly ClusterInput[], alpha: number): GroupR
     return { ...base, rate: count / attempts, lower, upper, method: 'wilson' };
   }
   const clustered = clusteredRate(cases, { alpha });
+  const { designEffect } = clustered;
   if (clustered.se === 0) {
-    return { ...base, rate: clustered.mean, lower: clustered.pooledWilson.lower, upper: clustered.pooledWilson.upper, method: 'pooled-wilson' };
+    return { ...base, rate: clustered.mean, lower: clustered.pooledWilson.lower, upper: clustered.pooledWilson.upper, method: 'pooled-wilson', designEffect };
   }
-  return { ...base, rate: clustered.mean, lower: clustered.lower, upper: clustered.upper, method: 'cluster-clt' };
+  return { ...base, rate: clustered.mean, lower: clustered.lower, upper: clustered.upper, method: 'cluster-clt', designEffect };
 }
 
 /**

@@ -24,6 +24,11 @@ export const GroupRate = z.object({
    * cluster SE is 0 and the pooled Wilson interval is shown instead of a zero-width one.
    */
   method: z.enum(['wilson', 'cluster-clt', 'pooled-wilson']).nullable(),
+  /**
+   * When cases repeat: how much the attempts' clustering by case inflates the variance over independent attempts
+   * (1 + (n̄ − 1)·ICC); an attempt-level interval would be √(design effect) times too narrow. Null otherwise.
+   */
+  designEffect: z.number().nullable().optional(),
 });
 export type GroupRate = z.infer<typeof GroupRate>;
 

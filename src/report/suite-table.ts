@@ -33,6 +33,14 @@ function differenceCell(d: RateDifference): string {
 const groupName = (path: GroupPath) => (path.length === 0 ? 'all' : path.map((p) => p.value).join(' › '));
 const subjectName = (s: SuiteSummary) => s.subject.name;
 
+/** When cases repeat, say how far pooling attempts would understate the uncertainty (Miller 2024). */
+function designEffectNote(summaries: readonly SuiteSummary[]): string[] {
+  const effects = summaries.flatMap((s) => s.table.flatMap((row) => row.labels.map((l) => l.share.designEffect ?? null))).filter((d): d is number => d !== null);
+  if (effects.length === 0) return [];
+  const worst = Math.max(...effects);
+  return [`cases repeat: design effect up to ${worst.toFixed(2)}, so intervals pooled over attempts would be up to ${Math.sqrt(Math.max(worst, 1)).toFixed(2)}× too narrow; these cluster by case`];
+}
+
 function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] {
   const byShape = new Map<string, SuiteSummary[]>();
   for (const s of summaries) {
@@ -59,7 +67,7 @@ function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] 
         title: `${first.dataset}: share of each ${first.criterion} label${nesting.length ? `, per ${nesting.join(' › ')}` : ''}`,
         header: ['subject', 'group', 'cases', ...first.vocabulary, 'no label (disputed/unknown/error)'],
         rows,
-        notes: [`share of labelled attempts, ${Math.round(first.confidence * 100)}% interval over cases, count/labelled`],
+        notes: [`share of labelled attempts, ${Math.round(first.confidence * 100)}% interval over cases, count/labelled`, ...designEffectNote(members)],
       },
     ];
   });

@@ -142,6 +142,14 @@ describe('groupRate and rateDifference', () => {
     expect(r.lower).toBe(0);
   });
 
+  test('repeated attempts carry the design effect of clustering by case (Miller 2024)', () => {
+    // Cases that always or never succeed: all variance is between cases, ICC = 1, design effect = n̄ = 10.
+    const r = groupRate([{ successes: 10, attempts: 10 }, { successes: 0, attempts: 10 }, { successes: 10, attempts: 10 }, { successes: 0, attempts: 10 }], 0.05);
+    expect(r.method).toBe('cluster-clt');
+    expect(r.designEffect).toBeCloseTo(10, 6);
+    expect(groupRate([{ successes: 1, attempts: 1 }, { successes: 0, attempts: 1 }], 0.05).designEffect).toBeUndefined();
+  });
+
   test('case means that do not vary give the pooled Wilson interval, not a zero-width one; no case gives nulls', () => {
     expect(groupRate([{ successes: 2, attempts: 2 }, { successes: 3, attempts: 3 }], 0.05)).toMatchObject({ rate: 1, method: 'pooled-wilson', upper: 1 });
     expect(groupRate([{ successes: 2, attempts: 2 }, { successes: 3, attempts: 3 }], 0.05).lower).toBeLessThan(1);
