@@ -4,7 +4,9 @@ import {
   type ArmSummary,
   type AttemptRecord,
   type Outcome,
+  type Rubric,
   type TrialJudgment,
+  type TrialSuite,
 } from '../model/index.js';
 import { summarizeSuite } from '../aggregate/index.js';
 import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
@@ -25,14 +27,19 @@ function percentile(sorted: readonly number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? null;
 }
 
-/** Warnings the trial's declaration deserves whatever the results (e.g. an n that cannot certify PASS). */
-export function declarationWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'>): string[] {
-  const warnings: string[] = [];
-  const { rate, alpha } = plan.rubric.threshold;
+/** Warnings a trial's declaration deserves before anything runs (e.g. an n that cannot certify PASS). */
+export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[] {
+  const { rate, alpha } = rubric.threshold;
   const needed = attemptsToCertify(rate, alpha);
-  if (plan.suite.repeat.n < needed && plan.suite.repeat.stop.kind !== 'sprt') {
-    warnings.push(`n=${plan.suite.repeat.n} cannot certify PASS at τ=${rate}, α=${alpha}: even all passes leave the exact lower bound below τ; ${needed} all-pass attempts are needed`);
+  if (suite.repeat.n < needed && suite.repeat.stop.kind !== 'sprt') {
+    return [`n=${suite.repeat.n} cannot certify PASS at τ=${rate}, α=${alpha}: even all passes leave the exact lower bound below τ; ${needed} all-pass attempts are needed`];
   }
+  return [];
+}
+
+/** Everything the Outcome should warn about: the declaration, and attempts that were not independent samples. */
+function outcomeWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'>): string[] {
+  const warnings = declarationWarnings(plan.suite, plan.rubric);
   if (!plan.environment.independentAttempts) {
     warnings.push('attempts are not independent samples (replayed or cached subject): intervals describe the recording, not the subject');
   }
@@ -79,6 +86,6 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
       p50Ms: percentile(durations, 0.5),
       p95Ms: percentile(durations, 0.95),
     },
-    warnings: declarationWarnings(parts.plan),
+    warnings: outcomeWarnings(parts.plan),
   };
 }

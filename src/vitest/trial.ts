@@ -4,6 +4,7 @@ import { systemClock, type Outcome, type Verdict } from '../model/index.js';
 import { captureEnvironment, checkDependency } from '../observe/index.js';
 import { formatVerdictFailure, summaryLine } from '../report/index.js';
 import {
+  declarationWarnings,
   pinFixtures,
   resolveTrial,
   runTrial,
@@ -53,7 +54,9 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   names.add(name);
   declaredNames.set(file, names);
   // Resolve now so a malformed declaration fails at collection, naming the trial and the field.
-  const { budgetMs } = resolveTrial(collectionSite, declaration, projectSettings());
+  const declared = resolveTrial(collectionSite, declaration, projectSettings());
+  for (const warning of declarationWarnings(declared.suite, declared.rubric)) console.warn(`riddle: trial "${name}": ${warning}`);
+  const { budgetMs } = declared;
 
   test(name, { timeout: budgetMs, meta: { riddle: { trial: name } } }, async (context) => {
     const site = siteAtRun(context, name);

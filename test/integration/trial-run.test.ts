@@ -86,6 +86,8 @@ describe('a project with trials, run with --reporter=riddle', () => {
     const outcome = outcomeNamed(outcomes, 'five attempts cannot settle it');
     expect(outcome.judgment.verdict).toBe('UNKNOWN');
     expect(outcome.warnings.join(' ')).toMatch(/n=5 cannot certify PASS.*14 all-pass attempts/);
+    // warned at collection, before any attempt ran
+    expect(run.output).toMatch(/stderr \| trials\/b\.trial\.test\.ts\s+riddle: trial "five attempts cannot settle it": n=5 cannot certify PASS/);
     const arm = outcome.arms[0]!;
     // Curtailment may stop early: with n = 5 the verdict is UNKNOWN whatever the remaining attempts do.
     expect(arm.run + arm.notRun.count).toBe(5);
