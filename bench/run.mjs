@@ -61,7 +61,7 @@ async function trialOf(n) {
     notes: [],
   });
   return runTrial(
-    { ...resolved, environment, unavailable: [], fixtures: {}, observers: resolved.observers, keepFailedSandboxes: false },
+    { ...resolved, environment, unavailable: [], fixtures: {} },
     { clock: systemClock, expect },
   );
 }

@@ -40,7 +40,7 @@ export function regexClaimExtractor(id: string, patterns: readonly ClaimPattern[
           const verb = match.groups?.verb?.toLowerCase();
           const target = cleanTarget(match.groups?.target ?? '');
           const action = verb === undefined ? undefined : actions[verb];
-          if (action !== undefined && target !== '' && (accept?.(target) ?? true)) claims.push({ action, target, text: match[0].trim() });
+          if (action !== undefined && target !== '' && (accept?.(target) ?? true)) claims.push({ action, target, text: match[0].trim().replace(/[.,;:!?]+$/, '') });
         }
       }
       return claims;

@@ -177,7 +177,7 @@ export function fileChanged(received: unknown, path: string, expected: FileExpec
     if (grade === null) return { missing: unwatched('files'), expectation, grade: 'receipt', evidence: [] };
     const change: FileChange | undefined = o.files.find((f) => samePath(f.path, path));
     const state = change?.change ?? 'unchanged';
-    const ref: EvidenceRef = { kind: 'file', target: path, grade, detail: change ? `${change.change}, sha256 ${change.sha256After ?? '∅'}` : 'no change observed' };
+    const ref: EvidenceRef = { kind: 'file', target: path, grade, detail: change ? `${change.change} (sha256 ${change.sha256Before ?? '∅'} → ${change.sha256After ?? '∅'})` : 'no change observed' };
     const wanted = options.content;
     if (wanted !== undefined && state === expected && (expected === 'created' || expected === 'modified')) {
       if (change?.content === null || change?.content === undefined) {

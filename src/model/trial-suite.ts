@@ -77,5 +77,7 @@ export const TrialSuite = z.object({
   arms: z.array(Arm).min(1),
   repeat: RepetitionPolicy,
   aggregation: AggregationRules,
+  /** Ids of the declared extractors that find claims in reply text; their claims are checked like structured ones. */
+  claimExtractors: z.array(z.string()),
 });
 export type TrialSuite = z.infer<typeof TrialSuite>;

@@ -30,5 +30,5 @@ export {
   type KeptSandbox,
 } from './attempt.js';
 export { captureEnvironment, type EnvironmentInput } from './environment.js';
-export { redactVariable, redactText, secretValues } from './secrets.js';
+export { redactVariable, redactText, redactData, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';

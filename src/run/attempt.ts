@@ -1,7 +1,7 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
 import { checkClaims, combineFindings, gatherFindings, type ClaimExtractor, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
-import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
+import { observeAttempt, redactData, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import type { AttemptSlot } from './schedule.js';
 
 export interface AttemptSetup {
@@ -18,6 +18,8 @@ export interface AttemptSetup {
   keepFailedSandbox: boolean;
   /** Declared extractors that find claims in reply text, checked beside the structured ones. */
   claimExtractors: readonly ClaimExtractor[];
+  /** Plaintext of a sealed Case: judged as it is, then scrubbed from everything the record retains. */
+  sealedTexts: readonly string[];
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -28,6 +30,11 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * fixtures `harness_error`; none of them is a FAIL.
  */
 export async function runAttempt(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
+  const record = await observeAndJudge(slot, sequence, setup);
+  return setup.sealedTexts.length > 0 ? redactData(record, setup.sealedTexts) : record;
+}
+
+async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
   const started = setup.clock.now();
   const base = { arm: slot.arm, index: slot.index, sequence, seed: slot.seed, startedAt: new Date(started).toISOString(), sandbox: null };
   const finish = (record: Omit<AttemptRecord, keyof typeof base | 'durationMs'>): AttemptRecord => ({

@@ -21,6 +21,7 @@ import {
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
+import { sealCase } from './sealing.js';
 import { functionSubject, type RowObserver, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
@@ -58,6 +59,7 @@ export interface ArmDeclaration {
   fixtures?: string;
   effectClass?: EffectClass;
   tags?: Record<string, string>;
+  /** Keep this arm's input and oracle out of every record, report and log: they are pinned by fingerprint only. */
   sealed?: boolean;
 }
 
@@ -141,6 +143,8 @@ export interface ResolvedTrial {
   dependencies: Dependency[];
   /** Fixture folders by arm id, relative to the project root. */
   fixtures: Record<string, string>;
+  /** Sealed arms' Cases as they run (with their plaintext), by arm id; the suite holds only their fingerprints. */
+  sealed: Record<string, Case>;
   observers: RowObserver[];
   keepFailedSandboxes: boolean;
   claimExtractors: ClaimExtractor[];
@@ -224,7 +228,8 @@ function resolveArm(
   rubric: Rubric,
   common: CommonDeclaration,
   budget: Case['stop'],
-): Arm {
+  salt: string,
+): { arm: Arm; runnable: Case } {
   if (declared === undefined || declared === null || typeof declared !== 'object') {
     throw new TrialDeclarationError(site, field, 'is missing: declare { input, expect }');
   }
@@ -258,7 +263,9 @@ function resolveArm(
     sealed: declared.sealed ?? false,
     tags: declared.tags ?? {},
   };
-  return { id, role, group, case: armCase, caseFingerprint: fingerprint(armCase) };
+  // A sealed Case is pinned by fingerprint only; the plaintext stays with the run, never in a record.
+  const pinned = armCase.sealed ? sealCase(armCase, salt) : armCase;
+  return { arm: { id, role, group, case: pinned, caseFingerprint: fingerprint(pinned) }, runnable: armCase };
 }
 
 function inlineEvaluator(site: DeclarationSite, checks: Record<string, CriterionCheck>): EvaluatorDefinition {
@@ -283,10 +290,17 @@ function inlineEvaluator(site: DeclarationSite, checks: Record<string, Criterion
  * Turn a trial as written into pinned records, failing early, with the trial and field named, on anything
  * malformed. Nothing here runs the subject.
  */
+/** Project-wide settings a trial's resolution takes from its host. */
+export interface ProjectSettings {
+  passOn: Verdict[] | null;
+  /** Salt of sealed Cases' fingerprints (so they cannot be confirmed by guessing their content). */
+  sealSalt: string;
+}
+
 export function resolveTrial(
   site: DeclarationSite,
   declared: TrialDeclaration | SuiteDeclaration,
-  project: { passOn: Verdict[] | null } = { passOn: null },
+  project: ProjectSettings = { passOn: null, sealSalt: '' },
 ): ResolvedTrial {
   if (declared === null || typeof declared !== 'object') throw new TrialDeclarationError(site, 'declaration', 'pass an object { subject, rubric, case, … }');
   if (declared.subject === undefined) throw new TrialDeclarationError(site, 'subject', 'is missing: pass a function or a Subject');
@@ -307,25 +321,27 @@ export function resolveTrial(
 
   const arms: Arm[] = [];
   const fixtures: Record<string, string> = {};
-  const add = (arm: Arm, declaredArm: ArmDeclaration, field: string) => {
+  const sealed: Record<string, Case> = {};
+  const add = ({ arm, runnable }: { arm: Arm; runnable: Case }, declaredArm: ArmDeclaration, field: string) => {
     if (arms.some((a) => a.id === arm.id)) throw new TrialDeclarationError(site, field, `arm id "${arm.id}" is used twice`);
     arms.push(arm);
     if (declaredArm.fixtures) fixtures[arm.id] = declaredArm.fixtures;
+    if (runnable.sealed) sealed[arm.id] = runnable;
   };
   if ('cases' in declared) {
     if (!Array.isArray(declared.cases) || declared.cases.length === 0) throw new TrialDeclarationError(site, 'cases', 'declare at least one case');
     declared.cases.forEach((c, i) => {
       if (typeof c?.id !== 'string' || c.id === '') throw new TrialDeclarationError(site, `cases[${i}].id`, 'every case needs a non-empty id');
-      add(resolveArm(site, `cases[${i}]`, c, c.role, c.id, c.group ?? null, rubric, declared, budget), c, `cases[${i}].id`);
+      add(resolveArm(site, `cases[${i}]`, c, c.role, c.id, c.group ?? null, rubric, declared, budget, project.sealSalt), c, `cases[${i}].id`);
     });
   } else {
     const group = 'control' in declared && declared.control !== undefined ? 'matched' : null;
-    add(resolveArm(site, 'case', declared.case, 'case', declared.case?.id ?? 'case', group, rubric, declared, budget), declared.case, 'case.id');
+    add(resolveArm(site, 'case', declared.case, 'case', declared.case?.id ?? 'case', group, rubric, declared, budget, project.sealSalt), declared.case, 'case.id');
     const controls = declared.control === undefined ? [] : Array.isArray(declared.control) ? declared.control : [declared.control];
     controls.forEach((control, i) => {
       const field = controls.length === 1 ? 'control' : `control[${i}]`;
       const id = control?.id ?? (i === 0 ? 'control' : `control-${i + 1}`);
-      add(resolveArm(site, field, control, 'control', id, group, rubric, declared, budget), control, `${field}.id`);
+      add(resolveArm(site, field, control, 'control', id, group, rubric, declared, budget, project.sealSalt), control, `${field}.id`);
     });
   }
 
@@ -362,6 +378,7 @@ export function resolveTrial(
     arms,
     repeat: { n, order: repeat.order ?? DEFAULTS.repeat.order, seed, concurrency, stop },
     aggregation: { matchedControl: 'each-arm', passOn, summary },
+    claimExtractors: (declared.claimExtractors ?? []).map((extractor) => extractor.id),
   };
   const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, d])).values()];
   const rounds = Math.max(...arms.map((a) => a.case.stop.maxRounds));
@@ -378,6 +395,7 @@ export function resolveTrial(
     budgetMs: (attemptMs * rounds + STOP_GRACE_MS) * waves + 10_000,
     variables: declared.variables ?? [],
     prompts: declared.prompts ?? {},
+    sealed,
     observers: declared.observers ?? [],
     keepFailedSandboxes: declared.keepFailedSandboxes ?? false,
     claimExtractors: declared.claimExtractors ?? [],

@@ -10,6 +10,7 @@ export {
   DEFAULTS,
   type ResolvedTrial,
   type DeclarationSite,
+  type ProjectSettings,
   type TrialDeclaration,
   type SuiteDeclaration,
   type ArmDeclaration,

@@ -1,6 +1,15 @@
 import type { AttemptRecord, Outcome, Rubric } from '../model/index.js';
 import { attemptVerdict, judgeTrial, summarizeArm } from '../aggregate/index.js';
-import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import {
+  checkClaims,
+  combineFindings,
+  englishClaimExtractor,
+  gatherFindings,
+  type ClaimCheckOptions,
+  type ClaimExtractor,
+  type EvaluatorDefinition,
+  type ExpectFunction,
+} from '../evaluate/index.js';
 import { assembleOutcome } from './outcome.js';
 import { sequentialFor, stoppingRuleFor } from './stopping.js';
 
@@ -36,6 +45,25 @@ async function rejudgeAttempt(attempt: AttemptRecord, outcome: Outcome, rubric: 
   return { ...reset, status, verdict, reason, findings, criteria, claims, error };
 }
 
+/** Extractors riddle ships, found again by the id an Outcome records. */
+const BUILT_IN_EXTRACTORS: readonly ClaimExtractor[] = [englishClaimExtractor];
+
+/**
+ * The extractors the re-judged trial declared, so claims found in reply text are checked again rather than silently
+ * dropped: built-in ones by id, others from the caller. A recorded extractor nobody supplies is a mistake to fix.
+ */
+function recordedExtractors(outcome: Outcome, given: readonly ClaimExtractor[]): ClaimExtractor[] {
+  const available = [...given, ...BUILT_IN_EXTRACTORS];
+  const missing = outcome.records.suite.claimExtractors.filter((id) => !available.some((e) => e.id === id));
+  if (missing.length > 0) {
+    throw new Error(
+      `${outcome.trial.name}: its claims were also found by extractor(s) ${missing.join(', ')}; pass them as claims.extractors to re-judge (otherwise those claims would silently go unchecked)`,
+    );
+  }
+  const ids = new Set([...outcome.records.suite.claimExtractors, ...given.map((e) => e.id)]);
+  return available.filter((e, i) => ids.has(e.id) && available.findIndex((x) => x.id === e.id) === i);
+}
+
 /**
  * Re-judge an Outcome's retained Observations with other evaluators (and optionally another Rubric) without
  * running the subject again. The result is a new Outcome with new fingerprints that names the one it re-judged;
@@ -43,9 +71,12 @@ async function rejudgeAttempt(attempt: AttemptRecord, outcome: Outcome, rubric: 
  */
 export async function rejudgeOutcome(outcome: Outcome, options: RejudgeOptions): Promise<Outcome> {
   const rubric = options.rubric ?? outcome.records.rubric;
-  const { suite, environment } = outcome.records;
+  const extractors = recordedExtractors(outcome, options.claims?.extractors ?? []);
+  const resolved: RejudgeOptions = { ...options, claims: { ...options.claims, extractors } };
+  const { suite: recorded, environment } = outcome.records;
+  const suite = { ...recorded, claimExtractors: extractors.map((e) => e.id) };
   const attempts: AttemptRecord[] = [];
-  for (const attempt of outcome.attempts) attempts.push(await rejudgeAttempt(attempt, outcome, rubric, options));
+  for (const attempt of outcome.attempts) attempts.push(await rejudgeAttempt(attempt, outcome, rubric, resolved));
   const rule = stoppingRuleFor(suite, rubric);
   const arms = suite.arms.map((arm) => {
     const previous = outcome.arms.find((a) => a.arm === arm.id);

@@ -1,10 +1,11 @@
-import type { AttemptRecord, Clock, Dependency, Environment, Outcome, Rubric, TrialSuite } from '../model/index.js';
+import type { AttemptRecord, Case, Clock, Dependency, Environment, Outcome, Rubric, TrialSuite } from '../model/index.js';
 import { summarizeArm, judgeTrial } from '../aggregate/index.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt } from './attempt.js';
 import { assembleOutcome } from './outcome.js';
+import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
 import { describeRule, sequentialFor, stoppingRuleFor } from './stopping.js';
 
@@ -20,6 +21,8 @@ export interface TrialPlan {
   unavailable: readonly { dependency: Dependency; detail: string }[];
   /** Absolute fixture folders by arm id. */
   fixtures: Readonly<Record<string, string>>;
+  /** Sealed arms' Cases as they run, by arm id (the suite pins them by fingerprint only). */
+  sealed: Readonly<Record<string, Case>>;
   observers: readonly RowObserver[];
   keepFailedSandboxes: boolean;
   claimExtractors: readonly ClaimExtractor[];
@@ -104,7 +107,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       }
       const sequence = order.length;
       order.push(`${slot.arm}#${slot.index}`);
-      const armCase = suite.arms.find((a) => a.id === slot.arm)?.case;
+      const sealedCase = plan.sealed[slot.arm];
+      const armCase = sealedCase ?? suite.arms.find((a) => a.id === slot.arm)?.case;
       if (!armCase) continue;
       let record: AttemptRecord;
       const blocker = blocking[0];
@@ -124,6 +128,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           observers: plan.observers,
           keepFailedSandbox: plan.keepFailedSandboxes,
           claimExtractors: plan.claimExtractors,
+          sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
         });
       }
       arm.records.push(record);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, inject, test, type TestContext } from 'vitest';
-import { systemClock, type Outcome, type Verdict } from '../model/index.js';
+import { systemClock, type Outcome } from '../model/index.js';
 import { captureEnvironment, checkDependency } from '../observe/index.js';
 import { formatVerdictFailure, summaryLine } from '../report/index.js';
 import {
@@ -10,6 +10,7 @@ import {
   runTrial,
   TrialDeclarationError,
   type DeclarationSite,
+  type ProjectSettings,
   type SuiteDeclaration,
   type TrialDeclaration,
 } from '../run/index.js';
@@ -28,8 +29,8 @@ export class TrialVerdictError extends Error {
 const declaredNames = new Map<string, Set<string>>();
 
 /** Project-wide settings from the riddle plugin, when it is installed. */
-function projectSettings(): { passOn: Verdict[] | null } {
-  return { passOn: inject('riddle')?.passOn ?? null };
+function projectSettings(): ProjectSettings {
+  return { passOn: inject('riddle')?.passOn ?? null, sealSalt: process.env.RIDDLE_SEAL_SALT ?? '' };
 }
 
 function currentFile(): string {
@@ -88,6 +89,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         environment,
         unavailable: checked.filter((c) => !c.available),
         fixtures: folders,
+        sealed: resolved.sealed,
         observers: resolved.observers,
         keepFailedSandboxes: resolved.keepFailedSandboxes,
         claimExtractors: resolved.claimExtractors,

@@ -58,6 +58,7 @@ export function aSuite(arms: { id: string; role: 'case' | 'control'; c: Case }[]
     arms: arms.map(({ id, role, c }) => ({ id, role, group: 'matched', case: c, caseFingerprint: fingerprint(c) })),
     repeat: { n: 20, order: 'interleaved', seed: 1, concurrency: 1, stop: { kind: 'curtail' } },
     aggregation: { matchedControl: 'each-arm', passOn: ['PASS'], summary: null },
+    claimExtractors: [],
     ...overrides,
   };
 }

@@ -42,6 +42,7 @@ async function outcomeOf(spec: RunSpec): Promise<Outcome> {
       environment,
       unavailable: [],
       fixtures: {},
+      sealed: {},
       observers: [],
       claimExtractors: [],
       keepFailedSandboxes: false,
