@@ -19,14 +19,43 @@ const planted = {
   PLANTED_VISIBLE: 'just-a-region-eu-west-1',
 };
 
+describe('sealed cases', () => {
+  it('are judged on their real content but appear in no record, report or log, only by salted fingerprint', async () => {
+    const reportDir = tempDir('sealed');
+    const run = await runVitest(fixture('secrets'), ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '-t', 'sealed case'], { RIDDLE_SEAL_SALT: 'salt-1' });
+    const { outcomes } = readLatestRun(reportDir);
+    const sealed = outcomes[0]!;
+    expect(sealed.judgment.verdict).toBe('PASS');
+    const pinned = sealed.records.suite.arms[0]!.case;
+    expect(pinned.sealed).toBe(true);
+    expect(pinned.input).toEqual({ sealed: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(pinned.oracle).toEqual({ sealed: expect.stringMatching(/^sha256:/) });
+    const leaks: string[] = [];
+    for (const file of files(reportDir)) {
+      const text = readFileSync(file, 'utf8');
+      for (const needle of ['canary:7f3e9c2a', '2031 riddle summit', 'Lisbon']) if (text.includes(needle)) leaks.push(`${path.basename(file)}: ${needle}`);
+    }
+    expect(leaks).toEqual([]);
+    expect(run.output).not.toContain('canary:7f3e9c2a');
+    // another salt gives another fingerprint: the content cannot be confirmed by guessing without the salt
+    const other = tempDir('sealed-2');
+    await runVitest(fixture('secrets'), ['--reporter=riddle', `--outputFile.riddle=${other}`, '-t', 'sealed case'], { RIDDLE_SEAL_SALT: 'salt-2' });
+    expect(readLatestRun(other).outcomes[0]!.records.suite.arms[0]!.case.input).not.toEqual(pinned.input);
+  });
+});
+
 describe('secrets in the environment', () => {
   it('never reach any artifact of a run, whatever the subject does with them', async () => {
     const reportDir = tempDir('secrets');
     const blobDir = tempDir('secrets-blob');
-    const run = await runVitest(fixture('secrets'), ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '--reporter=blob', `--outputFile.blob=${path.join(blobDir, 'blob.json')}`], planted);
+    const run = await runVitest(
+      fixture('secrets'),
+      ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '--reporter=blob', `--outputFile.blob=${path.join(blobDir, 'blob.json')}`, '-t', 'careless'],
+      planted,
+    );
     expect(run.exitCode).toBe(0);
     const { outcomes } = readLatestRun(reportDir);
-    const outcome = outcomes[0]!;
+    const outcome = outcomes.find((o) => o.trial.name === 'careless subject that leaks what it sees')!;
     // The leak was observed (so the test can fail): the subject did echo, write and throw.
     expect(outcome.attempts.map((a) => a.status).sort()).toEqual(['completed', 'completed', 'subject_error']);
     expect(JSON.stringify(outcome)).toContain('[redacted]');
