@@ -1,4 +1,4 @@
-import { calibrate, type Calibration, type LabelledControl, type Observation } from 'riddle/core';
+import { calibrate, type LabelledControl, type Observation } from 'riddle/core';
 import { XSTEST_MODELS, type XSTestData } from './dataset.js';
 import { recordedGpt4Judge, type XSTestCalibrations } from './evaluators.js';
 import { stringMatch } from './string-match.js';

@@ -1,14 +1,7 @@
 import pc from 'picocolors';
-import type { ArmComparison, ArmSide, Comparison, DiscordantPairs, PinnedChange, TrialComparison, Verdict } from '../model/index.js';
+import { VERDICT_COLOUR } from './verdict-colour.js';
+import type { ArmComparison, ArmSide, Comparison, DiscordantPairs, PinnedChange, TrialComparison } from '../model/index.js';
 
-const COLOUR: Record<Verdict, (s: string) => string> = {
-  PASS: pc.green,
-  PARTIAL: pc.yellow,
-  FAIL: pc.red,
-  CONTRADICTED: pc.magenta,
-  UNKNOWN: pc.gray,
-  DISPUTED: pc.cyan,
-};
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const signed = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}`);
@@ -75,7 +68,7 @@ export function renderDiffTerminal(comparison: Comparison): string {
   for (const trial of comparison.trials) {
     const { a, b } = trial.verdict;
     const arrow = a === b ? pc.dim('=') : pc.bold('→');
-    lines.push(` ${COLOUR[a](a)} ${arrow} ${COLOUR[b](b)}  ${pc.bold(trial.trial.name)}  ${pc.dim(trial.trial.file)}`);
+    lines.push(` ${VERDICT_COLOUR[a](a)} ${arrow} ${VERDICT_COLOUR[b](b)}  ${pc.bold(trial.trial.name)}  ${pc.dim(trial.trial.file)}`);
     const scope = scopeLine(trial);
     lines.push(`    ${pc.dim('changed'.padEnd(9))} ${trial.scope === 'beyond-subject' ? pc.yellow(`⚑ ${scope}`) : scope}`);
     const width = Math.max(12, ...trial.arms.map((arm) => arm.arm.length));

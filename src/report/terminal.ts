@@ -1,23 +1,16 @@
 import pc from 'picocolors';
+import { VERDICT_COLOUR } from './verdict-colour.js';
 import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
 import { renderSuiteTerminal } from './suite-table.js';
 import { armTally } from './verdict-text.js';
 
-const COLOUR: Record<Verdict, (s: string) => string> = {
-  PASS: pc.green,
-  PARTIAL: pc.yellow,
-  FAIL: pc.red,
-  CONTRADICTED: pc.magenta,
-  UNKNOWN: pc.gray,
-  DISPUTED: pc.cyan,
-};
 const GLYPH: Record<Verdict, string> = { PASS: '█', PARTIAL: '▆', FAIL: '█', CONTRADICTED: '▓', UNKNOWN: '░', DISPUTED: '▒' };
 const BADGE: Record<Verdict, string> = { PASS: '✓', PARTIAL: '◐', FAIL: '✗', CONTRADICTED: '!', UNKNOWN: '?', DISPUTED: '≠' };
 const BAR_WIDTH = 40;
 
 /** One cell per attempt in run order (scaled when there are more attempts than cells); `·` for attempts not run. */
 export function attemptBar(attempts: readonly AttemptRecord[], notRun: number): string {
-  const cells = [...attempts.map((a) => COLOUR[a.verdict](GLYPH[a.verdict])), ...Array.from({ length: notRun }, () => pc.dim('·'))];
+  const cells = [...attempts.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict])), ...Array.from({ length: notRun }, () => pc.dim('·'))];
   if (cells.length <= BAR_WIDTH) return cells.join('');
   const step = cells.length / BAR_WIDTH;
   return Array.from({ length: BAR_WIDTH }, (_, i) => cells[Math.floor(i * step)]).join('');
@@ -28,7 +21,7 @@ const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 function armLine(outcome: Outcome, arm: ArmSummary): string {
   const attempts = outcome.attempts.filter((a) => a.arm === arm.arm).sort((a, b) => a.index - b.index);
   const rate = arm.rate === null ? 'rate —' : `rate ${num(arm.rate)}${arm.wilson ? ` [${num(arm.wilson.lower)}, ${num(arm.wilson.upper)}]` : ''}`;
-  return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${attemptBar(attempts, arm.notRun.count)}  ${COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
+  return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${attemptBar(attempts, arm.notRun.count)}  ${VERDICT_COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
 }
 
 /** Past this many arms (a data-driven suite), arms are summarised per role instead of one line each. */
@@ -39,7 +32,7 @@ function roleLines(outcome: Outcome): string[] {
   return (['case', 'control'] as const).flatMap((role) => {
     const arms = outcome.arms.filter((a) => a.role === role);
     if (arms.length === 0) return [];
-    const cells = arms.map((a) => COLOUR[a.verdict](GLYPH[a.verdict]));
+    const cells = arms.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict]));
     const step = Math.max(1, cells.length / BAR_WIDTH);
     const bar = Array.from({ length: Math.min(BAR_WIDTH, cells.length) }, (_, i) => cells[Math.floor(i * step)]).join('');
     const armVerdicts = new Map<Verdict, number>();
@@ -58,12 +51,12 @@ export function renderTerminal(outcomes: readonly Outcome[], missing: readonly {
   if (outcomes.length === 0 && missing.length === 0) return '';
   const byVerdict = new Map<Verdict, number>();
   for (const o of outcomes) byVerdict.set(o.judgment.verdict, (byVerdict.get(o.judgment.verdict) ?? 0) + 1);
-  const head = [...byVerdict.entries()].map(([v, n]) => COLOUR[v](`${n} ${v}`)).join(pc.dim(' · '));
+  const head = [...byVerdict.entries()].map(([v, n]) => VERDICT_COLOUR[v](`${n} ${v}`)).join(pc.dim(' · '));
   const lines = ['', `${pc.inverse(pc.bold(' riddle '))} ${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}  ${head}`, ''];
   for (const outcome of outcomes) {
     const { verdict, reason, testOutcome } = outcome.judgment;
     const skipped = testOutcome === 'skip' ? pc.dim(' (skipped)') : '';
-    lines.push(` ${COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`);
+    lines.push(` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`);
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
     else for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
     const mc = outcome.judgment.matchedControl;

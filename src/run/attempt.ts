@@ -1,7 +1,8 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
-import { checkClaims, combineFindings, gatherFindings, type ClaimExtractor, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import { observeAttempt, redactData, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
+import { judgeObservation } from './judge.js';
 import type { AttemptSlot } from './schedule.js';
 
 export interface AttemptSetup {
@@ -67,30 +68,19 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     const record = finish({ status: observed.status, verdict, reason, observation, findings: [], criteria: [], claims: [], error: observed.error });
     return observed.sandbox ? { ...record, sandbox: observed.sandbox.path } : record;
   }
-  let findings;
-  try {
-    findings = await gatherFindings({
-      observation,
-      case: setup.case,
-      arm: slot.arm,
-      attempt: slot.index,
-      rubric: setup.rubric,
-      evaluators: setup.evaluators,
-      expect: setup.expect,
-    });
-  } catch (error) {
-    const failure = { where: 'evaluators', message: message(error) };
-    return finish({ status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${failure.message}`, observation, findings: [], criteria: [], claims: [], error: failure });
-  }
-  const criteria = combineFindings(setup.rubric, findings);
-  const claims = checkClaims(observation, { extractors: setup.claimExtractors });
-  const errored = findings.filter((f) => f.result === 'error');
-  const status = errored.length > 0 ? 'evaluator_error' : 'completed';
-  const error = errored.length > 0 ? { where: `evaluator ${errored[0]?.evaluator} on ${errored[0]?.criterion}`, message: errored[0]?.note ?? '' } : null;
-  const { verdict, reason } = attemptVerdict({ status, error, case: setup.case, rubric: setup.rubric, criteria, claims });
-  const record = finish({ status, verdict, reason, observation, findings, criteria, claims, error });
+  const judgment = await judgeObservation({
+    observation,
+    case: setup.case,
+    arm: slot.arm,
+    attempt: slot.index,
+    rubric: setup.rubric,
+    evaluators: setup.evaluators,
+    expect: setup.expect,
+    claims: { extractors: setup.claimExtractors },
+  });
+  const record = finish({ ...judgment, observation });
   if (!observed.sandbox) return record;
-  if (verdict === 'PASS') {
+  if (judgment.verdict === 'PASS') {
     await observed.sandbox.discard();
     return record;
   }

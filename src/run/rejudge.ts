@@ -1,15 +1,7 @@
 import type { AttemptRecord, Outcome, Rubric } from '../model/index.js';
-import { attemptVerdict, judgeTrial, summarizeArm } from '../aggregate/index.js';
-import {
-  checkClaims,
-  combineFindings,
-  englishClaimExtractor,
-  gatherFindings,
-  type ClaimCheckOptions,
-  type ClaimExtractor,
-  type EvaluatorDefinition,
-  type ExpectFunction,
-} from '../evaluate/index.js';
+import { judgeTrial, summarizeArm } from '../aggregate/index.js';
+import { englishClaimExtractor, type ClaimCheckOptions, type ClaimExtractor, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import { judgeObservation } from './judge.js';
 import { assembleOutcome } from './outcome.js';
 import { sequentialFor, stoppingRuleFor } from './stopping.js';
 
@@ -21,28 +13,22 @@ export interface RejudgeOptions {
   claims?: ClaimCheckOptions;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** Judge one retained attempt again; attempts that never produced an Observation keep their status. */
 async function rejudgeAttempt(attempt: AttemptRecord, outcome: Outcome, rubric: Rubric, options: RejudgeOptions): Promise<AttemptRecord> {
   const armCase = outcome.records.suite.arms.find((a) => a.id === attempt.arm)?.case;
-  const judgeable = attempt.observation !== null && (attempt.status === 'completed' || attempt.status === 'evaluator_error');
+  const judgeable = attempt.status === 'completed' || attempt.status === 'evaluator_error';
   if (!armCase || !judgeable || attempt.observation === null) return attempt;
-  const observation = attempt.observation;
-  const reset = { ...attempt, findings: [], criteria: [], claims: [], error: null };
-  let findings;
-  try {
-    findings = await gatherFindings({ observation, case: armCase, arm: attempt.arm, attempt: attempt.index, rubric, evaluators: options.evaluators, expect: options.expect });
-  } catch (error) {
-    return { ...reset, status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${message(error)}`, error: { where: 'evaluators', message: message(error) } };
-  }
-  const criteria = combineFindings(rubric, findings);
-  const claims = checkClaims(observation, options.claims);
-  const errored = findings.find((f) => f.result === 'error');
-  const status = errored ? 'evaluator_error' : 'completed';
-  const error = errored ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note } : null;
-  const { verdict, reason } = attemptVerdict({ status, error, case: armCase, rubric, criteria, claims });
-  return { ...reset, status, verdict, reason, findings, criteria, claims, error };
+  const judgment = await judgeObservation({
+    observation: attempt.observation,
+    case: armCase,
+    arm: attempt.arm,
+    attempt: attempt.index,
+    rubric,
+    evaluators: options.evaluators,
+    expect: options.expect,
+    claims: options.claims ?? {},
+  });
+  return { ...attempt, ...judgment };
 }
 
 /** Extractors riddle ships, found again by the id an Outcome records. */

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { calibrateCommand } from '../../../src/cli/calibrate.js';
 import { rejudgeCommand } from '../../../src/cli/rejudge.js';
-import { combineFindings, gatherFindings } from '../../../src/evaluate/index.js';
-import { migrate, OUTCOME_SCHEMA, fingerprint, type Outcome } from '../../../src/model/index.js';
+import { migrate, OUTCOME_SCHEMA, type Outcome } from '../../../src/model/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt } from '../builders.js';
 import { observation, rubric, criterion } from './helpers.js';
 

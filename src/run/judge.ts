@@ -1,0 +1,42 @@
+import type { AttemptRecord, Case, Observation, Rubric } from '../model/index.js';
+import { attemptVerdict } from '../aggregate/index.js';
+import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+
+/** The judged part of an attempt record. */
+export type Judgment = Pick<AttemptRecord, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error'>;
+
+export interface JudgeInput {
+  observation: Observation;
+  case: Case;
+  arm: string;
+  attempt: number;
+  rubric: Rubric;
+  evaluators: readonly EvaluatorDefinition[];
+  expect: ExpectFunction;
+  claims: ClaimCheckOptions;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Judge a retained Observation: every evaluator's findings, combined per criterion, the subject's claims checked
+ * against receipts, then the attempt's verdict. An evaluator that fails makes the status `evaluator_error`, never
+ * a FAIL. The same path serves a fresh attempt and a re-judged one.
+ */
+export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
+  const { observation, rubric } = input;
+  let findings;
+  try {
+    findings = await gatherFindings({ observation, case: input.case, arm: input.arm, attempt: input.attempt, rubric, evaluators: input.evaluators, expect: input.expect });
+  } catch (error) {
+    const failure = { where: 'evaluators', message: message(error) };
+    return { status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${failure.message}`, findings: [], criteria: [], claims: [], error: failure };
+  }
+  const criteria = combineFindings(rubric, findings);
+  const claims = checkClaims(observation, input.claims);
+  const errored = findings.find((f) => f.result === 'error');
+  const status = errored ? 'evaluator_error' : 'completed';
+  const error = errored ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note } : null;
+  const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
+  return { status, verdict, reason, findings, criteria, claims, error };
+}
