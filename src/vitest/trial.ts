@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, inject, test, type TestContext } from 'vitest';
+import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { systemClock, type Outcome } from '../model/index.js';
 import { captureEnvironment, checkDependency } from '../observe/index.js';
 import { formatVerdictFailure, summaryLine } from '../report/index.js';
@@ -50,10 +50,20 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const file = currentFile();
   const collectionSite: DeclarationSite = { name, file, path: [] };
   if (typeof name !== 'string' || name.trim() === '') throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
-  const names = declaredNames.get(file) ?? new Set<string>();
-  if (names.has(name)) throw new TrialDeclarationError(collectionSite, 'name', 'another trial in this file has the same name; names must be unique per file');
+  let names = declaredNames.get(file);
+  if (!names) {
+    names = new Set<string>();
+    declaredNames.set(file, names);
+    // Forget the names once the file has run, so a watch-mode rerun in a shared (non-isolated) worker starts afresh.
+    afterAll(() => {
+      declaredNames.delete(file);
+    });
+  }
+  if (names.has(name)) {
+    declaredNames.delete(file);
+    throw new TrialDeclarationError(collectionSite, 'name', 'another trial in this file has the same name; names must be unique per file');
+  }
   names.add(name);
-  declaredNames.set(file, names);
   // Resolve now so a malformed declaration fails at collection, naming the trial and the field.
   const declared = resolveTrial(collectionSite, declaration, projectSettings());
   for (const warning of declarationWarnings(declared.suite, declared.rubric)) console.warn(`riddle: trial "${name}": ${warning}`);
