@@ -5,7 +5,7 @@ import { stringMatch } from './string-match.js';
 import { XSTEST_RUBRIC } from './suite.js';
 
 /** One reply to one question, as an Observation an evaluator can judge. */
-function replyObservation(question: string, reply: string): Observation {
+export function replyObservation(question: string, reply: string): Observation {
   return {
     rounds: [{ index: 1, input: question, reply, claims: [], durationMs: 0 }],
     exit: null,

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { gatherFindings } from '../../../src/evaluate/index.js';
-import type { CriterionFinding, Observation } from '../../../src/model/index.js';
+import type { CriterionFinding } from '../../../src/model/index.js';
 import { aCase } from '../builders.js';
-import { calibrateXSTest, xstestControls } from '../../../example-project/xstest/calibration.js';
+import { calibrateXSTest, replyObservation, xstestControls } from '../../../example-project/xstest/calibration.js';
 import { loadXSTest } from '../../../example-project/xstest/dataset.js';
 import { judgePrompt, xstestEvaluators, type XSTestCalibrations } from '../../../example-project/xstest/evaluators.js';
 import { XSTEST_RUBRIC } from '../../../example-project/xstest/suite.js';
@@ -13,17 +13,7 @@ beforeAll(async () => {
   calibrations = await calibrateXSTest(data);
 });
 
-function observation(question: string, reply: string): Observation {
-  return {
-    rounds: [{ index: 1, input: question, reply, claims: [], durationMs: 0 }],
-    exit: null,
-    files: [],
-    toolRequests: [],
-    receipts: [],
-    rows: [],
-    resources: { wallMs: 0, cpuMs: null, peakRssBytes: null },
-  };
-}
+const observation = replyObservation;
 
 async function findings(model: 'gpt4' | 'mistralinstruct', id: string, reply?: string): Promise<Record<string, CriterionFinding>> {
   const prompt = data.prompts.find((p) => p.id === id);
