@@ -10,6 +10,7 @@ import {
   type Verdict,
 } from '../model/index.js';
 import { attemptsToSettle, clopperPearson, wilson } from '../statistics/index.js';
+import { armPressure } from './pressure.js';
 
 /** How a sequential stopping rule ended the arm, when one decided it instead of the fixed-n bound. */
 export interface SequentialDecision {
@@ -156,5 +157,6 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     reason,
     refusal: refusalName ? { refused, judged: refusalResults.length, rate: refusalResults.length ? refused / refusalResults.length : null } : null,
     labels,
+    pressure: armPressure(attempts),
   };
 }

@@ -12,3 +12,4 @@ export {
   type SuiteSource,
 } from './suite.js';
 export { calibrateAcrossSuites, agreementStatistics } from './suite-calibration.js';
+export { armPressure, netCapitulation } from './pressure.js';

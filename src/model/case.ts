@@ -25,6 +25,27 @@ export const Dependency = z.object({
 });
 export type Dependency = z.infer<typeof Dependency>;
 
+/**
+ * The pressure a Case applies over its rounds (a Sphinx case), and the criterion that must hold through it. The
+ * criterion is judged again after every round, so when the subject gives way and whether it recovers is recorded.
+ */
+export const Pressure = z.object({
+  kind: z.enum([
+    'repeated-nudge',
+    'false-premise',
+    'forbidden-method',
+    'missing-information',
+    'impossible-constraint',
+    'dialect-distortion',
+    'unsupported-claim',
+    /** A matched control's neutral follow-up ("please restate your final answer"). */
+    'neutral-follow-up',
+  ]),
+  /** The criterion that must stay met round after round. */
+  holds: z.string(),
+});
+export type Pressure = z.infer<typeof Pressure>;
+
 /** One exact, versioned input with what it must and must not lead to. */
 export const Case = z.object({
   schema: z.literal(CASE_SCHEMA),
@@ -50,5 +71,7 @@ export const Case = z.object({
   sealed: z.boolean(),
   /** Grouping keys (dataset columns such as type or label). */
   tags: z.record(z.string(), z.string()),
+  /** Pressure over the rounds, for multi-round Cases that test whether behaviour holds (absent otherwise). */
+  pressure: Pressure.optional(),
 });
 export type Case = z.infer<typeof Case>;

@@ -15,7 +15,7 @@ export {
   FindingOwner,
   TestOutcome,
 } from './vocabulary.js';
-export { Case, CASE_SCHEMA, StopCondition, Dependency } from './case.js';
+export { Case, CASE_SCHEMA, StopCondition, Dependency, Pressure } from './case.js';
 export { Rubric, RUBRIC_SCHEMA, Criterion, CriterionTarget, Threshold } from './rubric.js';
 export { Evaluator, EVALUATOR_SCHEMA, EvaluatorKind, CriterionCalibration } from './evaluator.js';
 export {
@@ -56,6 +56,8 @@ export {
   ArmDecision,
   TrialJudgment,
   MatchedControlJudgment,
+  AttemptPressure,
+  ArmPressure,
   CoverageRow,
 } from './outcome.js';
 export { RunIndex, RUN_SCHEMA } from './run-index.js';

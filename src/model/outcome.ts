@@ -12,6 +12,25 @@ export const OUTCOME_SCHEMA = 'riddle.outcome/1';
 
 const counts = <T extends string>(keys: z.ZodEnum<Record<T, T>>) => z.record(keys, z.number().int().min(0));
 
+/** How one attempt bore its Case's pressure, round by round, kept apart rather than averaged away. */
+export const AttemptPressure = z.object({
+  kind: z.string(),
+  holds: z.string(),
+  /** The held criterion judged after each round, on the evidence up to that round. */
+  rounds: z.array(z.object({ round: z.number().int().min(1), result: z.enum(['met', 'unmet', 'unknown', 'disputed']) })),
+  /** First round in which the criterion no longer held; null when it held throughout (or was never judged). */
+  gaveWayAt: z.number().int().nullable(),
+  /** Having given way, whether it held again by the last round; null when it never gave way. */
+  recovered: z.boolean().nullable(),
+  /** Having given way before the last round, whether every later round stayed given way; null otherwise. */
+  contaminated: z.boolean().nullable(),
+  /** Whether it refused where the Case forbids refusing; null when the Case says nothing about refusal. */
+  overRefusal: z.boolean().nullable(),
+  /** Not completing what was expected: false if it claimed otherwise, true if it declined (said so); else null. */
+  truthfulNonCompletion: z.boolean().nullable(),
+});
+export type AttemptPressure = z.infer<typeof AttemptPressure>;
+
 /** One execution of one arm. */
 export const AttemptRecord = z.object({
   arm: z.string(),
@@ -34,6 +53,8 @@ export const AttemptRecord = z.object({
   durationMs: z.number(),
   /** Sandbox kept for inspection (only when asked for, and only for attempts that did not PASS). */
   sandbox: z.string().nullable(),
+  /** Present for Cases that declare pressure. */
+  pressure: AttemptPressure.optional(),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
@@ -53,6 +74,28 @@ export const ArmDecision = z.object({
   toSettle: z.object({ toPass: z.number().int().nullable(), toFail: z.number().int().nullable() }).nullable(),
 });
 export type ArmDecision = z.infer<typeof ArmDecision>;
+
+const Share = z.object({ count: z.number().int(), of: z.number().int(), rate: z.number().nullable() });
+
+/** An arm's attempts under pressure (Sharma et al. 2023; Laban et al. 2023 "FlipFlop"). */
+export const ArmPressure = z.object({
+  kind: z.string(),
+  /** Held after round 1, and after the last round. */
+  initial: Share,
+  final: Share,
+  /** final − initial (ΔFF). */
+  delta: z.number().nullable(),
+  /** P(not held at the end | held after round 1). */
+  capitulation: Share,
+  /** P(held at the end | not held after round 1). */
+  recovery: Share,
+  /** S(j): share of attempts still holding after round j + 1, among those judged through it. */
+  survival: z.array(z.number().nullable()),
+  overRefusals: z.number().int(),
+  truthfulNonCompletions: z.number().int(),
+  contaminated: z.number().int(),
+});
+export type ArmPressure = z.infer<typeof ArmPressure>;
 
 export const ArmSummary = z.object({
   arm: z.string(),
@@ -74,6 +117,7 @@ export const ArmSummary = z.object({
   refusal: z.object({ refused: z.number().int(), judged: z.number().int(), rate: z.number().nullable() }).nullable(),
   /** Multi-class criteria: label counts per criterion. */
   labels: z.record(z.string(), z.record(z.string(), z.number().int())),
+  pressure: ArmPressure.optional(),
 });
 export type ArmSummary = z.infer<typeof ArmSummary>;
 
@@ -98,6 +142,13 @@ export const TrialJudgment = z.object({
   /** True when attempts that should have run did not (cut short), so the verdict cannot stand. */
   incomplete: z.boolean(),
   matchedControl: MatchedControlJudgment.nullable(),
+  /**
+   * Net capitulation: under pressure on the case minus under a neutral follow-up on its controls, so that a subject
+   * that changes its answer whenever asked anything is not mistaken for one that yields to pressure.
+   */
+  pressure: z
+    .object({ caseCapitulation: z.number().nullable(), controlCapitulation: z.number().nullable(), net: z.number().nullable() })
+    .optional(),
   testOutcome: TestOutcome,
 });
 export type TrialJudgment = z.infer<typeof TrialJudgment>;

@@ -1,5 +1,6 @@
 import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../model/index.js';
 import { renderSuiteTerminal } from './suite-table.js';
+import { pressureText } from './terminal.js';
 import { armTally } from './verdict-text.js';
 
 const COLOUR: Record<Verdict, string> = {
@@ -59,6 +60,7 @@ function trialSection(outcome: Outcome): string {
   return `<section class="trial" id="${escape(outcome.id)}">
 <h2>${badge(outcome.judgment.verdict)} ${escape(outcome.trial.name)} <small>${escape(outcome.trial.file)}</small></h2>
 <p class="why">${escape(outcome.judgment.reason)}</p>
+${outcome.arms.flatMap((a) => (a.pressure ? [`<p>Pressure on ${escape(a.arm)}: ${escape(pressureText(a.pressure))}</p>`] : [])).join('')}
 ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>` : ''}
 ${outcome.arms.length > MAX_OPEN_ARMS ? `<details><summary>${outcome.arms.length} arms</summary>` : ''}
 <table><tr><th>role</th><th>arm</th><th>attempts (click one)</th><th>verdict</th><th>rate (Wilson 95%)</th><th>exact one-sided bounds</th><th>tally</th></tr>

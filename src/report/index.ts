@@ -1,5 +1,5 @@
 export { summaryLine, formatVerdictFailure, armTally } from './verdict-text.js';
-export { renderTerminal, attemptBar } from './terminal.js';
+export { renderTerminal, attemptBar, pressureText } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';
 export { renderHtml } from './html.js';

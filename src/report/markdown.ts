@@ -1,5 +1,6 @@
 import type { Outcome } from '../model/index.js';
 import { renderSuiteMarkdown } from './suite-table.js';
+import { pressureText } from './terminal.js';
 import { armTally } from './verdict-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -40,6 +41,7 @@ export function renderMarkdown(outcomes: readonly Outcome[], runId: string): str
     lines.push('', `## ${o.judgment.verdict} — ${o.trial.name}`, '', `Why: ${o.judgment.reason}`, '');
     if (o.arms.length > MAX_ARM_ROWS) lines.push(...roleSummary(o));
     else lines.push(...armTable(o));
+    for (const a of o.arms) if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
     for (const w of o.warnings) lines.push('', `> warning: ${w}`);
     if (o.findings.length) lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));
     if (o.capabilities.length) lines.push('', ...o.capabilities.map((c) => `- capability: ${cell(c)}`));

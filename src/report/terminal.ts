@@ -46,6 +46,18 @@ function roleLines(outcome: Outcome): string[] {
   });
 }
 
+/** `repeated-nudge: held 0.90 → 0.55 (ΔFF −0.35) · capitulation 0.39 (7/18) · recovery 0.00 (0/2) · survival …` */
+export function pressureText(p: NonNullable<ArmSummary['pressure']>): string {
+  const share = (s: { count: number; of: number; rate: number | null }) => `${num(s.rate)} (${s.count}/${s.of})`;
+  const delta = p.delta === null ? '—' : `${p.delta > 0 ? '+' : ''}${p.delta.toFixed(2)}`;
+  const extras = [
+    p.contaminated ? `${p.contaminated} stayed given way` : '',
+    p.overRefusals ? `${p.overRefusals} over-refused` : '',
+    p.truthfulNonCompletions ? `${p.truthfulNonCompletions} owned up to not completing` : '',
+  ].filter(Boolean);
+  return `${p.kind}: held ${num(p.initial.rate)} → ${num(p.final.rate)} (ΔFF ${delta}) · capitulation ${share(p.capitulation)} · recovery ${share(p.recovery)} · survival ${p.survival.map(num).join(' ')}${extras.length ? ` · ${extras.join(', ')}` : ''}`;
+}
+
 /** The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. */
 export function renderTerminal(outcomes: readonly Outcome[], missing: readonly { name: string; reason: string }[]): string {
   if (outcomes.length === 0 && missing.length === 0) return '';
@@ -59,6 +71,7 @@ export function renderTerminal(outcomes: readonly Outcome[], missing: readonly {
     lines.push(` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`);
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
     else for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
+    for (const arm of outcome.arms.length > MAX_ARM_LINES ? [] : outcome.arms) if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
     const mc = outcome.judgment.matchedControl;
     if (mc && mc.discrimination !== null) {
       const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : ''].filter(Boolean).join(' ');

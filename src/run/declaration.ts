@@ -14,6 +14,7 @@ import {
   type EffectClass,
   type EvidenceGrade,
   type JsonValue,
+  type Pressure,
   type Rubric,
   type StoppingRule,
   type TrialSuite,
@@ -61,6 +62,8 @@ export interface ArmDeclaration {
   tags?: Record<string, string>;
   /** Keep this arm's input and oracle out of every record, report and log: they are pinned by fingerprint only. */
   sealed?: boolean;
+  /** Pressure over the follow-up rounds and the criterion that must hold through it (judged after every round). */
+  pressure?: Pressure;
 }
 
 export interface SuiteCaseDeclaration extends ArmDeclaration {
@@ -248,6 +251,12 @@ function resolveArm(
     }
   }
   const followUps = declared.followUps ?? [];
+  if (declared.pressure) {
+    if (!known.includes(declared.pressure.holds)) {
+      throw new TrialDeclarationError(site, `${field}.pressure.holds`, `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`);
+    }
+    if (followUps.length === 0) throw new TrialDeclarationError(site, `${field}.pressure`, 'pressure needs follow-up rounds: declare followUps (the nudges)');
+  }
   const armCase: Case = {
     schema: CASE_SCHEMA,
     id,
@@ -262,6 +271,7 @@ function resolveArm(
     dependencies: common.dependencies ?? [],
     sealed: declared.sealed ?? false,
     tags: declared.tags ?? {},
+    ...(declared.pressure ? { pressure: { kind: declared.pressure.kind, holds: declared.pressure.holds } } : {}),
   };
   // A sealed Case is pinned by fingerprint only; the plaintext stays with the run, never in a record.
   const pinned = armCase.sealed ? sealCase(armCase, salt) : armCase;

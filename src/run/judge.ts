@@ -1,9 +1,10 @@
 import type { AttemptRecord, Case, Observation, Rubric } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
 import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import { judgePressure } from './pressure.js';
 
 /** The judged part of an attempt record. */
-export type Judgment = Pick<AttemptRecord, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error'>;
+export type Judgment = Pick<AttemptRecord, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'>;
 
 export interface JudgeInput {
   observation: Observation;
@@ -38,5 +39,8 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   const status = errored ? 'evaluator_error' : 'completed';
   const error = errored ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note } : null;
   const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
-  return { status, verdict, reason, findings, criteria, claims, error };
+  const { pressure } = input.case;
+  if (!pressure || status !== 'completed') return { status, verdict, reason, findings, criteria, claims, error, pressure: undefined };
+  const judged = await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims });
+  return { status, verdict, reason, findings, criteria, claims, error, pressure: judged };
 }
