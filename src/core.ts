@@ -26,6 +26,7 @@ export {
   CASE_SCHEMA,
   StopCondition,
   Dependency,
+  Pressure,
   Rubric,
   RUBRIC_SCHEMA,
   Criterion,
@@ -74,6 +75,8 @@ export {
   ArmDecision,
   TrialJudgment,
   MatchedControlJudgment,
+  AttemptPressure,
+  ArmPressure,
   CoverageRow,
   RunIndex,
   RUN_SCHEMA,
@@ -255,6 +258,8 @@ export {
   type SuiteSource,
   calibrateAcrossSuites,
   agreementStatistics,
+  armPressure,
+  netCapitulation,
 } from './aggregate/index.js';
 export {
   type Subject,
@@ -345,6 +350,7 @@ export {
   armTally,
   renderTerminal,
   attemptBar,
+  pressureText,
   renderMarkdown,
   writeRunArtifacts,
   writeFileAtomic,
