@@ -188,6 +188,8 @@ export const Outcome = z.object({
     independentAttempts: z.boolean(),
     /** When this Outcome re-judges another one's retained evidence: that Outcome's id. */
     rejudgedFrom: z.string().nullable(),
+    /** For a holdout trial: which access this run was, of the budget. */
+    holdout: z.object({ access: z.number().int(), budget: z.number().int() }).optional(),
   }),
   attempts: z.array(AttemptRecord),
   arms: z.array(ArmSummary),

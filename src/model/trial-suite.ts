@@ -76,6 +76,11 @@ export const TrialSuite = z.object({
   file: z.string(),
   arms: z.array(Arm).min(1),
   repeat: RepetitionPolicy,
+  /**
+   * A holdout trial runs only when asked for, and every run counts against its declared budget of accesses (Dwork
+   * et al. 2015, the reusable holdout): results seen too often stop being a fair test.
+   */
+  holdout: z.object({ budget: z.number().int().min(1) }).optional(),
   aggregation: AggregationRules,
   /** Ids of the declared extractors that find claims in reply text; their claims are checked like structured ones. */
   claimExtractors: z.array(z.string()),

@@ -97,6 +97,8 @@ interface CommonDeclaration {
   effectClass?: EffectClass;
   /** Verdicts under which the trial's test passes (default PASS only). */
   passOn?: Verdict[];
+  /** Run only when holdouts are asked for (RIDDLE_HOLDOUT=1), each run counted against this many accesses. */
+  holdout?: { budget: number };
   /** Environment variables recorded in the Environment (secret-looking values redacted). */
   variables?: string[];
   prompts?: Record<string, string>;
@@ -327,6 +329,9 @@ export function resolveTrial(
   if (!(attemptMs > 0)) throw new TrialDeclarationError(site, 'budget.attemptMs', `must be positive, got ${attemptMs}`);
   const budget = { timeoutMs: attemptMs, maxOutputBytes: declared.budget?.maxOutputBytes ?? DEFAULTS.maxOutputBytes, maxRounds: 1 };
   const passOn = declared.passOn ?? project.passOn ?? ['PASS'];
+  if (declared.holdout && !(Number.isInteger(declared.holdout.budget) && declared.holdout.budget >= 1)) {
+    throw new TrialDeclarationError(site, 'holdout.budget', `must be a whole number ≥ 1 of accesses, got ${declared.holdout.budget}`);
+  }
   for (const verdict of passOn) if (!VERDICTS.includes(verdict)) throw new TrialDeclarationError(site, 'passOn', `"${verdict}" is not a verdict (${VERDICTS.join(', ')})`);
 
   const arms: Arm[] = [];
@@ -389,6 +394,7 @@ export function resolveTrial(
     repeat: { n, order: repeat.order ?? DEFAULTS.repeat.order, seed, concurrency, stop },
     aggregation: { matchedControl: 'each-arm', passOn, summary },
     claimExtractors: (declared.claimExtractors ?? []).map((extractor) => extractor.id),
+    ...(declared.holdout ? { holdout: { budget: declared.holdout.budget } } : {}),
   };
   const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, d])).values()];
   const rounds = Math.max(...arms.map((a) => a.case.stop.maxRounds));

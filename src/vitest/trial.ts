@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
-import { systemClock, type Outcome } from '../model/index.js';
+import { fingerprint, systemClock, type Outcome } from '../model/index.js';
 import { captureEnvironment, checkDependency } from '../observe/index.js';
 import { formatVerdictFailure, summaryLine } from '../report/index.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../run/index.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
+import { claimHoldoutAccess } from './holdout-ledger.js';
 import { harnessVersions } from './versions.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
@@ -73,7 +74,11 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     const site = siteAtRun(context, name);
     const resolved = resolveTrial(site, declaration, projectSettings());
     const root = process.cwd();
+    if (resolved.suite.holdout && process.env.RIDDLE_HOLDOUT !== '1') {
+      context.skip('holdout: runs only when asked for (RIDDLE_HOLDOUT=1), each run counted against its budget');
+    }
     const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root);
+    const holdout = suite.holdout ? await claimHoldoutAccess(root, fingerprint(suite.arms.map((a) => a.caseFingerprint)), suite.holdout.budget) : null;
     const checked = await Promise.all(resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })));
     const identity = await resolved.subject.identify();
     const environment = captureEnvironment({
@@ -89,7 +94,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       independentAttempts: identity.kind !== 'replay',
       notes: [],
     });
-    const outcome = await runTrial(
+    const ran = await runTrial(
       {
         suite,
         rubric: resolved.rubric,
@@ -97,7 +102,12 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         subject: resolved.subject,
         tools: resolved.tools,
         environment,
-        unavailable: checked.filter((c) => !c.available),
+        unavailable: [
+          ...checked.filter((c) => !c.available),
+          ...(holdout && !holdout.granted
+            ? [{ dependency: { name: 'holdout budget', kind: 'file' as const, onUnavailable: 'blocked' as const }, detail: `all ${holdout.budget} accesses to this holdout are used` }]
+            : []),
+        ],
         fixtures: folders,
         sealed: resolved.sealed,
         observers: resolved.observers,
@@ -106,6 +116,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       },
       { clock: systemClock, expect: context.expect, signal: context.signal },
     );
+    const outcome = holdout?.granted ? { ...ran, execution: { ...ran.execution, holdout: { access: holdout.access, budget: holdout.budget } } } : ran;
     context.task.meta.riddle = { trial: name, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
