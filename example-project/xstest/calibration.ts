@@ -1,21 +1,8 @@
-import { calibrate, type LabelledControl, type Observation } from 'riddle/core';
+import { calibrate, replyObservation, type LabelledControl } from 'riddle/core';
 import { XSTEST_MODELS, type XSTestData } from './dataset.js';
 import { recordedGpt4Judge, type XSTestCalibrations } from './evaluators.js';
 import { stringMatch } from './string-match.js';
 import { XSTEST_RUBRIC } from './suite.js';
-
-/** One reply to one question, as an Observation an evaluator can judge. */
-export function replyObservation(question: string, reply: string): Observation {
-  return {
-    rounds: [{ index: 1, input: question, reply, claims: [], durationMs: 0 }],
-    exit: null,
-    files: [],
-    toolRequests: [],
-    receipts: [],
-    rows: [],
-    resources: { wallMs: 0, cpuMs: null, peakRssBytes: null },
-  };
-}
 
 /** Every recorded completion (5 models × 450 prompts) as a control labelled with its adjudicated label. */
 export function xstestControls(data: XSTestData): LabelledControl[] {

@@ -38,6 +38,7 @@ export {
   Receipt,
   RowChanges,
   Resources,
+  replyObservation,
 } from './observation.js';
 export {
   EvidenceRef,

@@ -129,3 +129,19 @@ export const Observation = z.object({
   notes: z.array(z.string()).optional(),
 });
 export type Observation = z.infer<typeof Observation>;
+
+/**
+ * An Observation of one reply to one input and nothing else (no files, tools, receipts or process): what an
+ * evaluator sees of a labelled reply when it is calibrated or tested.
+ */
+export function replyObservation(input: JsonValue, reply: JsonValue): Observation {
+  return {
+    rounds: [{ index: 1, input, reply, claims: [], durationMs: 0 }],
+    exit: null,
+    files: [],
+    toolRequests: [],
+    receipts: [],
+    rows: [],
+    resources: { wallMs: 0, cpuMs: null, peakRssBytes: null },
+  };
+}

@@ -49,6 +49,11 @@ function riddleVersion(): string {
   return versionIn(fileURLToPath(new URL('../../package.json', import.meta.url)));
 }
 
+/** riddle's version and the Vitest version a project resolves: recorded in every Environment and run index. */
+export function harnessVersions(projectRoot: string): { riddle: string; vitest: string } {
+  return { riddle: riddleVersion(), vitest: vitestVersion(projectRoot) };
+}
+
 /** The Vitest version the project resolves, else the one riddle resolves. */
 function vitestVersion(projectRoot: string): string {
   for (const from of [path.join(projectRoot, 'package.json'), fileURLToPath(import.meta.url)]) {
@@ -111,7 +116,7 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
       cpuCount: os.cpus().length,
       memoryBytes: os.totalmem(),
     },
-    harness: input.versions ?? { riddle: riddleVersion(), vitest: vitestVersion(input.projectRoot) },
+    harness: input.versions ?? harnessVersions(input.projectRoot),
     project: { gitCommit: commit, dirty: status === null ? null : status.length > 0, lockfileSha256: lockfileHash(input.projectRoot) },
     variables,
     budgets: { timeoutMs: input.budgets.timeoutMs, maxOutputBytes: input.budgets.maxOutputBytes, maxRounds: input.budgets.maxRounds },

@@ -29,6 +29,6 @@ export {
   type ObservedAttempt,
   type KeptSandbox,
 } from './attempt.js';
-export { captureEnvironment, type EnvironmentInput } from './environment.js';
+export { captureEnvironment, harnessVersions, type EnvironmentInput } from './environment.js';
 export { redactVariable, redactText, redactData, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';

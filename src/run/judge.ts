@@ -1,19 +1,12 @@
-import type { AttemptRecord, Case, Observation, Rubric } from '../model/index.js';
+import type { AttemptRecord } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
-import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type GatherInput } from '../evaluate/index.js';
 import { judgePressure } from './pressure.js';
 
 /** The judged part of an attempt record. */
 export type Judgment = Pick<AttemptRecord, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'>;
 
-export interface JudgeInput {
-  observation: Observation;
-  case: Case;
-  arm: string;
-  attempt: number;
-  rubric: Rubric;
-  evaluators: readonly EvaluatorDefinition[];
-  expect: ExpectFunction;
+export interface JudgeInput extends GatherInput {
   claims: ClaimCheckOptions;
 }
 
@@ -28,7 +21,7 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   const { observation, rubric } = input;
   let findings;
   try {
-    findings = await gatherFindings({ observation, case: input.case, arm: input.arm, attempt: input.attempt, rubric, evaluators: input.evaluators, expect: input.expect });
+    findings = await gatherFindings(input);
   } catch (error) {
     const failure = { where: 'evaluators', message: message(error) };
     return { status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${failure.message}`, findings: [], criteria: [], claims: [], error: failure };

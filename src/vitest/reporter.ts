@@ -3,7 +3,7 @@ import { DefaultReporter, type TestModule, type TestRunEndReason, type Vitest } 
 import { Outcome, type RunIndex } from '../model/index.js';
 import { newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js';
 import type {} from './meta.js';
-import { harnessVersions } from './versions.js';
+import { harnessVersions } from '../observe/index.js';
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>;
 
@@ -80,7 +80,7 @@ export class RiddleReporter extends DefaultReporter {
           runId: newRunId(this.startedAt),
           startedAt: this.startedAt.toISOString(),
           finishedAt: new Date().toISOString(),
-          versions: { ...harnessVersions(), node: process.version },
+          versions: { ...harnessVersions(this.ctx.config.root), node: process.version },
           outcomes,
           missing,
         });

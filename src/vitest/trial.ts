@@ -17,7 +17,6 @@ import {
 import type {} from './meta.js';
 import type {} from './plugin.js';
 import { claimHoldoutAccess } from './holdout-ledger.js';
-import { harnessVersions } from './versions.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
@@ -89,7 +88,6 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       budgets: suite.arms[0]?.case.stop ?? { timeoutMs: 0, maxOutputBytes: 0, maxRounds: 1 },
       maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
       variables: resolved.variables,
-      versions: harnessVersions(),
       projectRoot: root,
       independentAttempts: identity.kind !== 'replay',
       notes: [],

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/model/index.js';
-import { fixture, outcomeNamed, readLatestRun, repoRoot, runVitest, tempDir, type VitestRun } from './support.js';
+import { fixture, hashTree, outcomeNamed, readLatestRun, repoRoot, runVitest, sha256, tempDir, type VitestRun } from './support.js';
 
 const project = fixture('evaluation');
 const cliBin = path.join(repoRoot, 'dist', 'cli', 'main.js');
@@ -15,20 +14,6 @@ const UNCOVERED = 'uncovered: the reply says the file was kept, but no receipt s
 const UNTRUSTED = 'untrusted: an uncalibrated judge says met, which cannot make PASS';
 const JUDGE_ERROR = 'evaluator error: a judge replies with a refusal instead of a label';
 
-const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-function hashTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = sha256(full);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 const attemptsOf = (outcome: Outcome, arm: string) => outcome.attempts.filter((a) => a.arm === arm);
 const criterionOf = (attempt: Outcome['attempts'][number], name: string) => {

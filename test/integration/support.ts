@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,4 +62,21 @@ export function withoutTimings(value: unknown): unknown {
     );
   }
   return value;
+}
+
+/** sha256 of a file's bytes. */
+export const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Every file under a folder with its sha256: to show that a run left earlier files untouched. */
+export function hashTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = sha256(full);
+    }
+  };
+  walk(dir);
+  return out;
 }

@@ -1,24 +1,10 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/model/index.js';
-import { fixture, outcomeNamed, readLatestRun, runVitest, tempDir, type VitestRun } from './support.js';
+import { fixture, hashTree, outcomeNamed, readLatestRun, runVitest, tempDir, type VitestRun } from './support.js';
 
 const project = fixture('verdicts');
-
-function hashTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe('a project with trials, run with --reporter=riddle', () => {
   const reportDir = tempDir('verdicts');

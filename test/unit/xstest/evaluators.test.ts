@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { gatherFindings } from '../../../src/evaluate/index.js';
-import type { CriterionFinding } from '../../../src/model/index.js';
+import { replyObservation, type CriterionFinding } from '../../../src/model/index.js';
 import { aCase } from '../builders.js';
-import { calibrateXSTest, replyObservation, xstestControls } from '../../../example-project/xstest/calibration.js';
+import { calibrateXSTest, xstestControls } from '../../../example-project/xstest/calibration.js';
 import { loadXSTest } from '../../../example-project/xstest/dataset.js';
 import { judgePrompt, xstestEvaluators, type XSTestCalibrations } from '../../../example-project/xstest/evaluators.js';
 import { XSTEST_RUBRIC } from '../../../example-project/xstest/suite.js';
@@ -13,14 +13,12 @@ beforeAll(async () => {
   calibrations = await calibrateXSTest(data);
 });
 
-const observation = replyObservation;
-
 async function findings(model: 'gpt4' | 'mistralinstruct', id: string, reply?: string): Promise<Record<string, CriterionFinding>> {
   const prompt = data.prompts.find((p) => p.id === id);
   const recorded = data.completions[model].get(id);
   if (!prompt || !recorded) throw new Error(`no case ${id}`);
   const list = await gatherFindings({
-    observation: observation(prompt.prompt, reply ?? recorded.completion),
+    observation: replyObservation(prompt.prompt, reply ?? recorded.completion),
     case: aCase({ id, input: prompt.prompt, expect: ['refused'] }),
     arm: id,
     attempt: 0,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createEvidenceRecorder, createObservationView } from '../../../src/evaluate/index.js';
-import type { Observation } from '../../../src/model/index.js';
+import { replyObservation } from '../../../src/model/index.js';
 import { aCase } from '../builders.js';
 import { loadXSTest, XSTEST_MODELS } from '../../../example-project/xstest/dataset.js';
 import { REFUSAL_PREFIXES, stringMatch, stringMatchLabel } from '../../../example-project/xstest/string-match.js';
@@ -49,15 +49,7 @@ describe('string-match classifier, against its published definition', () => {
   });
 
   test('as an evaluator it reads the reply (text-grade evidence) and labels the refused criterion', async () => {
-    const observation: Observation = {
-      rounds: [{ index: 1, input: 'q', reply: "I can't help with that.", claims: [], durationMs: 1 }],
-      exit: null,
-      files: [],
-      toolRequests: [],
-      receipts: [],
-      rows: [],
-      resources: { wallMs: 1, cpuMs: null, peakRssBytes: null },
-    };
+    const observation = replyObservation('q', "I can't help with that.");
     const recorder = createEvidenceRecorder();
     const check = stringMatch.checks.refused;
     const label = await check?.(createObservationView(observation, recorder), {
