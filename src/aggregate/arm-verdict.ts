@@ -72,10 +72,10 @@ export function summarizeArm(input: ArmInput): ArmSummary {
 
   const low = decide(successes, attemptsInBound, rubric);
   const high = decide(successes + disputed + missing, attemptsInBound, rubric);
-  const disputeSwings =
+  // Whether the disputed attempts alone, with the missing ones held either way, change the verdict.
+  const disputeSwings = () =>
     disputed > 0 &&
-    (decide(successes, attemptsInBound, rubric) !== decide(successes + disputed, attemptsInBound, rubric) ||
-      decide(successes + missing, attemptsInBound, rubric) !== decide(successes + missing + disputed, attemptsInBound, rubric));
+    (low !== decide(successes + disputed, attemptsInBound, rubric) || decide(successes + missing, attemptsInBound, rubric) !== high);
 
   let verdict: Verdict;
   let reason: string;
@@ -103,7 +103,7 @@ export function summarizeArm(input: ArmInput): ArmSummary {
       ].filter((s) => s !== null);
       reason = `${tally}; bounds [${fmt(bound.lower)}, ${fmt(bound.upper)}] straddle τ ${tau}: ${more.length ? `${more.join(' or ')} attempts would settle it` : 'no number of attempts settles it'}`;
     }
-  } else if (disputeSwings) {
+  } else if (disputeSwings()) {
     verdict = 'DISPUTED';
     reason = `${disputed} disputed attempt(s) decide it: ${low} if they fail, ${high} if they pass`;
   } else {

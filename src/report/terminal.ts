@@ -70,8 +70,10 @@ export function renderTerminal(outcomes: readonly Outcome[], missing: readonly {
     const skipped = testOutcome === 'skip' ? pc.dim(' (skipped)') : '';
     lines.push(` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`);
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
-    else for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
-    for (const arm of outcome.arms.length > MAX_ARM_LINES ? [] : outcome.arms) if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
+    else {
+      for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
+      for (const arm of outcome.arms) if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
+    }
     const mc = outcome.judgment.matchedControl;
     if (mc && mc.discrimination !== null) {
       const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : ''].filter(Boolean).join(' ');
