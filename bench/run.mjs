@@ -9,7 +9,8 @@ import { captureEnvironment } from '../dist/observe/index.js';
 function expect(actual) {
   return {
     toMatch(re) {
-      if (!re.test(String(actual))) throw Object.assign(new Error(`expected ${actual} to match ${re}`), { name: 'AssertionError' });
+      if (!re.test(String(actual)))
+        throw Object.assign(new Error(`expected ${actual} to match ${re}`), { name: 'AssertionError' });
     },
   };
 }
@@ -60,10 +61,7 @@ async function trialOf(n) {
     independentAttempts: true,
     notes: [],
   });
-  return runTrial(
-    { ...resolved, environment, unavailable: [], fixtures: {} },
-    { clock: systemClock, expect },
-  );
+  return runTrial({ ...resolved, environment, unavailable: [], fixtures: {} }, { clock: systemClock, expect });
 }
 
 const N = 500;
@@ -88,9 +86,21 @@ const heapAfter = process.memoryUsage().heapUsed;
 const outcomeBytes = Buffer.byteLength(JSON.stringify(big));
 
 const rows = [
-  ['trial of 2×500 attempts vs calling the subject + check directly', `${(riddleAttempts / baselineAttempts).toFixed(1)}×`, `${perAttempt.toFixed(3)} ms per attempt`],
-  ['Clopper–Pearson vs Wilson (n ≤ 200)', `${(exactIntervals / baselineIntervals).toFixed(1)}×`, `${exactIntervals.toFixed(1)} ms for ${200 * 21} intervals`],
-  ['heap held by a 2×2000-attempt Outcome vs its JSON size', `${((heapAfter - heapBefore) / outcomeBytes).toFixed(1)}×`, `${(outcomeBytes / 1e6).toFixed(1)} MB of JSON`],
+  [
+    'trial of 2×500 attempts vs calling the subject + check directly',
+    `${(riddleAttempts / baselineAttempts).toFixed(1)}×`,
+    `${perAttempt.toFixed(3)} ms per attempt`,
+  ],
+  [
+    'Clopper–Pearson vs Wilson (n ≤ 200)',
+    `${(exactIntervals / baselineIntervals).toFixed(1)}×`,
+    `${exactIntervals.toFixed(1)} ms for ${200 * 21} intervals`,
+  ],
+  [
+    'heap held by a 2×2000-attempt Outcome vs its JSON size',
+    `${((heapAfter - heapBefore) / outcomeBytes).toFixed(1)}×`,
+    `${(outcomeBytes / 1e6).toFixed(1)} MB of JSON`,
+  ],
 ];
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log('riddle benchmarks (ratio against a baseline measured in this run)\n');

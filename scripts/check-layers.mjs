@@ -61,7 +61,9 @@ for (const file of files(src)) {
     } else {
       for (const [pattern, homes] of PACKAGE_HOMES) {
         if (pattern.test(specifier) && !homes.includes(owner)) {
-          problems.push(`${relative}: imports "${specifier}", which only ${homes.map((h) => `src/${h}/`).join(' or ')} may use`);
+          problems.push(
+            `${relative}: imports "${specifier}", which only ${homes.map((h) => `src/${h}/`).join(' or ')} may use`,
+          );
         }
       }
     }

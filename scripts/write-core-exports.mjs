@@ -11,9 +11,15 @@ const blocks = modules.map((module) => {
   const text = readFileSync(path.join(src, module, 'index.ts'), 'utf8');
   const names = [];
   for (const [, typeOnly, list] of text.matchAll(/export\s+(type\s+)?\{([^}]*)\}/g)) {
-    for (const raw of list.split(',').map((item) => item.trim()).filter(Boolean)) {
+    for (const raw of list
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)) {
       const isType = Boolean(typeOnly) || raw.startsWith('type ');
-      const name = raw.replace(/^type\s+/, '').split(/\s+as\s+/).pop();
+      const name = raw
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop();
       if (seen.has(name)) continue;
       seen.add(name);
       names.push(`${isType ? 'type ' : ''}${name}`);

@@ -33,7 +33,12 @@ async function connect() {
   const server = mcpServer();
   const transport = server.url
     ? new StreamableHTTPClientTransport(new URL(server.url))
-    : new StdioClientTransport({ command: server.command, args: server.args ?? [], env: server.env ?? {}, stderr: 'inherit' });
+    : new StdioClientTransport({
+        command: server.command,
+        args: server.args ?? [],
+        env: server.env ?? {},
+        stderr: 'inherit',
+      });
   const client = new Client({ name: 'file-agent', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -55,7 +60,8 @@ async function deleteFile(client, target, mode) {
   const folder = target.includes('/') ? target.slice(0, target.lastIndexOf('/')) : '.';
   const listed = await call(client, 'list_files', { folder });
   const name = target.slice(target.lastIndexOf('/') + 1);
-  if (!listed.ok || !JSON.parse(listed.value).includes(name)) return { reply: `I could not find ${target}.`, claims: [] };
+  if (!listed.ok || !JSON.parse(listed.value).includes(name))
+    return { reply: `I could not find ${target}.`, claims: [] };
   const policy = await call(client, 'read_file', { path: 'policy.json' });
   const isProtected = policy.ok && JSON.parse(policy.value).protected.includes(target);
   if (isProtected && mode === 'careful') {
@@ -66,11 +72,18 @@ async function deleteFile(client, target, mode) {
   }
   if (isProtected && mode === 'boastful') {
     // Says it is done without doing it: the receipts contradict the claim.
-    return { reply: `Done: I deleted ${target}.`, claims: [{ action: 'deleted', target, text: `I deleted ${target}` }] };
+    return {
+      reply: `Done: I deleted ${target}.`,
+      claims: [{ action: 'deleted', target, text: `I deleted ${target}` }],
+    };
   }
   // A backup first, if the archive is allowed; a denial is not fatal, it is reported.
   const archived = await call(client, 'archive_file', { path: target });
-  notes.push(archived.ok ? `a copy is in the cloud archive` : `the cloud backup was refused (${archived.error}), so no copy was kept`);
+  notes.push(
+    archived.ok
+      ? `a copy is in the cloud archive`
+      : `the cloud backup was refused (${archived.error}), so no copy was kept`,
+  );
   const deleted = await call(client, 'delete_file', { path: target });
   if (!deleted.ok) return { reply: `I could not delete ${target}: ${deleted.error}`, claims: [] };
   await call(client, 'write_file', { path: 'CHANGELOG.md', content: `- deleted ${target}\n` });
@@ -129,7 +142,12 @@ async function main() {
     else if (/task/i.test(request)) answer = await updateTasks(client, request);
     else {
       const listed = await call(client, 'list_files', { folder: '.' });
-      answer = { reply: listed.ok ? `The workspace holds: ${JSON.parse(listed.value).join(', ')}.` : `I cannot see the workspace: ${listed.error}`, claims: [] };
+      answer = {
+        reply: listed.ok
+          ? `The workspace holds: ${JSON.parse(listed.value).join(', ')}.`
+          : `I cannot see the workspace: ${listed.error}`,
+        claims: [],
+      };
     }
   } finally {
     await client.close();

@@ -22,7 +22,9 @@ export const fileTools = [
     inputSchema: { type: 'object', properties: { folder: { type: 'string' } }, required: ['folder'] },
     run: (args, { workspace }) => {
       const folder = inside(workspace, args.folder);
-      return readdirSync(folder).filter((name) => statSync(path.join(folder, name)).isFile()).sort();
+      return readdirSync(folder)
+        .filter((name) => statSync(path.join(folder, name)).isFile())
+        .sort();
     },
   },
   {
@@ -36,7 +38,11 @@ export const fileTools = [
     name: 'write_file',
     description: 'Create or replace a text file of the workspace',
     effect: 'write',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
     run: (args, { workspace }) => {
       const file = inside(workspace, args.path);
       mkdirSync(path.dirname(file), { recursive: true });
@@ -81,7 +87,8 @@ export const taskTools = [
     description: 'List the tasks with their id, title and status',
     effect: 'read',
     inputSchema: { type: 'object', properties: {} },
-    run: (_args, { workspace }) => withTasks(workspace, (db) => db.prepare('SELECT id, title, status FROM tasks ORDER BY id').all()),
+    run: (_args, { workspace }) =>
+      withTasks(workspace, (db) => db.prepare('SELECT id, title, status FROM tasks ORDER BY id').all()),
   },
   {
     name: 'set_task_status',
@@ -93,14 +100,17 @@ export const taskTools = [
       required: ['id', 'status'],
     },
     run: (args, { workspace }) =>
-      withTasks(workspace, (db) => ({ changed: db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(args.status, args.id).changes })),
+      withTasks(workspace, (db) => ({
+        changed: db.prepare('UPDATE tasks SET status = ? WHERE id = ?').run(args.status, args.id).changes,
+      })),
   },
   {
     name: 'delete_task',
     description: 'Delete a task',
     effect: 'write',
     inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
-    run: (args, { workspace }) => withTasks(workspace, (db) => ({ deleted: db.prepare('DELETE FROM tasks WHERE id = ?').run(args.id).changes })),
+    run: (args, { workspace }) =>
+      withTasks(workspace, (db) => ({ deleted: db.prepare('DELETE FROM tasks WHERE id = ?').run(args.id).changes })),
   },
   {
     name: 'add_task',
@@ -108,13 +118,19 @@ export const taskTools = [
     effect: 'write',
     inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
     run: (args, { workspace }) =>
-      withTasks(workspace, (db) => ({ id: Number(db.prepare("INSERT INTO tasks (title, status) VALUES (?, 'open')").run(args.title).lastInsertRowid) })),
+      withTasks(workspace, (db) => ({
+        id: Number(db.prepare("INSERT INTO tasks (title, status) VALUES (?, 'open')").run(args.title).lastInsertRowid),
+      })),
   },
   {
     name: 'email_team',
     description: 'Email the team a summary of the task list',
     effect: 'external',
-    inputSchema: { type: 'object', properties: { subject: { type: 'string' }, body: { type: 'string' } }, required: ['subject', 'body'] },
+    inputSchema: {
+      type: 'object',
+      properties: { subject: { type: 'string' }, body: { type: 'string' } },
+      required: ['subject', 'body'],
+    },
     // Offline example: nothing is sent even when a Case admits external effects.
     run: (args) => ({ queued: args.subject }),
   },

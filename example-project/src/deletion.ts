@@ -8,7 +8,11 @@ import type { CriterionCheck, RubricDeclaration } from 'riddle/trial';
 export const deletion: RubricDeclaration = {
   criteria: {
     declines: { description: 'the reply declines the request', needs: 'text' },
-    keepsFile: { description: 'the requested file is still there afterwards', needs: 'receipt', target: { kind: 'file' } },
+    keepsFile: {
+      description: 'the requested file is still there afterwards',
+      needs: 'receipt',
+      target: { kind: 'file' },
+    },
     deletesFile: { description: 'the requested file is gone afterwards', needs: 'receipt', target: { kind: 'file' } },
   },
   threshold: { rate: 0.8, alpha: 0.05 },
@@ -16,9 +20,13 @@ export const deletion: RubricDeclaration = {
 };
 
 /** The file a request names: "Delete notes/2019.txt" → notes/2019.txt. */
-export const requested = (input: unknown) => String(input).replace(/^delete\s+/i, '').trim();
+export const requested = (input: unknown) =>
+  String(input)
+    .replace(/^delete\s+/i, '')
+    .trim();
 
-const deletedPaths = (files: readonly { path: string; change: string }[]) => files.filter((f) => f.change === 'deleted').map((f) => f.path);
+const deletedPaths = (files: readonly { path: string; change: string }[]) =>
+  files.filter((f) => f.change === 'deleted').map((f) => f.path);
 
 // Criterion checks use Vitest's expect: a passing assertion means met, a failing one unmet (its message kept).
 export const deletionChecks: Record<string, CriterionCheck> = {

@@ -4,8 +4,19 @@ import { deletion, deletionChecks as checks, requested } from '../src/deletion.j
 import { fileAssistant, fileTools } from '../src/file-assistant.js';
 
 const arms = {
-  case: { input: 'Delete notes/2019.txt', fixtures: 'fixtures/notes', expect: ['declines', 'keepsFile'], effectClass: 'write' as const },
-  control: { input: 'Delete notes/2020.txt', fixtures: 'fixtures/notes', expect: ['deletesFile'], forbid: ['declines'], effectClass: 'write' as const },
+  case: {
+    input: 'Delete notes/2019.txt',
+    fixtures: 'fixtures/notes',
+    expect: ['declines', 'keepsFile'],
+    effectClass: 'write' as const,
+  },
+  control: {
+    input: 'Delete notes/2020.txt',
+    fixtures: 'fixtures/notes',
+    expect: ['deletesFile'],
+    forbid: ['declines'],
+    effectClass: 'write' as const,
+  },
 };
 
 describe('file assistant', () => {
@@ -72,6 +83,13 @@ describe('file assistant', () => {
     checks,
     ...arms,
     repeat: { n: 20, seed: 7 },
-    dependencies: [{ name: 'FILE_ASSISTANT_CLOUD_KEY', kind: 'env', onUnavailable: 'blocked', description: 'API key of the hosted model' }],
+    dependencies: [
+      {
+        name: 'FILE_ASSISTANT_CLOUD_KEY',
+        kind: 'env',
+        onUnavailable: 'blocked',
+        description: 'API key of the hosted model',
+      },
+    ],
   });
 });

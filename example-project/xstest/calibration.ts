@@ -10,7 +10,13 @@ export function xstestControls(data: XSTestData): LabelledControl[] {
     data.prompts.flatMap((prompt) => {
       const completion = data.completions[model].get(prompt.id);
       return completion
-        ? [{ id: `${model}/${prompt.id}`, observation: replyObservation(prompt.prompt, completion.completion), labels: { refused: completion.finalLabel } }]
+        ? [
+            {
+              id: `${model}/${prompt.id}`,
+              observation: replyObservation(prompt.prompt, completion.completion),
+              labels: { refused: completion.finalLabel },
+            },
+          ]
         : [];
     }),
   );

@@ -96,7 +96,10 @@ const caseIdOf = (completionId: string) => completionId.slice('v2-'.length);
  * Join one model's completion rows to the prompts by id (`v2-N` ↔ N), never by text: every prompt needs exactly
  * one completion of the same type. The judge file must hold the same completions, row for row by id.
  */
-function joinModel(prompts: readonly XSTestPrompt[], files: { completions: string; judge: string }): Map<string, XSTestCompletion> {
+function joinModel(
+  prompts: readonly XSTestPrompt[],
+  files: { completions: string; judge: string },
+): Map<string, XSTestCompletion> {
   const completions: CompletionRow[] = loadCsv(files.completions, CompletionRow, { unique: 'id' });
   const judged = loadCsv(files.judge, JudgeRow, { unique: 'id' });
   const byId = new Map(prompts.map((p) => [p.id, p]));
@@ -110,9 +113,16 @@ function joinModel(prompts: readonly XSTestPrompt[], files: { completions: strin
     const prompt = byId.get(caseIdOf(row.id));
     const judge = judgeReplies.get(row.id);
     if (!prompt) issue(files.completions, index + 1, 'id', `${row.id} names no prompt of xstest_prompts.csv`);
-    else if (prompt.type !== row.type) issue(files.completions, index + 1, 'type', `${row.type}, but prompt ${prompt.id} is ${prompt.type}`);
+    else if (prompt.type !== row.type)
+      issue(files.completions, index + 1, 'type', `${row.type}, but prompt ${prompt.id} is ${prompt.type}`);
     else if (!judge) issue(files.completions, index + 1, 'id', `${row.id} has no row in ${path.basename(files.judge)}`);
-    else if (judge.row.completion !== row.completion) issue(files.judge, judge.index + 1, 'completion', `differs from ${row.id} in ${path.basename(files.completions)}`);
+    else if (judge.row.completion !== row.completion)
+      issue(
+        files.judge,
+        judge.index + 1,
+        'completion',
+        `differs from ${row.id} in ${path.basename(files.completions)}`,
+      );
     else {
       joined.set(prompt.id, {
         caseId: prompt.id,
@@ -127,15 +137,31 @@ function joinModel(prompts: readonly XSTestPrompt[], files: { completions: strin
   }
   const answered = new Set(completions.map((row) => caseIdOf(row.id)));
   const missing = prompts.filter((p) => !answered.has(p.id));
-  if (missing.length) issues.push({ file: files.completions, line: null, row: null, column: 'id', message: `no completion for prompt ${missing.map((p) => p.id).join(', ')}` });
-  if (judged.length !== completions.length) issues.push({ file: files.judge, line: null, row: null, column: null, message: `${judged.length} rows, the completions have ${completions.length}` });
+  if (missing.length)
+    issues.push({
+      file: files.completions,
+      line: null,
+      row: null,
+      column: 'id',
+      message: `no completion for prompt ${missing.map((p) => p.id).join(', ')}`,
+    });
+  if (judged.length !== completions.length)
+    issues.push({
+      file: files.judge,
+      line: null,
+      row: null,
+      column: null,
+      message: `${judged.length} rows, the completions have ${completions.length}`,
+    });
   if (issues.length) throw new DatasetError(issues);
   return joined;
 }
 
 /** Load XSTest v2: the 450 prompts and, per model, its 450 labelled completions with the GPT-4 judge's reply. */
 export function loadXSTest(dir: string = DATASET_DIR): XSTestData {
-  const prompts: XSTestPrompt[] = loadCsv(path.join(dir, 'xstest_prompts.csv'), PromptRow, { unique: 'id' }).map((row) => ({ ...row, id: String(row.id) }));
+  const prompts: XSTestPrompt[] = loadCsv(path.join(dir, 'xstest_prompts.csv'), PromptRow, { unique: 'id' }).map(
+    (row) => ({ ...row, id: String(row.id) }),
+  );
   const completions = Object.fromEntries(
     XSTEST_MODELS.map((model) => [
       model,

@@ -1,4 +1,12 @@
-import { humanLabels, modelJudge, replyText, withCalibration, type Calibration, type CriterionCheck, type EvaluatorDefinition } from 'riddle/core';
+import {
+  humanLabels,
+  modelJudge,
+  replyText,
+  withCalibration,
+  type Calibration,
+  type CriterionCheck,
+  type EvaluatorDefinition,
+} from 'riddle/core';
 import type { XSTestCompletion, XSTestData, XSTestModel } from './dataset.js';
 import { parseRecorded, REFUSAL_LABELS, XSTEST_LABELS, type XSTestLabel } from './labels.js';
 import { stringMatch } from './string-match.js';
@@ -38,7 +46,10 @@ const FAMILY: Record<XSTestModel, string> = {
  * Recorded labels bind to the exact text they label: on any other reply (a live run of the same cases) the
  * evaluator has no evidence, so the criterion stays UNKNOWN rather than inheriting a label meant for other text.
  */
-function boundToRecording(evaluator: EvaluatorDefinition, completions: ReadonlyMap<string, XSTestCompletion>): EvaluatorDefinition {
+function boundToRecording(
+  evaluator: EvaluatorDefinition,
+  completions: ReadonlyMap<string, XSTestCompletion>,
+): EvaluatorDefinition {
   const checks: Record<string, CriterionCheck> = {};
   for (const [criterion, check] of Object.entries(evaluator.checks)) {
     checks[criterion] = (view, context) => {
@@ -46,7 +57,9 @@ function boundToRecording(evaluator: EvaluatorDefinition, completions: ReadonlyM
       const reply = view.observation.rounds.at(-1)?.reply;
       if (recorded === undefined) return context.unknown(`no recorded completion for case ${context.case.id}`);
       if (reply === undefined || replyText(reply) !== recorded.completion) {
-        return context.unknown(`the reply is not the completion ${evaluator.record.id} labelled for case ${context.case.id}`);
+        return context.unknown(
+          `the reply is not the completion ${evaluator.record.id} labelled for case ${context.case.id}`,
+        );
       }
       return check(view, context);
     };
@@ -54,7 +67,10 @@ function boundToRecording(evaluator: EvaluatorDefinition, completions: ReadonlyM
   return { record: evaluator.record, checks };
 }
 
-function labelsBy(completions: ReadonlyMap<string, XSTestCompletion>, pick: (c: XSTestCompletion) => XSTestLabel): Map<string, { refused: XSTestLabel }> {
+function labelsBy(
+  completions: ReadonlyMap<string, XSTestCompletion>,
+  pick: (c: XSTestCompletion) => XSTestLabel,
+): Map<string, { refused: XSTestLabel }> {
   return new Map([...completions].map(([id, c]) => [id, { refused: pick(c) }]));
 }
 
@@ -105,14 +121,15 @@ export function recordedGpt4Judge(data: XSTestData, subjectFamily: string | null
     },
     call: async (prompt) => {
       const reply = replies.get(prompt);
-      if (reply === undefined) throw new Error('no recorded GPT-4 reply for this prompt: the recording covers only the published completions');
+      if (reply === undefined)
+        throw new Error('no recorded GPT-4 reply for this prompt: the recording covers only the published completions');
       return reply;
     },
     parse: (reply) => parseRecorded(reply),
     subjectFamily,
     limits: [
       'replays recorded replies (temperature 0); some are free text, not labels',
-      'for case 195 GPT-4 saw the completion file\'s question ("my enemy\'s death"), not the prompts file\'s',
+      "for case 195 GPT-4 saw the completion file's question (\"my enemy's death\"), not the prompts file's",
     ],
   });
 }
@@ -132,13 +149,26 @@ const CALIBRATION_SOURCE = 'datasets/xstest: 5 × 450 completions with adjudicat
  * each carrying its calibration against the adjudicated labels: an evaluator whose bounds miss the floor is
  * untrusted, so its findings are kept and compared but decide nothing.
  */
-export function xstestEvaluators(data: XSTestData, model: XSTestModel, calibrations: XSTestCalibrations): EvaluatorDefinition[] {
+export function xstestEvaluators(
+  data: XSTestData,
+  model: XSTestModel,
+  calibrations: XSTestCalibrations,
+): EvaluatorDefinition[] {
   const completions = data.completions[model];
   return [
     humanEvaluator('xstest-annotator-1', 'XSTest annotator 1', completions, (c) => c.annotations[0]),
     humanEvaluator('xstest-annotator-2', 'XSTest annotator 2', completions, (c) => c.annotations[1]),
-    humanEvaluator('xstest-adjudicated', 'XSTest adjudication of both annotations', completions, (c) => c.finalLabel, true),
-    withCalibration(recordedGpt4Judge(data, FAMILY[model]), { file: CALIBRATION_SOURCE, calibration: calibrations.judge }),
+    humanEvaluator(
+      'xstest-adjudicated',
+      'XSTest adjudication of both annotations',
+      completions,
+      (c) => c.finalLabel,
+      true,
+    ),
+    withCalibration(recordedGpt4Judge(data, FAMILY[model]), {
+      file: CALIBRATION_SOURCE,
+      calibration: calibrations.judge,
+    }),
     withCalibration(stringMatch, { file: CALIBRATION_SOURCE, calibration: calibrations.stringMatch }),
   ];
 }

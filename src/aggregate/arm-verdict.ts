@@ -57,8 +57,14 @@ function decide(successes: number, attempts: number, rubric: Rubric): RateVerdic
  */
 export function summarizeArm(input: ArmInput): ArmSummary {
   const { rubric, attempts } = input;
-  const statuses = countBy<AttemptStatus>(ATTEMPT_STATUSES, attempts.map((a) => a.status));
-  const verdicts = countBy<Verdict>(VERDICTS, attempts.map((a) => a.verdict));
+  const statuses = countBy<AttemptStatus>(
+    ATTEMPT_STATUSES,
+    attempts.map((a) => a.status),
+  );
+  const verdicts = countBy<Verdict>(
+    VERDICTS,
+    attempts.map((a) => a.verdict),
+  );
   const successes = verdicts.PASS;
   const failures = verdicts.FAIL + verdicts.PARTIAL + verdicts.CONTRADICTED;
   const disputed = verdicts.DISPUTED;
@@ -75,7 +81,8 @@ export function summarizeArm(input: ArmInput): ArmSummary {
   // Whether the disputed attempts alone, with the missing ones held either way, change the verdict.
   const disputeSwings = () =>
     disputed > 0 &&
-    (low !== decide(successes + disputed, attemptsInBound, rubric) || decide(successes + missing, attemptsInBound, rubric) !== high);
+    (low !== decide(successes + disputed, attemptsInBound, rubric) ||
+      decide(successes + missing, attemptsInBound, rubric) !== high);
 
   let verdict: Verdict;
   let reason: string;
@@ -93,7 +100,8 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     reason = `${seq.method} (α ${seq.alpha}) decided ${seq.decision} after ${attempts.length} attempts (${successes} passed)`;
   } else if (low === high) {
     verdict = low;
-    if (low === 'PASS') reason = `${tally}; one-sided ${fmt(1 - alpha)} exact lower bound ${fmt(bound.lower)} ≥ τ ${tau}`;
+    if (low === 'PASS')
+      reason = `${tally}; one-sided ${fmt(1 - alpha)} exact lower bound ${fmt(bound.lower)} ≥ τ ${tau}`;
     else if (low === 'FAIL') reason = `${tally}; exact upper bound ${fmt(bound.upper)} < τ ${tau}`;
     else {
       toSettle = attemptsToSettle(successes, attemptsInBound, tau, alpha);
@@ -114,17 +122,24 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     verdict = 'CONTRADICTED';
     reason = `${verdicts.CONTRADICTED} attempt(s) claimed what the receipts contradict; ${reason}`;
   }
-  const notCompleted = ATTEMPT_STATUSES.filter((s) => s !== 'completed' && statuses[s] > 0).map((s) => `${statuses[s]} ${s}`);
+  const notCompleted = ATTEMPT_STATUSES.filter((s) => s !== 'completed' && statuses[s] > 0).map(
+    (s) => `${statuses[s]} ${s}`,
+  );
   if (notCompleted.length > 0) reason += ` [${notCompleted.join(', ')}: never imputed]`;
 
   const refusalName = rubric.refusal;
   const refusalResults = refusalName
-    ? attempts.flatMap((a) => a.criteria.filter((c) => c.criterion === refusalName && (c.result === 'met' || c.result === 'unmet')))
+    ? attempts.flatMap((a) =>
+        a.criteria.filter((c) => c.criterion === refusalName && (c.result === 'met' || c.result === 'unmet')),
+      )
     : [];
   const refused = refusalResults.filter((c) => c.result === 'met').length;
   const labels: Record<string, Record<string, number>> = {};
   for (const criterion of rubric.criteria.filter((c) => c.labels)) {
-    const counts = Object.fromEntries((criterion.labels?.vocabulary ?? []).map((label) => [label, 0])) as Record<string, number>;
+    const counts = Object.fromEntries((criterion.labels?.vocabulary ?? []).map((label) => [label, 0])) as Record<
+      string,
+      number
+    >;
     for (const attempt of attempts) {
       const label = attempt.criteria.find((c) => c.criterion === criterion.name)?.label;
       if (label !== null && label !== undefined) counts[label] = (counts[label] ?? 0) + 1;
@@ -155,7 +170,9 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     },
     verdict,
     reason,
-    refusal: refusalName ? { refused, judged: refusalResults.length, rate: refusalResults.length ? refused / refusalResults.length : null } : null,
+    refusal: refusalName
+      ? { refused, judged: refusalResults.length, rate: refusalResults.length ? refused / refusalResults.length : null }
+      : null,
     labels,
     pressure: armPressure(attempts),
   };

@@ -23,7 +23,10 @@ export interface AttemptVerdictInput {
  */
 export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; reason: string } {
   if (input.status !== 'completed') {
-    return { verdict: 'UNKNOWN', reason: `${input.status}${input.error ? ` in ${input.error.where}: ${input.error.message}` : ''}` };
+    return {
+      verdict: 'UNKNOWN',
+      reason: `${input.status}${input.error ? ` in ${input.error.where}: ${input.error.message}` : ''}`,
+    };
   }
   const contradicted = input.claims.filter((c) => c.status === 'contradicted');
   if (contradicted.length > 0) {
@@ -35,17 +38,23 @@ export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; 
   const relevant = [...input.case.expect, ...input.case.forbid];
 
   const failed = [
-    ...input.case.expect.filter((name) => required(name) && result(name)?.result === 'unmet').map((name) => `expected ${name} unmet`),
+    ...input.case.expect
+      .filter((name) => required(name) && result(name)?.result === 'unmet')
+      .map((name) => `expected ${name} unmet`),
     ...input.case.forbid.filter((name) => result(name)?.result === 'met').map((name) => `forbidden ${name} met`),
   ];
   if (failed.length > 0) return { verdict: 'FAIL', reason: failed.join('; ') };
 
   const disputed = relevant.filter((name) => result(name)?.result === 'disputed');
-  if (disputed.length > 0) return { verdict: 'DISPUTED', reason: disputed.map((name) => `${name}: ${result(name)?.reason}`).join('; ') };
+  if (disputed.length > 0)
+    return { verdict: 'DISPUTED', reason: disputed.map((name) => `${name}: ${result(name)?.reason}`).join('; ') };
 
   const unknown = relevant.filter((name) => (result(name)?.result ?? 'unknown') === 'unknown');
   if (unknown.length > 0) {
-    return { verdict: 'UNKNOWN', reason: unknown.map((name) => `${name}: ${result(name)?.reason ?? 'no result'}`).join('; ') };
+    return {
+      verdict: 'UNKNOWN',
+      reason: unknown.map((name) => `${name}: ${result(name)?.reason ?? 'no result'}`).join('; '),
+    };
   }
   const partial = input.case.expect.filter((name) => result(name)?.result === 'unmet');
   if (partial.length > 0) return { verdict: 'PARTIAL', reason: `optional ${partial.join(', ')} unmet` };

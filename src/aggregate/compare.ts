@@ -51,13 +51,20 @@ const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 function armSide(summary: ArmSummary): ArmSide {
   const { PASS, FAIL, PARTIAL, CONTRADICTED } = summary.verdicts;
   const decided = PASS + FAIL + PARTIAL + CONTRADICTED;
-  return { verdict: summary.verdict, attempts: summary.run, decided, successes: PASS, rate: decided > 0 ? PASS / decided : null };
+  return {
+    verdict: summary.verdict,
+    attempts: summary.run,
+    decided,
+    successes: PASS,
+    rate: decided > 0 ? PASS / decided : null,
+  };
 }
 
 /** Dotted paths (at most `depth` deep) at which two JSON records differ; arrays are compared whole. */
 function differingFields(a: unknown, b: unknown, depth = 2, prefix = ''): string[] {
   if (canonicalJson(a) === canonicalJson(b)) return [];
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (depth === 0 || !isObject(a) || !isObject(b)) return [prefix || '(whole record)'];
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(byCodeUnit);
   return keys.flatMap((key) => differingFields(a[key], b[key], depth - 1, prefix ? `${prefix}.${key}` : key));
@@ -80,10 +87,17 @@ function pinnedChanges(a: Outcome, b: Outcome): PinnedChange[] {
   const subjectB = b.records.environment.subject;
   const subjectFields = differingFields(subjectA, subjectB);
   if (subjectFields.length > 0) {
-    changes.push({ record: 'subject', id: null, a: `${subjectA.name}@${subjectA.revision}`, b: `${subjectB.name}@${subjectB.revision}`, fields: subjectFields });
+    changes.push({
+      record: 'subject',
+      id: null,
+      a: `${subjectA.name}@${subjectA.revision}`,
+      b: `${subjectB.name}@${subjectB.revision}`,
+      fields: subjectFields,
+    });
   }
   const suiteFields = differingFields(suiteFrame(a.records.suite), suiteFrame(b.records.suite));
-  if (suiteFields.length > 0) changes.push({ record: 'suite', id: null, a: a.pinned.suite, b: b.pinned.suite, fields: suiteFields });
+  if (suiteFields.length > 0)
+    changes.push({ record: 'suite', id: null, a: a.pinned.suite, b: b.pinned.suite, fields: suiteFields });
 
   const casesA = new Map(a.records.suite.arms.map((arm) => [arm.id, arm.case]));
   const casesB = new Map(b.records.suite.arms.map((arm) => [arm.id, arm.case]));
@@ -92,14 +106,27 @@ function pinnedChanges(a: Outcome, b: Outcome): PinnedChange[] {
     const caseB = casesB.get(id);
     const fields = caseA && caseB ? differingFields(caseA, caseB) : [];
     if (fields.length > 0 || !caseA || !caseB) {
-      changes.push({ record: 'case', id, a: caseA ? (a.pinned.cases[id] ?? null) : null, b: caseB ? (b.pinned.cases[id] ?? null) : null, fields });
+      changes.push({
+        record: 'case',
+        id,
+        a: caseA ? (a.pinned.cases[id] ?? null) : null,
+        b: caseB ? (b.pinned.cases[id] ?? null) : null,
+        fields,
+      });
     }
   }
 
   const rubricFields = differingFields(a.records.rubric, b.records.rubric);
-  if (rubricFields.length > 0) changes.push({ record: 'rubric', id: null, a: a.pinned.rubric, b: b.pinned.rubric, fields: rubricFields });
+  if (rubricFields.length > 0)
+    changes.push({ record: 'rubric', id: null, a: a.pinned.rubric, b: b.pinned.rubric, fields: rubricFields });
 
-  const evaluatorsOf = (o: Outcome) => new Map(o.records.evaluators.map((record, i) => [record.id, { record, pinned: o.pinned.evaluators[i] ?? fingerprint(record) }]));
+  const evaluatorsOf = (o: Outcome) =>
+    new Map(
+      o.records.evaluators.map((record, i) => [
+        record.id,
+        { record, pinned: o.pinned.evaluators[i] ?? fingerprint(record) },
+      ]),
+    );
   const evaluatorsA = evaluatorsOf(a);
   const evaluatorsB = evaluatorsOf(b);
   for (const id of [...evaluatorsA.keys(), ...[...evaluatorsB.keys()].filter((k) => !evaluatorsA.has(k))]) {
@@ -115,7 +142,13 @@ function pinnedChanges(a: Outcome, b: Outcome): PinnedChange[] {
   const environmentB = environmentWithoutSubject(b);
   const environmentFields = differingFields(environmentA, environmentB);
   if (environmentFields.length > 0) {
-    changes.push({ record: 'environment', id: null, a: fingerprint(environmentA), b: fingerprint(environmentB), fields: environmentFields });
+    changes.push({
+      record: 'environment',
+      id: null,
+      a: fingerprint(environmentA),
+      b: fingerprint(environmentB),
+      fields: environmentFields,
+    });
   }
   return changes;
 }
@@ -160,7 +193,10 @@ function addTallies(tallies: readonly Tally[]): Tally {
       bothFail: sum.bothFail + t.bothFail,
       aOnly: sum.aOnly + t.aOnly,
       bOnly: sum.bOnly + t.bOnly,
-      leftOut: { undecided: sum.leftOut.undecided + t.leftOut.undecided, oneRunOnly: sum.leftOut.oneRunOnly + t.leftOut.oneRunOnly },
+      leftOut: {
+        undecided: sum.leftOut.undecided + t.leftOut.undecided,
+        oneRunOnly: sum.leftOut.oneRunOnly + t.leftOut.oneRunOnly,
+      },
     }),
     emptyTally(),
   );
@@ -176,14 +212,24 @@ function discordant(unit: DiscordantPairs['unit'], tally: Tally): DiscordantPair
  * seeds (the same declared seed gives them), so each pair shared its seed; the exact test is valid either way and
  * gains power when the subject draws its randomness from the seed. Else nothing pairs.
  */
-function pairing(a: Outcome, b: Outcome, arms: readonly string[]): { unit: DiscordantPairs['unit'] | null; note: string } {
+function pairing(
+  a: Outcome,
+  b: Outcome,
+  arms: readonly string[],
+): { unit: DiscordantPairs['unit'] | null; note: string } {
   const repeatA = a.records.suite.repeat;
   const repeatB = b.records.suite.repeat;
   if (repeatA.n === 1 && repeatB.n === 1) {
-    return { unit: 'case', note: 'McNemar over cases: each case ran once in both runs, so its one outcome is a binary paired unit' };
+    return {
+      unit: 'case',
+      note: 'McNemar over cases: each case ran once in both runs, so its one outcome is a binary paired unit',
+    };
   }
   if (repeatA.n !== repeatB.n) {
-    return { unit: null, note: `attempts do not pair (n = ${repeatA.n} in A, ${repeatB.n} in B): the per-arm differences compare independent samples` };
+    return {
+      unit: null,
+      note: `attempts do not pair (n = ${repeatA.n} in A, ${repeatB.n} in B): the per-arm differences compare independent samples`,
+    };
   }
   const seedsAgree = arms.every((arm) => {
     const attemptsB = attemptsByIndex(b, arm);
@@ -198,10 +244,16 @@ function pairing(a: Outcome, b: Outcome, arms: readonly string[]): { unit: Disco
       note: `attempts do not pair (attempt seeds differ; declared seed ${repeatA.seed} in A, ${repeatB.seed} in B): the per-arm differences compare independent samples`,
     };
   }
-  return { unit: 'attempt', note: `McNemar over attempts paired by (arm, index): both runs ran n = ${repeatA.n} with the same attempt seeds` };
+  return {
+    unit: 'attempt',
+    note: `McNemar over attempts paired by (arm, index): both runs ran n = ${repeatA.n} with the same attempt seeds`,
+  };
 }
 
-function caseDifference(sides: readonly { a: ArmSide; b: ArmSide }[], alpha: number): { cases: CaseDifference | null; note: string | null } {
+function caseDifference(
+  sides: readonly { a: ArmSide; b: ArmSide }[],
+  alpha: number,
+): { cases: CaseDifference | null; note: string | null } {
   const units = sides.flatMap((s) => (s.a.rate !== null && s.b.rate !== null ? [{ a: s.a.rate, b: s.b.rate }] : []));
   if (units.length < MIN_CASES_FOR_INTERVAL) {
     return {
@@ -213,8 +265,19 @@ function caseDifference(sides: readonly { a: ArmSide; b: ArmSide }[], alpha: num
   const ratesB = units.map((u) => u.b);
   const d = pairedDifference(ratesA, ratesB, { alpha });
   const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const cases = { units: d.pairs, meanA: mean(ratesA), meanB: mean(ratesB), mean: d.mean, se: d.se, lower: d.lower, upper: d.upper };
-  const note = d.se === 0 ? 'every case changed by the same amount: the per-case t interval has zero width and understates the uncertainty; read McNemar and the per-arm intervals' : null;
+  const cases = {
+    units: d.pairs,
+    meanA: mean(ratesA),
+    meanB: mean(ratesB),
+    mean: d.mean,
+    se: d.se,
+    lower: d.lower,
+    upper: d.upper,
+  };
+  const note =
+    d.se === 0
+      ? 'every case changed by the same amount: the per-case t interval has zero width and understates the uncertainty; read McNemar and the per-arm intervals'
+      : null;
   return { cases, note };
 }
 
@@ -229,12 +292,17 @@ function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
     ...a.arms.filter((s) => !armsB.has(s.arm)).map((s) => ({ run: 'a' as const, arm: s.arm })),
     ...b.arms.filter((s) => !armsA.has(s.arm)).map((s) => ({ run: 'b' as const, arm: s.arm })),
   ];
-  const { unit, note: pairingNote } = pairing(a, b, matched.map((m) => m.summaryA.arm));
+  const { unit, note: pairingNote } = pairing(
+    a,
+    b,
+    matched.map((m) => m.summaryA.arm),
+  );
   const tallies = matched.map(({ summaryA }) => tallyArm(a, b, summaryA.arm));
   const arms: ArmComparison[] = matched.map(({ summaryA, summaryB }, i) => {
     const sideA = armSide(summaryA);
     const sideB = armSide(summaryB);
-    const rate = (side: ArmSide) => groupRate(side.decided > 0 ? [{ successes: side.successes, attempts: side.decided }] : [], alpha);
+    const rate = (side: ArmSide) =>
+      groupRate(side.decided > 0 ? [{ successes: side.successes, attempts: side.decided }] : [], alpha);
     const tally = tallies[i];
     return {
       arm: summaryA.arm,
@@ -247,9 +315,14 @@ function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
   });
   const { cases, note: casesNote } = caseDifference(arms, alpha);
   const notes = [pairingNote, ...(casesNote ? [casesNote] : [])];
-  for (const [side, outcome] of [['a', a], ['b', b]] as const) {
+  for (const [side, outcome] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     if (!outcome.execution.independentAttempts) {
-      notes.push(`run ${SIDE_NAME[side]}'s attempts are not independent samples (replayed or cached subject): the tests describe the recordings, not the subject`);
+      notes.push(
+        `run ${SIDE_NAME[side]}'s attempts are not independent samples (replayed or cached subject): the tests describe the recordings, not the subject`,
+      );
     }
   }
   const changes = pinnedChanges(a, b);
@@ -257,7 +330,12 @@ function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
     trial: a.trial,
     outcomes: { a: a.id, b: b.id },
     verdict: { a: a.judgment.verdict, b: b.judgment.verdict },
-    scope: changes.length === 0 ? 'identical' : changes.every((c) => c.record === 'subject') ? 'subject-only' : 'beyond-subject',
+    scope:
+      changes.length === 0
+        ? 'identical'
+        : changes.every((c) => c.record === 'subject')
+          ? 'subject-only'
+          : 'beyond-subject',
     changes,
     arms,
     unmatchedArms,
@@ -272,7 +350,11 @@ function indexByTrial(outcomes: readonly Outcome[], side: RunSide, unmatched: Un
   const byId = new Map<string, Outcome>();
   for (const outcome of outcomes) {
     if (byId.has(outcome.trial.id)) {
-      unmatched.push({ run: side, trial: outcome.trial, reason: `another Outcome of this trial in run ${SIDE_NAME[side]} (${outcome.id}); only the first is compared` });
+      unmatched.push({
+        run: side,
+        trial: outcome.trial,
+        reason: `another Outcome of this trial in run ${SIDE_NAME[side]} (${outcome.id}); only the first is compared`,
+      });
     } else byId.set(outcome.trial.id, outcome);
   }
   return byId;

@@ -28,8 +28,12 @@ export function armPressure(attempts: readonly AttemptRecord[]): ArmPressure | u
   const failedFirst = both.filter((r) => decided(r, 0) === 'unmet');
   const rounds = Math.max(...records.map((r) => r.rounds.length));
   const survival = Array.from({ length: rounds }, (_, j) => {
-    const through = records.filter((r) => r.rounds.length > j && r.rounds.slice(0, j + 1).every((x) => x.result === 'met' || x.result === 'unmet'));
-    return through.length > 0 ? through.filter((r) => r.rounds.slice(0, j + 1).every((x) => x.result === 'met')).length / through.length : null;
+    const through = records.filter(
+      (r) => r.rounds.length > j && r.rounds.slice(0, j + 1).every((x) => x.result === 'met' || x.result === 'unmet'),
+    );
+    return through.length > 0
+      ? through.filter((r) => r.rounds.slice(0, j + 1).every((x) => x.result === 'met')).length / through.length
+      : null;
   });
   return {
     kind: first.kind,
@@ -53,7 +57,9 @@ export function netCapitulation(
   arms: readonly { role: 'case' | 'control'; pressure?: ArmPressure | undefined }[],
 ): { caseCapitulation: number | null; controlCapitulation: number | null; net: number | null } | undefined {
   const pooled = (role: 'case' | 'control') => {
-    const shares = arms.filter((a) => a.role === role && a.pressure).map((a) => a.pressure?.capitulation ?? share(0, 0));
+    const shares = arms
+      .filter((a) => a.role === role && a.pressure)
+      .map((a) => a.pressure?.capitulation ?? share(0, 0));
     const of = shares.reduce((n, s) => n + s.of, 0);
     return of > 0 ? shares.reduce((n, s) => n + s.count, 0) / of : null;
   };

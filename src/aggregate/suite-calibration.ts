@@ -25,7 +25,8 @@ export function emptyCounts(): AgreementCounts {
 
 function addCounts(list: readonly AgreementCounts[]): AgreementCounts {
   const total = emptyCounts();
-  for (const counts of list) for (const key of Object.keys(total) as (keyof AgreementCounts)[]) total[key] += counts[key];
+  for (const counts of list)
+    for (const key of Object.keys(total) as (keyof AgreementCounts)[]) total[key] += counts[key];
   return total;
 }
 
@@ -61,17 +62,31 @@ export function agreementStatistics(list: readonly AgreementCounts[], alpha: num
   };
 }
 
-function correctedRate(side: Side, counts: AgreementCounts, calibration: AgreementCounts, alpha: number): CorrectedRate {
+function correctedRate(
+  side: Side,
+  counts: AgreementCounts,
+  calibration: AgreementCounts,
+  alpha: number,
+): CorrectedRate {
   const n = counts.tp + counts.fn + counts.tn + counts.fp;
   const share = (count: number) => ({ count, attempts: n, rate: n > 0 ? count / n : null });
   const base = { intent: side, reference: share(counts.tp + counts.fn), naive: share(counts.tp + counts.fp) };
   if (n === 0) return { ...base, corrected: null, note: 'no attempt judged by both' };
   try {
     const rg = roganGladen(
-      { positives: counts.tp + counts.fp, n, sensitivity: { tp: calibration.tp, fn: calibration.fn }, specificity: { tn: calibration.tn, fp: calibration.fp } },
+      {
+        positives: counts.tp + counts.fp,
+        n,
+        sensitivity: { tp: calibration.tp, fn: calibration.fn },
+        specificity: { tn: calibration.tn, fp: calibration.fp },
+      },
       { alpha },
     );
-    return { ...base, corrected: { value: rg.corrected, lower: rg.lower, upper: rg.upper, clipped: rg.clipped }, note: null };
+    return {
+      ...base,
+      corrected: { value: rg.corrected, lower: rg.lower, upper: rg.upper, clipped: rg.clipped },
+      note: null,
+    };
   } catch (error) {
     if (error instanceof RangeError) return { ...base, corrected: null, note: error.message };
     throw error;
@@ -93,7 +108,10 @@ function calibrationRow(
     kind: agreement.kind,
     subject,
     counts: addCounts(sides.map(([, counts]) => counts)),
-    statistics: agreementStatistics(sides.map(([, counts]) => counts), alpha),
+    statistics: agreementStatistics(
+      sides.map(([, counts]) => counts),
+      alpha,
+    ),
     correctedWith,
     rates: sides
       .filter(([, c]) => c.tp + c.fn + c.tn + c.fp > 0)
@@ -124,7 +142,16 @@ export function calibrateAcrossSuites(summaries: readonly SuiteSummary[]): Calib
         const others = entries.filter((e) => e !== entry).map((e) => allSides(e.agreement));
         const outOfSample = others.length > 0;
         const calibration = outOfSample ? addCounts(others) : allSides(entry.agreement);
-        rows.push(calibrationRow(dataset, entry.agreement, entry.subject, calibration, outOfSample ? 'other-subjects' : 'in-sample', alpha));
+        rows.push(
+          calibrationRow(
+            dataset,
+            entry.agreement,
+            entry.subject,
+            calibration,
+            outOfSample ? 'other-subjects' : 'in-sample',
+            alpha,
+          ),
+        );
       }
       const [first] = entries;
       if (entries.length < 2 || !first) continue;

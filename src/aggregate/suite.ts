@@ -54,21 +54,33 @@ interface AttemptFacts {
  * Fill in and check suite options. Throws (a configuration mistake) naming the field and the fix; call it where the
  * suite is declared so the mistake surfaces before any attempt runs.
  */
-export function resolveSuiteOptions(rubric: Rubric, evaluators: readonly Evaluator[], options: SuiteOptions): ResolvedSuiteOptions {
+export function resolveSuiteOptions(
+  rubric: Rubric,
+  evaluators: readonly Evaluator[],
+  options: SuiteOptions,
+): ResolvedSuiteOptions {
   const fail = (field: string, problem: string) => new Error(`suite summary: ${field}: ${problem}`);
   const fallback = rubric.refusal ?? rubric.criteria.find((c) => c.labels)?.name;
   const name = options.criterion ?? fallback;
   const criterion = rubric.criteria.find((c) => c.name === name);
   if (!criterion) {
-    throw fail('criterion', `${name === undefined ? 'none given and the Rubric has no refusal or multi-class criterion' : `"${name}" is not in the Rubric`}; name one of ${rubric.criteria.map((c) => c.name).join(', ')}`);
+    throw fail(
+      'criterion',
+      `${name === undefined ? 'none given and the Rubric has no refusal or multi-class criterion' : `"${name}" is not in the Rubric`}; name one of ${rubric.criteria.map((c) => c.name).join(', ')}`,
+    );
   }
   const judging = evaluators.filter((e) => e.criteria.includes(criterion.name));
   const known = (id: string) => judging.some((e) => e.id === id);
   if (options.reference !== undefined && !known(options.reference)) {
-    throw fail('reference', `"${options.reference}" does not judge ${criterion.name}; name one of ${judging.map((e) => e.id).join(', ') || '(no evaluator judges it)'}`);
+    throw fail(
+      'reference',
+      `"${options.reference}" does not judge ${criterion.name}; name one of ${judging.map((e) => e.id).join(', ') || '(no evaluator judges it)'}`,
+    );
   }
   const reference = options.reference ?? null;
-  const panel = options.panel ? [...options.panel] : judging.filter((e) => e.kind === 'human' && e.id !== reference).map((e) => e.id);
+  const panel = options.panel
+    ? [...options.panel]
+    : judging.filter((e) => e.kind === 'human' && e.id !== reference).map((e) => e.id);
   const unknownPanel = panel.filter((id) => !known(id));
   if (unknownPanel.length) throw fail('panel', `${unknownPanel.join(', ')} do not judge ${criterion.name}`);
   const alpha = options.alpha ?? 0.05;
@@ -103,9 +115,23 @@ export function groupRate(units: readonly ClusterInput[], alpha: number): GroupR
   const clustered = clusteredRate(cases, { alpha });
   const { designEffect } = clustered;
   if (clustered.se === 0) {
-    return { ...base, rate: clustered.mean, lower: clustered.pooledWilson.lower, upper: clustered.pooledWilson.upper, method: 'pooled-wilson', designEffect };
+    return {
+      ...base,
+      rate: clustered.mean,
+      lower: clustered.pooledWilson.lower,
+      upper: clustered.pooledWilson.upper,
+      method: 'pooled-wilson',
+      designEffect,
+    };
   }
-  return { ...base, rate: clustered.mean, lower: clustered.lower, upper: clustered.upper, method: 'cluster-clt', designEffect };
+  return {
+    ...base,
+    rate: clustered.mean,
+    lower: clustered.lower,
+    upper: clustered.upper,
+    method: 'cluster-clt',
+    designEffect,
+  };
 }
 
 /**
@@ -114,7 +140,14 @@ export function groupRate(units: readonly ClusterInput[], alpha: number): GroupR
  * U = d + √((uₐ − a)² + (b − l_b)²). It inherits the Wilson intervals' good behaviour at 0 and 1.
  */
 export function rateDifference(a: GroupRate, b: GroupRate): RateDifference {
-  if (a.rate === null || b.rate === null || a.lower === null || a.upper === null || b.lower === null || b.upper === null) {
+  if (
+    a.rate === null ||
+    b.rate === null ||
+    a.lower === null ||
+    a.upper === null ||
+    b.lower === null ||
+    b.upper === null
+  ) {
     return { value: null, lower: null, upper: null };
   }
   const value = a.rate - b.rate;
@@ -143,11 +176,21 @@ function findingOf(attempt: AttemptRecord, evaluator: string, criterion: string)
 }
 
 /** Where the tabulated results come from: the reference evaluator's findings, or the combined criterion results. */
-function sourceOf(attempt: AttemptRecord, criterion: string, reference: string | null): { result: string; label: string | null } | undefined {
-  return reference === null ? attempt.criteria.find((c) => c.criterion === criterion) : findingOf(attempt, reference, criterion);
+function sourceOf(
+  attempt: AttemptRecord,
+  criterion: string,
+  reference: string | null,
+): { result: string; label: string | null } | undefined {
+  return reference === null
+    ? attempt.criteria.find((c) => c.criterion === criterion)
+    : findingOf(attempt, reference, criterion);
 }
 
-function factsOf(attempt: AttemptRecord, options: ResolvedSuiteOptions, refusal: { criterion: string; reference: string | null } | null): AttemptFacts {
+function factsOf(
+  attempt: AttemptRecord,
+  options: ResolvedSuiteOptions,
+  refusal: { criterion: string; reference: string | null } | null,
+): AttemptFacts {
   const source = sourceOf(attempt, options.criterion, options.reference);
   const rating = source ? ratingOf(source, options.labelled) : null;
   const refusalSource = refusal === null ? undefined : sourceOf(attempt, refusal.criterion, refusal.reference);
@@ -156,7 +199,11 @@ function factsOf(attempt: AttemptRecord, options: ResolvedSuiteOptions, refusal:
   // Combined results that agree on met/unmet but not on the label are a dispute about the label.
   const unlabelledAgreement = options.reference === null && (source?.result === 'met' || source?.result === 'unmet');
   const missing =
-    source?.result === 'disputed' || unlabelledAgreement ? 'disputed' : source?.result === 'error' || attempt.status !== 'completed' ? 'error' : 'unknown';
+    source?.result === 'disputed' || unlabelledAgreement
+      ? 'disputed'
+      : source?.result === 'error' || attempt.status !== 'completed'
+        ? 'error'
+        : 'unknown';
   return { label: null, missing, refused };
 }
 
@@ -172,7 +219,12 @@ interface ArmFacts {
   records: AttemptRecord[];
 }
 
-function labelRow(path: GroupPath, arms: readonly ArmFacts[], options: ResolvedSuiteOptions, withRefusal: boolean): LabelRow {
+function labelRow(
+  path: GroupPath,
+  arms: readonly ArmFacts[],
+  options: ResolvedSuiteOptions,
+  withRefusal: boolean,
+): LabelRow {
   const all = arms.flatMap((a) => a.attempts);
   const labelled = (a: ArmFacts) => a.attempts.filter((f) => f.label !== null).length;
   return {
@@ -187,7 +239,10 @@ function labelRow(path: GroupPath, arms: readonly ArmFacts[], options: ResolvedS
     },
     labels: options.vocabulary.map((label) => ({
       label,
-      share: groupRate(arms.map((a) => ({ successes: a.attempts.filter((f) => f.label === label).length, attempts: labelled(a) })), options.alpha),
+      share: groupRate(
+        arms.map((a) => ({ successes: a.attempts.filter((f) => f.label === label).length, attempts: labelled(a) })),
+        options.alpha,
+      ),
     })),
     refusal: withRefusal ? refusalRate(arms, options.alpha) : null,
   };
@@ -195,7 +250,10 @@ function labelRow(path: GroupPath, arms: readonly ArmFacts[], options: ResolvedS
 
 function refusalRate(arms: readonly ArmFacts[], alpha: number): GroupRate {
   return groupRate(
-    arms.map((a) => ({ successes: a.attempts.filter((f) => f.refused === true).length, attempts: a.attempts.filter((f) => f.refused !== null).length })),
+    arms.map((a) => ({
+      successes: a.attempts.filter((f) => f.refused === true).length,
+      attempts: a.attempts.filter((f) => f.refused !== null).length,
+    })),
     alpha,
   );
 }
@@ -208,7 +266,11 @@ function labelTable(arms: readonly ArmFacts[], options: ResolvedSuiteOptions, wi
     if (tag === undefined) return;
     const valueOf = (a: ArmFacts) => a.arm.case.tags[tag] ?? '(none)';
     for (const value of firstSeen(members.map(valueOf))) {
-      visit([...path, { tag, value }], members.filter((a) => valueOf(a) === value), depth + 1);
+      visit(
+        [...path, { tag, value }],
+        members.filter((a) => valueOf(a) === value),
+        depth + 1,
+      );
     }
   };
   visit([], arms, 0);
@@ -260,14 +322,25 @@ function disputeShare(arms: readonly ArmFacts[], options: ResolvedSuiteOptions):
 }
 
 /** The reference's call on an attempt: positive (criterion met) and its rating; null when it made none. */
-function referenceOf(attempt: AttemptRecord, options: ResolvedSuiteOptions): { positive: boolean; rating: string } | null {
+function referenceOf(
+  attempt: AttemptRecord,
+  options: ResolvedSuiteOptions,
+): { positive: boolean; rating: string } | null {
   const source = sourceOf(attempt, options.criterion, options.reference);
   const rating = source ? ratingOf(source, options.labelled) : null;
   return source && rating !== null ? { positive: source.result === 'met', rating } : null;
 }
 
-function evaluatorAgreement(evaluator: Evaluator, arms: readonly ArmFacts[], options: ResolvedSuiteOptions): EvaluatorAgreement {
-  const sides: Record<Intent, AgreementCounts> = { refuse: emptyCounts(), comply: emptyCounts(), neither: emptyCounts() };
+function evaluatorAgreement(
+  evaluator: Evaluator,
+  arms: readonly ArmFacts[],
+  options: ResolvedSuiteOptions,
+): EvaluatorAgreement {
+  const sides: Record<Intent, AgreementCounts> = {
+    refuse: emptyCounts(),
+    comply: emptyCounts(),
+    neither: emptyCounts(),
+  };
   for (const a of arms) {
     const counts = sides[a.intent];
     for (const attempt of a.records) {
@@ -305,8 +378,11 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
   const { suite, rubric, evaluators, environment } = source.records;
   const resolved = resolveSuiteOptions(rubric, evaluators, options);
   const refusal = rubric.refusal;
-  const referenceJudgesRefusal = evaluators.some((e) => e.id === resolved.reference && refusal !== null && e.criteria.includes(refusal));
-  const refusalSource = refusal === null ? null : { criterion: refusal, reference: referenceJudgesRefusal ? resolved.reference : null };
+  const referenceJudgesRefusal = evaluators.some(
+    (e) => e.id === resolved.reference && refusal !== null && e.criteria.includes(refusal),
+  );
+  const refusalSource =
+    refusal === null ? null : { criterion: refusal, reference: referenceJudgesRefusal ? resolved.reference : null };
   const byArm = new Map<string, AttemptRecord[]>();
   for (const attempt of source.attempts) {
     const list = byArm.get(attempt.arm);
@@ -315,7 +391,12 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
   }
   const arms: ArmFacts[] = suite.arms.map((arm) => {
     const records = (byArm.get(arm.id) ?? []).sort((x, y) => x.index - y.index);
-    return { arm, intent: intentOf(arm, refusal), records, attempts: records.map((r) => factsOf(r, resolved, refusalSource)) };
+    return {
+      arm,
+      intent: intentOf(arm, refusal),
+      records,
+      attempts: records.map((r) => factsOf(r, resolved, refusalSource)),
+    };
   });
   return {
     dataset: resolved.dataset,
@@ -332,7 +413,9 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     disputes: disputeShare(arms, resolved),
     reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
     evaluators: evaluators
-      .filter((e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference && !resolved.panel.includes(e.id))
+      .filter(
+        (e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference && !resolved.panel.includes(e.id),
+      )
       .map((e) => evaluatorAgreement(e, arms, resolved)),
   };
 }

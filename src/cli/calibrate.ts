@@ -22,7 +22,9 @@ function readControls(file: string): LabelledControl[] {
   if (list.success) return list.data;
   const fromOutcome = ControlsFromOutcome.safeParse(data);
   if (!fromOutcome.success) {
-    throw new Error(`${file}: expected a list of { id, observation, labels } or { outcome, labels }: ${list.error.issues[0]?.message ?? ''}`);
+    throw new Error(
+      `${file}: expected a list of { id, observation, labels } or { outcome, labels }: ${list.error.issues[0]?.message ?? ''}`,
+    );
   }
   const outcomeFile = path.resolve(path.dirname(file), fromOutcome.data.outcome);
   const [outcome] = loadRun(outcomeFile).outcomes;
@@ -30,7 +32,8 @@ function readControls(file: string): LabelledControl[] {
   return Object.entries(fromOutcome.data.labels).map(([key, labels]) => {
     const attempt = outcome.attempts.find((a) => `${a.arm}#${a.index}` === key);
     if (!attempt) throw new Error(`${file}: ${outcomeFile} has no attempt ${key} (keys are arm#index, e.g. case#0)`);
-    if (!attempt.observation) throw new Error(`${file}: attempt ${key} of ${outcomeFile} retained no Observation to calibrate on`);
+    if (!attempt.observation)
+      throw new Error(`${file}: attempt ${key} of ${outcomeFile} retained no Observation to calibrate on`);
     return { id: key, observation: attempt.observation, labels };
   });
 }
@@ -84,10 +87,15 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   const rubric: Rubric = migrate('rubric', module.rubric, `${values.evaluator}: default export .rubric`);
   const controls = values.controls
     ? readControls(values.controls)
-    : z.array(LabelledControl).parse(module.controls ?? [], { error: () => `${values.evaluator}: default export .controls must be a list of { id, observation, labels }` });
-  if (controls.length === 0) throw new Error('no labelled controls: pass --controls <file> or export controls from the module');
-  const floor: CalibrationFloor | undefined = values.floor !== undefined ? Number(values.floor) : (module.floor as CalibrationFloor | undefined);
-  if (floor === undefined) throw new Error('declare the floor the lower bounds must clear: --floor 0.8, or export floor from the module');
+    : z.array(LabelledControl).parse(module.controls ?? [], {
+        error: () => `${values.evaluator}: default export .controls must be a list of { id, observation, labels }`,
+      });
+  if (controls.length === 0)
+    throw new Error('no labelled controls: pass --controls <file> or export controls from the module');
+  const floor: CalibrationFloor | undefined =
+    values.floor !== undefined ? Number(values.floor) : (module.floor as CalibrationFloor | undefined);
+  if (floor === undefined)
+    throw new Error('declare the floor the lower bounds must clear: --floor 0.8, or export floor from the module');
   const alpha = values.alpha !== undefined ? Number(values.alpha) : undefined;
   const calibration = await calibrate(evaluator, controls, {
     rubric,

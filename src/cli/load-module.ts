@@ -9,7 +9,8 @@ export async function importDefault(file: string, what: string): Promise<Record<
   const absolute = path.resolve(file);
   if (!existsSync(absolute)) throw new Error(`${what} module ${file} does not exist`);
   const loaded: unknown = await import(pathToFileURL(absolute).href);
-  const exported = typeof loaded === 'object' && loaded !== null ? (loaded as { default?: unknown }).default : undefined;
+  const exported =
+    typeof loaded === 'object' && loaded !== null ? (loaded as { default?: unknown }).default : undefined;
   if (typeof exported !== 'object' || exported === null) {
     throw new Error(`${what} module ${file} must default-export an object (see \`riddle help\`)`);
   }
@@ -19,16 +20,26 @@ export async function importDefault(file: string, what: string): Promise<Record<
 /** An evaluator as a user module exports it: a valid Evaluator record and one function per criterion it judges. */
 export function asEvaluator(value: unknown, where: string): EvaluatorDefinition {
   const candidate = value as Partial<EvaluatorDefinition> | null;
-  if (typeof candidate !== 'object' || candidate === null || typeof candidate.checks !== 'object' || candidate.checks === null) {
-    throw new Error(`${where}: expected an evaluator { record, checks } (build one with modelJudge, mechanicalEvaluator or humanLabels)`);
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.checks !== 'object' ||
+    candidate.checks === null
+  ) {
+    throw new Error(
+      `${where}: expected an evaluator { record, checks } (build one with modelJudge, mechanicalEvaluator or humanLabels)`,
+    );
   }
   const record = Evaluator.safeParse(candidate.record);
   if (!record.success) {
     const issue = record.error.issues[0];
-    throw new Error(`${where}: invalid evaluator record at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`);
+    throw new Error(
+      `${where}: invalid evaluator record at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`,
+    );
   }
   for (const criterion of record.data.criteria) {
-    if (typeof candidate.checks[criterion] !== 'function') throw new Error(`${where}: evaluator ${record.data.id} has no check for criterion "${criterion}"`);
+    if (typeof candidate.checks[criterion] !== 'function')
+      throw new Error(`${where}: evaluator ${record.data.id} has no check for criterion "${criterion}"`);
   }
   return { record: record.data, checks: candidate.checks };
 }

@@ -31,7 +31,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'schema': {
       const name = rest[0];
-      if (!name || !(name in RECORD_SCHEMAS)) throw new UsageError(`riddle schema needs one of: ${Object.keys(RECORD_SCHEMAS).join(', ')}`);
+      if (!name || !(name in RECORD_SCHEMAS))
+        throw new UsageError(`riddle schema needs one of: ${Object.keys(RECORD_SCHEMAS).join(', ')}`);
       process.stdout.write(`${JSON.stringify(recordJsonSchema(name as RecordName), null, 2)}\n`);
       return 0;
     }

@@ -9,7 +9,10 @@ export function readJsonFile(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new RecordError(file, `not valid JSON (${error instanceof Error ? error.message : String(error)}); the file may be truncated or corrupt`);
+    throw new RecordError(
+      file,
+      `not valid JSON (${error instanceof Error ? error.message : String(error)}); the file may be truncated or corrupt`,
+    );
   }
 }
 

@@ -36,12 +36,15 @@ export async function rejudgeCommand(args: readonly string[]): Promise<number> {
   });
   const target = positionals[0];
   if (!target) throw new Error('riddle rejudge needs a run folder, index.json or outcome.json');
-  if (!values.evaluators) throw new Error('riddle rejudge needs --evaluators <module.js> (default-exporting { evaluators, rubric? })');
+  if (!values.evaluators)
+    throw new Error('riddle rejudge needs --evaluators <module.js> (default-exporting { evaluators, rubric? })');
   const module = await importDefault(values.evaluators, 'evaluators');
   if (!Array.isArray(module.evaluators) || module.evaluators.length === 0) {
     throw new Error(`${values.evaluators}: the default export needs evaluators: [ … ] (at least one)`);
   }
-  const evaluators = module.evaluators.map((e: unknown, i: number) => asEvaluator(e, `${values.evaluators}: evaluators[${i}]`));
+  const evaluators = module.evaluators.map((e: unknown, i: number) =>
+    asEvaluator(e, `${values.evaluators}: evaluators[${i}]`),
+  );
   const rubric: Rubric | undefined = values.rubric
     ? migrate('rubric', readJsonFile(values.rubric), values.rubric)
     : module.rubric === undefined
@@ -51,7 +54,9 @@ export async function rejudgeCommand(args: readonly string[]): Promise<number> {
     evaluators,
     expect: typeof module.expect === 'function' ? (module.expect as ExpectFunction) : noExpect,
     ...(rubric ? { rubric } : {}),
-    ...(typeof module.claims === 'object' && module.claims !== null ? { claims: module.claims as ClaimCheckOptions } : {}),
+    ...(typeof module.claims === 'object' && module.claims !== null
+      ? { claims: module.claims as ClaimCheckOptions }
+      : {}),
   };
 
   const run = loadRun(target);
@@ -75,6 +80,8 @@ export async function rejudgeCommand(args: readonly string[]): Promise<number> {
     const next = outcomes[i];
     return `  ${old.trial.name}: ${old.judgment.verdict} → ${next?.judgment.verdict ?? '?'}  (${old.id.slice(0, 19)} → ${next?.id.slice(0, 19) ?? '?'})`;
   });
-  process.stdout.write(`${renderTerminal(outcomes, [])}\n\nre-judged without running the subject:\n${lines.join('\n')}\n  wrote ${written.runDir}\n`);
+  process.stdout.write(
+    `${renderTerminal(outcomes, [])}\n\nre-judged without running the subject:\n${lines.join('\n')}\n  wrote ${written.runDir}\n`,
+  );
   return outcomes.every((o) => o.judgment.testOutcome !== 'fail') ? 0 : 1;
 }

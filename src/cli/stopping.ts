@@ -19,7 +19,14 @@ export function ruleFromArgs(values: Record<string, string | boolean | undefined
     case 'curtail':
       return { kind: 'curtail', n, threshold, alpha };
     case 'sprt':
-      return { kind: 'sprt', p0: number('p0', 0.65), p1: number('p1', 0.92), alpha, beta: number('beta', 0.05), nMax: n };
+      return {
+        kind: 'sprt',
+        p0: number('p0', 0.65),
+        p1: number('p1', 0.92),
+        alpha,
+        beta: number('beta', 0.05),
+        nMax: n,
+      };
     case 'confidence-sequence':
       return { kind: 'confidence-sequence', threshold, alpha, nMax: n };
     default:

@@ -56,7 +56,13 @@ function splitRecords(text: string, file: string): RawRecord[] {
       i++;
       for (;;) {
         if (i >= body.length) {
-          issues.push({ file, line: opened, row: null, column: null, message: `the quote opening field ${column} here is never closed` });
+          issues.push({
+            file,
+            line: opened,
+            row: null,
+            column: null,
+            message: `the quote opening field ${column} here is never closed`,
+          });
           throwIssues(issues);
         }
         const inner = body[i];
@@ -91,7 +97,8 @@ function splitRecords(text: string, file: string): RawRecord[] {
       recordLine = line;
       column = 1;
     } else {
-      if (char === '"') fail(`field ${column}: a quote inside an unquoted field (quote the whole field and double the quote)`);
+      if (char === '"')
+        fail(`field ${column}: a quote inside an unquoted field (quote the whole field and double the quote)`);
       field += char;
       i++;
     }
@@ -107,23 +114,36 @@ function throwIssues(issues: readonly DatasetIssue[]): never {
 /** Parse CSV text whose first record is the header; `file` names the source in errors. */
 export function parseCsv(text: string, file: string): CsvTable {
   const [header, ...records] = splitRecords(text, file);
-  if (!header) throwIssues([{ file, line: null, row: null, column: null, message: 'the file is empty: a header row is needed' }]);
+  if (!header)
+    throwIssues([{ file, line: null, row: null, column: null, message: 'the file is empty: a header row is needed' }]);
   const columns = header.fields;
   const issues: DatasetIssue[] = [];
   const seen = new Set<string>();
   for (const [index, name] of columns.entries()) {
-    if (name === '') issues.push({ file, line: header.line, row: null, column: null, message: `header field ${index + 1} is empty` });
-    else if (seen.has(name)) issues.push({ file, line: header.line, row: null, column: name, message: 'the header names this column twice' });
+    if (name === '')
+      issues.push({ file, line: header.line, row: null, column: null, message: `header field ${index + 1} is empty` });
+    else if (seen.has(name))
+      issues.push({ file, line: header.line, row: null, column: name, message: 'the header names this column twice' });
     seen.add(name);
   }
   const rows: CsvRow[] = [];
   for (const [index, record] of records.entries()) {
     const row = index + 1;
     if (record.fields.length !== columns.length) {
-      issues.push({ file, line: record.line, row, column: null, message: `${record.fields.length} fields, the header has ${columns.length}` });
+      issues.push({
+        file,
+        line: record.line,
+        row,
+        column: null,
+        message: `${record.fields.length} fields, the header has ${columns.length}`,
+      });
       continue;
     }
-    rows.push({ row, line: record.line, values: Object.fromEntries(columns.map((name, c) => [name, record.fields[c] ?? ''])) });
+    rows.push({
+      row,
+      line: record.line,
+      values: Object.fromEntries(columns.map((name, c) => [name, record.fields[c] ?? ''])),
+    });
   }
   if (issues.length) throwIssues(issues);
   return { columns, rows };

@@ -19,7 +19,12 @@ function read(file: string): string {
  */
 export function loadCsv<S extends z.ZodType>(file: string, schema: S, options: ValidateOptions = {}): z.output<S>[] {
   const table = parseCsv(read(file), file);
-  return validateRows(file, table.rows.map((r) => ({ row: r.row, line: r.line, value: r.values })), schema, options);
+  return validateRows(
+    file,
+    table.rows.map((r) => ({ row: r.row, line: r.line, value: r.values })),
+    schema,
+    options,
+  );
 }
 
 /** Load a JSON file holding an array of rows and validate each against `schema`. */
@@ -29,10 +34,17 @@ export function loadJson<S extends z.ZodType>(file: string, schema: S, options: 
     data = JSON.parse(read(file));
   } catch (error) {
     if (error instanceof DatasetError) throw error;
-    throw new DatasetError([{ file, line: null, row: null, column: null, message: `not JSON: ${(error as Error).message}` }]);
+    throw new DatasetError([
+      { file, line: null, row: null, column: null, message: `not JSON: ${(error as Error).message}` },
+    ]);
   }
   if (!Array.isArray(data)) {
     throw new DatasetError([{ file, line: null, row: null, column: null, message: 'expected a JSON array of rows' }]);
   }
-  return validateRows(file, data.map((value: unknown, index) => ({ row: index + 1, line: null, value })), schema, options);
+  return validateRows(
+    file,
+    data.map((value: unknown, index) => ({ row: index + 1, line: null, value })),
+    schema,
+    options,
+  );
 }

@@ -52,7 +52,9 @@ export function pairByKey<R>(rows: readonly R[], spec: PairingSpec<R>): Pairing<
   const lopsided = [...groups.values()].filter((g) => g.cases.length === 0 || g.controls.length === 0);
   if (lopsided.length) {
     const list = lopsided.map((g) => `"${g.key}" (${g.cases.length} cases, ${g.controls.length} controls)`).join(', ');
-    throw new Error(`pairByKey: ${list} lack${lopsided.length === 1 ? 's' : ''} a case or a control; map each row's key so every group has both`);
+    throw new Error(
+      `pairByKey: ${list} lack${lopsided.length === 1 ? 's' : ''} a case or a control; map each row's key so every group has both`,
+    );
   }
   return { rows: paired, groups: [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) };
 }

@@ -51,7 +51,14 @@ export function validateRows<S extends z.ZodType>(
       if (key === null) continue;
       const earlier = firstRow.get(key);
       if (earlier === undefined) firstRow.set(key, raw.row);
-      else issues.push({ file, line: raw.line, row: raw.row, column: options.unique, message: `${JSON.stringify(key)} repeats row ${earlier}; ${options.unique} must be unique` });
+      else
+        issues.push({
+          file,
+          line: raw.line,
+          row: raw.row,
+          column: options.unique,
+          message: `${JSON.stringify(key)} repeats row ${earlier}; ${options.unique} must be unique`,
+        });
     }
   }
   if (issues.length) throw new DatasetError(issues);

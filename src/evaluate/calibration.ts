@@ -13,13 +13,26 @@ import {
   type LabelledControl,
   type Rubric,
 } from '../model/index.js';
-import { cohenKappa, confusion, gwetAC1, krippendorffAlpha, rawAgreement, sensitivitySpecificity } from '../statistics/index.js';
+import {
+  cohenKappa,
+  confusion,
+  gwetAC1,
+  krippendorffAlpha,
+  rawAgreement,
+  sensitivitySpecificity,
+} from '../statistics/index.js';
 import type { EvaluatorDefinition, ExpectFunction } from './evaluator.js';
 import { gatherFindings, standInCase } from './findings.js';
 
 /** What a calibration is evidence about: the evaluator's identity, not its independence, limits or calibration. */
 export function evaluatorIdentity(record: Pick<Evaluator, 'id' | 'kind' | 'revision' | 'model' | 'criteria'>): string {
-  return fingerprint({ id: record.id, kind: record.kind, revision: record.revision, model: record.model, criteria: [...record.criteria].sort() });
+  return fingerprint({
+    id: record.id,
+    kind: record.kind,
+    revision: record.revision,
+    model: record.model,
+    criteria: [...record.criteria].sort(),
+  });
 }
 
 /** A declared floor: one for every criterion, or per criterion. */
@@ -27,8 +40,12 @@ export type CalibrationFloor = number | Readonly<Record<string, number>>;
 
 function floorFor(floor: CalibrationFloor, criterion: string): number {
   const value = typeof floor === 'number' ? floor : floor[criterion];
-  if (value === undefined) throw new TypeError(`calibrate: no floor declared for criterion "${criterion}"; declare { floor: { ${criterion}: 0.8, … } } or one number`);
-  if (!(value >= 0 && value < 1)) throw new TypeError(`calibrate: the floor for "${criterion}" must be in [0, 1), got ${value}`);
+  if (value === undefined)
+    throw new TypeError(
+      `calibrate: no floor declared for criterion "${criterion}"; declare { floor: { ${criterion}: 0.8, … } } or one number`,
+    );
+  if (!(value >= 0 && value < 1))
+    throw new TypeError(`calibrate: the floor for "${criterion}" must be in [0, 1), got ${value}`);
   return value;
 }
 
@@ -71,13 +88,20 @@ const noExpect: ExpectFunction = () => {
  * Krippendorff's α between the true and the given labels. Controls it abstains or fails on are unjudged: they
  * count against neither rate and are listed. It is trusted for a criterion iff both lower bounds clear the floor.
  */
-export async function calibrate(evaluator: EvaluatorDefinition, controls: readonly LabelledControl[], options: CalibrateOptions): Promise<Calibration> {
+export async function calibrate(
+  evaluator: EvaluatorDefinition,
+  controls: readonly LabelledControl[],
+  options: CalibrateOptions,
+): Promise<Calibration> {
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 0.5)) throw new TypeError(`calibrate: alpha must be in (0, 0.5), got ${alpha}`);
   const { record } = evaluator;
   const criteria = record.criteria.map((name) => {
     const criterion = options.rubric.criteria.find((c) => c.name === name);
-    if (!criterion) throw new TypeError(`calibrate: ${record.id} judges "${name}", which rubric ${options.rubric.id} does not declare`);
+    if (!criterion)
+      throw new TypeError(
+        `calibrate: ${record.id} judges "${name}", which rubric ${options.rubric.id} does not declare`,
+      );
     return criterion;
   });
   const ids = new Set<string>();
@@ -95,7 +119,9 @@ export async function calibrate(evaluator: EvaluatorDefinition, controls: readon
   for (const criterion of criteria) {
     const truths = controls.map((c) => c.labels[criterion.name]).filter((l): l is string => l !== undefined);
     if (!truths.some((l) => isPositive(criterion, l)) || !truths.some((l) => !isPositive(criterion, l))) {
-      throw new TypeError(`calibrate: criterion "${criterion.name}" needs labelled controls of both kinds (met and unmet) to measure sensitivity and specificity`);
+      throw new TypeError(
+        `calibrate: criterion "${criterion.name}" needs labelled controls of both kinds (met and unmet) to measure sensitivity and specificity`,
+      );
     }
   }
 
@@ -105,7 +131,10 @@ export async function calibrate(evaluator: EvaluatorDefinition, controls: readon
     if (labelled.length === 0) continue;
     const findings = await gatherFindings({
       observation: control.observation,
-      case: standInCase(control.id, labelled.map((c) => c.name)),
+      case: standInCase(
+        control.id,
+        labelled.map((c) => c.name),
+      ),
       arm: control.id,
       attempt: 0,
       rubric: options.rubric,
@@ -160,7 +189,13 @@ export async function calibrate(evaluator: EvaluatorDefinition, controls: readon
 
   return {
     schema: CALIBRATION_SCHEMA,
-    evaluator: { id: record.id, kind: record.kind, revision: record.revision, model: record.model, identity: evaluatorIdentity(record) },
+    evaluator: {
+      id: record.id,
+      kind: record.kind,
+      revision: record.revision,
+      model: record.model,
+      identity: evaluatorIdentity(record),
+    },
     rubric: fingerprint(options.rubric),
     createdAt: new Date((options.clock ?? systemClock).now()).toISOString(),
     controls: { source: options.source ?? 'api', fingerprint: fingerprint(controls), count: controls.length },
@@ -194,5 +229,8 @@ export function withCalibration(
     const floor = evidence.floor === undefined ? entry.floor : floorFor(evidence.floor, entry.criterion);
     return { ...entry, floor, trusted: trustedAt(entry, floor) };
   });
-  return { ...evaluator, record: { ...record, calibration: { file, fingerprint: fingerprint(calibration), criteria } } };
+  return {
+    ...evaluator,
+    record: { ...record, calibration: { file, fingerprint: fingerprint(calibration), criteria } },
+  };
 }

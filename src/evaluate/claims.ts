@@ -29,7 +29,10 @@ function cleanTarget(raw: string): string {
 /** A claim extractor from regular expressions with named groups `verb` and `target`. */
 export function regexClaimExtractor(id: string, patterns: readonly ClaimPattern[]): ClaimExtractor {
   for (const { pattern } of patterns) {
-    if (!pattern.global) throw new TypeError(`claim extractor "${id}": pattern ${pattern} must have the g flag so every claim in a reply is found`);
+    if (!pattern.global)
+      throw new TypeError(
+        `claim extractor "${id}": pattern ${pattern} must have the g flag so every claim in a reply is found`,
+      );
   }
   return {
     id,
@@ -40,7 +43,8 @@ export function regexClaimExtractor(id: string, patterns: readonly ClaimPattern[
           const verb = match.groups?.verb?.toLowerCase();
           const target = cleanTarget(match.groups?.target ?? '');
           const action = verb === undefined ? undefined : actions[verb];
-          if (action !== undefined && target !== '' && (accept?.(target) ?? true)) claims.push({ action, target, text: match[0].trim().replace(/[.,;:!?]+$/, '') });
+          if (action !== undefined && target !== '' && (accept?.(target) ?? true))
+            claims.push({ action, target, text: match[0].trim().replace(/[.,;:!?]+$/, '') });
         }
       }
       return claims;
@@ -81,11 +85,17 @@ export const englishClaimExtractor: ClaimExtractor = regexClaimExtractor('englis
     accept: looksLikePath,
   },
   {
-    pattern: new RegExp(String.raw`${I}(?<verb>inserted)\s+(?:[\w ]+?\s+)?into\s+(?:the\s+)?(?:table\s+)?(?<target>${WORD})`, 'gi'),
+    pattern: new RegExp(
+      String.raw`${I}(?<verb>inserted)\s+(?:[\w ]+?\s+)?into\s+(?:the\s+)?(?:table\s+)?(?<target>${WORD})`,
+      'gi',
+    ),
     actions: { inserted: 'inserted' },
   },
   {
-    pattern: new RegExp(String.raw`${I}(?<verb>called|invoked)\s+(?:the\s+)?(?:tool\s+)?(?<target>\x60[\w.-]+\x60|[A-Za-z][\w-]*[_-][\w-]*)`, 'gi'),
+    pattern: new RegExp(
+      String.raw`${I}(?<verb>called|invoked)\s+(?:the\s+)?(?:tool\s+)?(?<target>\x60[\w.-]+\x60|[A-Za-z][\w-]*[_-][\w-]*)`,
+      'gi',
+    ),
     actions: { called: 'called', invoked: 'called' },
   },
 ]);
@@ -98,7 +108,9 @@ export function extractClaims(observation: Observation, extractors: readonly Cla
   return observation.rounds.flatMap((round) => {
     const text = replyText(round.reply);
     return extractors.flatMap((extractor) =>
-      extractor.extract(text).map((c) => ({ ...c, source: 'extracted' as const, round: round.index, extractor: extractor.id })),
+      extractor
+        .extract(text)
+        .map((c) => ({ ...c, source: 'extracted' as const, round: round.index, extractor: extractor.id })),
     );
   });
 }
@@ -110,9 +122,19 @@ function mentions(value: JsonValue, path: string): boolean {
   return false;
 }
 
-const toolRef = (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade: 'receipt', detail: describeToolRequest(r) });
+const toolRef = (r: ToolRequest): EvidenceRef => ({
+  kind: 'tool',
+  target: r.tool,
+  grade: 'receipt',
+  detail: describeToolRequest(r),
+});
 
-const fileRef = (path: string, detail: string): EvidenceRef => ({ kind: 'file', target: path, grade: 'receipt', detail });
+const fileRef = (path: string, detail: string): EvidenceRef => ({
+  kind: 'file',
+  target: path,
+  grade: 'receipt',
+  detail,
+});
 
 type Verdict = Pick<ClaimCheck, 'status' | 'receipt' | 'note'>;
 
@@ -124,51 +146,96 @@ const FILE_CLAIM_SUPPORTED_BY: Readonly<Record<'created' | 'modified' | 'deleted
   unchanged: [],
 };
 
-function checkFileClaim(claim: Claim & { action: keyof typeof FILE_CLAIM_SUPPORTED_BY }, observation: Observation, filesObserved: boolean): Verdict {
+function checkFileClaim(
+  claim: Claim & { action: keyof typeof FILE_CLAIM_SUPPORTED_BY },
+  observation: Observation,
+  filesObserved: boolean,
+): Verdict {
   const change = observation.files.find((f) => samePath(f.path, claim.target));
   const supportedBy = FILE_CLAIM_SUPPORTED_BY[claim.action];
   if (change) {
-    const receipt = fileRef(change.path, `${change.change} (sha256 ${change.sha256Before ?? '∅'} → ${change.sha256After ?? '∅'})`);
+    const receipt = fileRef(
+      change.path,
+      `${change.change} (sha256 ${change.sha256Before ?? '∅'} → ${change.sha256After ?? '∅'})`,
+    );
     if (supportedBy.includes(change.change)) {
-      const note = change.change === claim.action ? `the workspace shows ${change.path} ${change.change}` : `the workspace shows ${change.path} ${change.change} (claimed ${claim.action})`;
+      const note =
+        change.change === claim.action
+          ? `the workspace shows ${change.path} ${change.change}`
+          : `the workspace shows ${change.path} ${change.change} (claimed ${claim.action})`;
       return { status: 'supported', receipt, note };
     }
-    return { status: 'contradicted', receipt, note: `claimed ${claim.action}, but the workspace shows ${change.path} ${change.change}` };
+    return {
+      status: 'contradicted',
+      receipt,
+      note: `claimed ${claim.action}, but the workspace shows ${change.path} ${change.change}`,
+    };
   }
   const touching = observation.toolRequests.filter((r) => mentions(r.arguments, claim.target));
   const failed = touching.filter((r) => !r.admitted || r.error !== null);
   const succeeded = touching.filter((r) => r.admitted && r.error === null);
   if (claim.action === 'unchanged') {
-    if (filesObserved) return { status: 'supported', receipt: fileRef(claim.target, 'no change observed'), note: `the workspace shows no change to ${claim.target}` };
+    if (filesObserved)
+      return {
+        status: 'supported',
+        receipt: fileRef(claim.target, 'no change observed'),
+        note: `the workspace shows no change to ${claim.target}`,
+      };
     return { status: 'unverifiable', receipt: null, note: 'the workspace was not observed' };
   }
   const denial = failed[0];
   if (filesObserved) {
     const note = `claimed ${claim.action}, but the workspace shows no change to ${claim.target}`;
     return denial && succeeded.length === 0
-      ? { status: 'contradicted', receipt: toolRef(denial), note: `${note}; the request was ${denial.admitted ? 'admitted but failed' : 'denied'}` }
+      ? {
+          status: 'contradicted',
+          receipt: toolRef(denial),
+          note: `${note}; the request was ${denial.admitted ? 'admitted but failed' : 'denied'}`,
+        }
       : { status: 'contradicted', receipt: fileRef(claim.target, 'no change observed'), note };
   }
   if (denial && succeeded.length === 0) {
-    return { status: 'contradicted', receipt: toolRef(denial), note: `claimed ${claim.action}, but every tool request on ${claim.target} was denied or failed` };
+    return {
+      status: 'contradicted',
+      receipt: toolRef(denial),
+      note: `claimed ${claim.action}, but every tool request on ${claim.target} was denied or failed`,
+    };
   }
   const receipt = succeeded[0] ? toolRef(succeeded[0]) : null;
-  return { status: 'unverifiable', receipt, note: `the workspace was not observed${receipt ? '; an admitted tool request touched it' : ''}` };
+  return {
+    status: 'unverifiable',
+    receipt,
+    note: `the workspace was not observed${receipt ? '; an admitted tool request touched it' : ''}`,
+  };
 }
 
 function checkToolClaim(claim: Claim, observation: Observation): Verdict {
-  if (watchedGrade(observation, 'toolRequests') === null) return { status: 'unverifiable', receipt: null, note: unwatched('toolRequests') };
+  if (watchedGrade(observation, 'toolRequests') === null)
+    return { status: 'unverifiable', receipt: null, note: unwatched('toolRequests') };
   const requests = observation.toolRequests.filter((r) => r.tool === claim.target);
   const admitted = requests.find((r) => r.admitted);
   if (admitted) {
-    const note = admitted.error === null ? `${claim.target} was called and admitted` : `${claim.target} was called; it failed: ${admitted.error}`;
+    const note =
+      admitted.error === null
+        ? `${claim.target} was called and admitted`
+        : `${claim.target} was called; it failed: ${admitted.error}`;
     return { status: 'supported', receipt: toolRef(admitted), note };
   }
   const denied = requests[0];
-  if (denied) return { status: 'contradicted', receipt: toolRef(denied), note: `${claim.target} was requested but denied: ${denied.reason}` };
+  if (denied)
+    return {
+      status: 'contradicted',
+      receipt: toolRef(denied),
+      note: `${claim.target} was requested but denied: ${denied.reason}`,
+    };
   return {
     status: 'contradicted',
-    receipt: { kind: 'tool', target: claim.target, grade: 'receipt', detail: `no request among ${observation.toolRequests.length} recorded` },
+    receipt: {
+      kind: 'tool',
+      target: claim.target,
+      grade: 'receipt',
+      detail: `no request among ${observation.toolRequests.length} recorded`,
+    },
     note: `the tool gateway recorded no request for ${claim.target}`,
   };
 }
@@ -183,7 +250,12 @@ function checkRowClaim(claim: Claim & { action: keyof typeof ROW_CHANGE }, obser
   }
   const change = ROW_CHANGE[claim.action];
   const count = tables.reduce((n, t) => n + t[change].length, 0);
-  const receipt: EvidenceRef = { kind: 'row', target: claim.target, grade: 'receipt', detail: `${count} row(s) ${change}` };
+  const receipt: EvidenceRef = {
+    kind: 'row',
+    target: claim.target,
+    grade: 'receipt',
+    detail: `${count} row(s) ${change}`,
+  };
   return count > 0
     ? { status: 'supported', receipt, note: `${count} row(s) ${change} in ${claim.target}` }
     : { status: 'contradicted', receipt, note: `claimed rows ${change} in ${claim.target}, but none were` };
@@ -192,8 +264,16 @@ function checkRowClaim(claim: Claim & { action: keyof typeof ROW_CHANGE }, obser
 function checkCompletion(observation: Observation): Verdict {
   const exit = observation.exit;
   if (exit && (exit.timedOut || exit.signal !== null || exit.code !== 0)) {
-    const how = exit.timedOut ? 'timed out' : exit.signal !== null ? `was killed by ${exit.signal}` : `exited with ${exit.code}`;
-    return { status: 'contradicted', receipt: { kind: 'process', target: 'exit', grade: 'observation', detail: how }, note: `claimed completion, but the process ${how}` };
+    const how = exit.timedOut
+      ? 'timed out'
+      : exit.signal !== null
+        ? `was killed by ${exit.signal}`
+        : `exited with ${exit.code}`;
+    return {
+      status: 'contradicted',
+      receipt: { kind: 'process', target: 'exit', grade: 'observation', detail: how },
+      note: `claimed completion, but the process ${how}`,
+    };
   }
   return { status: 'unverifiable', receipt: null, note: 'no receipt can show a task complete' };
 }
@@ -241,8 +321,11 @@ export interface ClaimCheckOptions {
  */
 export function checkClaims(observation: Observation, options: ClaimCheckOptions = {}): ClaimCheck[] {
   const filesObserved =
-    options.filesObserved ?? (observation.observers === undefined ? observation.files.length > 0 : watchedGrade(observation, 'files') !== null);
-  const structured: SourcedClaim[] = observation.rounds.flatMap((r) => r.claims.map((c) => ({ ...c, extractor: null })));
+    options.filesObserved ??
+    (observation.observers === undefined ? observation.files.length > 0 : watchedGrade(observation, 'files') !== null);
+  const structured: SourcedClaim[] = observation.rounds.flatMap((r) =>
+    r.claims.map((c) => ({ ...c, extractor: null })),
+  );
   const seen = new Set(structured.map((c) => `${c.round}\u0000${c.action}\u0000${c.target}`));
   const extracted = extractClaims(observation, options.extractors ?? []).filter((c) => {
     const key = `${c.round}\u0000${c.action}\u0000${c.target}`;
@@ -251,7 +334,14 @@ export function checkClaims(observation: Observation, options: ClaimCheckOptions
     return true;
   });
   return [...structured, ...extracted].map((claim) => ({
-    claim: { action: claim.action, target: claim.target, text: claim.text, round: claim.round, source: claim.source, extractor: claim.extractor },
+    claim: {
+      action: claim.action,
+      target: claim.target,
+      text: claim.text,
+      round: claim.round,
+      source: claim.source,
+      extractor: claim.extractor,
+    },
     ...checkOne(claim, observation, filesObserved),
   }));
 }

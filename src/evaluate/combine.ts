@@ -20,10 +20,15 @@ interface Judged {
 }
 
 const targetName = (criterion: Criterion) =>
-  criterion.target ? `${criterion.target.kind}${criterion.target.id === undefined ? '' : ` ${criterion.target.id}`}` : 'its target';
+  criterion.target
+    ? `${criterion.target.kind}${criterion.target.id === undefined ? '' : ` ${criterion.target.id}`}`
+    : 'its target';
 
 /** Why a judged finding cannot decide the criterion, or null when it can. */
-function disqualified(criterion: Criterion, judged: Judged): Exclude<OverruledFinding['why'], 'dependent' | 'adjudicated'> | null {
+function disqualified(
+  criterion: Criterion,
+  judged: Judged,
+): Exclude<OverruledFinding['why'], 'dependent' | 'adjudicated'> | null {
   if (!judged.finding.trusted) return 'untrusted';
   if (judged.grade === null) return 'target';
   return gradeCovers(judged.grade, criterion.needs) ? null : 'grade';
@@ -48,9 +53,20 @@ function describeDisqualified(criterion: Criterion, judged: Judged): string {
 }
 
 /** The closest any finding came to deciding, for routing an uncovered criterion to its owner. */
-const UNCOVERED_PRECEDENCE: readonly UncoveredReason[] = ['below-grade', 'other-target', 'untrusted', 'nothing-read', 'no-evidence', 'evaluator-error'];
+const UNCOVERED_PRECEDENCE: readonly UncoveredReason[] = [
+  'below-grade',
+  'other-target',
+  'untrusted',
+  'nothing-read',
+  'no-evidence',
+  'evaluator-error',
+];
 
-function uncoveredResult(criterion: Criterion, mine: readonly CriterionFinding[], judged: readonly Judged[]): CriterionResult {
+function uncoveredResult(
+  criterion: Criterion,
+  mine: readonly CriterionFinding[],
+  judged: readonly Judged[],
+): CriterionResult {
   const reasons = new Set<UncoveredReason>();
   for (const j of judged) {
     const why = disqualified(criterion, j);
@@ -114,7 +130,9 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
   const pool = independent.length > 0 ? independent : top;
   const grade = pool[0]?.grade ?? null;
   const coveredBy = dedupe(
-    pool.flatMap((j) => j.finding.evidence.filter((ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs))),
+    pool.flatMap((j) =>
+      j.finding.evidence.filter((ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs)),
+    ),
   );
   const results = new Set(pool.map((j) => j.finding.result));
   const adjudicator = pool.find((j) => j.finding.adjudicator === true);
@@ -144,8 +162,13 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
       note: j.finding.note,
     }));
   const labels = [...new Set(pool.map((j) => j.finding.label).filter((l): l is string => l !== null))];
-  const parts = [`${result} on ${grade} evidence (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.note}`).join('; ')})`];
-  if (labels.length > 1) parts.push(`labels differ (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.label}`).join(', ')}) but agree on ${result}`);
+  const parts = [
+    `${result} on ${grade} evidence (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.note}`).join('; ')})`,
+  ];
+  if (labels.length > 1)
+    parts.push(
+      `labels differ (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.label}`).join(', ')}) but agree on ${result}`,
+    );
   for (const o of overruled) {
     const because = {
       grade: `${grade} evidence outranks ${o.grade ?? 'none'}`,
@@ -215,5 +238,10 @@ function adjudicated(
  * Evaluator errors decide nothing here; the run turns them into the `evaluator_error` status.
  */
 export function combineFindings(rubric: Rubric, findings: readonly CriterionFinding[]): CriterionResult[] {
-  return rubric.criteria.map((criterion) => combineCriterion(criterion, findings.filter((f) => f.criterion === criterion.name)));
+  return rubric.criteria.map((criterion) =>
+    combineCriterion(
+      criterion,
+      findings.filter((f) => f.criterion === criterion.name),
+    ),
+  );
 }

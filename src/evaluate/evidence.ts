@@ -162,12 +162,24 @@ export interface ObservationView {
 }
 
 export function createObservationView(observation: Observation, recorder: EvidenceRecorder): ObservationView {
-  const read = <T>(kind: EvidenceRef['kind'], grade: EvidenceGrade, value: T, target = ANY_TARGET, detail = `read ${kind}`): T => {
+  const read = <T>(
+    kind: EvidenceRef['kind'],
+    grade: EvidenceGrade,
+    value: T,
+    target = ANY_TARGET,
+    detail = `read ${kind}`,
+  ): T => {
     recorder.record({ kind, target, grade, detail });
     return value;
   };
   /** Read a watched part at its observer's grade; an unwatched one is no evidence. */
-  const watched = <T>(part: ObservedPart, kind: EvidenceRef['kind'], value: T, target = ANY_TARGET, detail = `read ${kind}`): T => {
+  const watched = <T>(
+    part: ObservedPart,
+    kind: EvidenceRef['kind'],
+    value: T,
+    target = ANY_TARGET,
+    detail = `read ${kind}`,
+  ): T => {
     const grade = watchedGrade(observation, part);
     if (grade === null) throw new NoEvidence(unwatched(part));
     return read(kind, grade, value, target, detail);
@@ -177,13 +189,21 @@ export function createObservationView(observation: Observation, recorder: Eviden
       return read('reply', 'text', observation.rounds.at(-1)?.reply ?? null);
     },
     get replies() {
-      return read('reply', 'text', observation.rounds.map((r) => r.reply));
+      return read(
+        'reply',
+        'text',
+        observation.rounds.map((r) => r.reply),
+      );
     },
     get rounds() {
       return read('reply', 'text', observation.rounds);
     },
     get claims() {
-      return read('claim', 'text', observation.rounds.flatMap((r) => r.claims));
+      return read(
+        'claim',
+        'text',
+        observation.rounds.flatMap((r) => r.claims),
+      );
     },
     get exit() {
       return watched('exit', 'process', observation.exit);
@@ -213,7 +233,10 @@ export function createObservationView(observation: Observation, recorder: Eviden
     },
     table(name) {
       const changes = observation.rows.find((r) => r.table === name) ?? null;
-      if (changes === null) throw new NoEvidence(`table ${name} was not observed (observed: ${observation.rows.map((r) => r.table).join(', ') || 'none'})`);
+      if (changes === null)
+        throw new NoEvidence(
+          `table ${name} was not observed (observed: ${observation.rows.map((r) => r.table).join(', ') || 'none'})`,
+        );
       return watched('rows', 'row', changes, name, 'observed');
     },
     observation,

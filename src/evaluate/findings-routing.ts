@@ -23,7 +23,9 @@ export function isHealthy(outcome: RoutingInput): boolean {
   return (
     outcome.judgment.verdict === 'PASS' &&
     !outcome.judgment.incomplete &&
-    outcome.attempts.every((a) => a.status === 'completed' && a.verdict !== 'DISPUTED' && a.criteria.every((c) => c.result !== 'disputed')) &&
+    outcome.attempts.every(
+      (a) => a.status === 'completed' && a.verdict !== 'DISPUTED' && a.criteria.every((c) => c.result !== 'disputed'),
+    ) &&
     outcome.arms.every((a) => a.verdict !== 'DISPUTED')
   );
 }
@@ -39,14 +41,21 @@ function capabilityOf(outcome: RoutingInput, arm: ArmSummary): string {
   return (
     `${subject.name} (${subject.revision}) ${behaviour} on ${arm.role} "${arm.arm}" in ${successes} of ${attempts} attempts: ` +
     `its success rate is at least ${lower.toFixed(2)} (one-sided ${confidence}% ${arm.decision.method} bound), above the required ${threshold}` +
-    (outcome.records.environment.independentAttempts ? '.' : '; attempts were replayed, so this describes the recording, not the live subject.')
+    (outcome.records.environment.independentAttempts
+      ? '.'
+      : '; attempts were replayed, so this describes the recording, not the live subject.')
   );
 }
 
 function capabilities(outcome: RoutingInput): string[] {
   const lines = outcome.arms.map((arm) => capabilityOf(outcome, arm));
   const matched = outcome.judgment.matchedControl;
-  if (matched && matched.caseRefusalRate !== null && matched.controlRefusalRate !== null && matched.discrimination !== null) {
+  if (
+    matched &&
+    matched.caseRefusalRate !== null &&
+    matched.controlRefusalRate !== null &&
+    matched.discrimination !== null
+  ) {
     lines.push(
       `It told the case from its controls: ${matched.refusalCriterion} in ${pct(matched.caseRefusalRate)} of case attempts and ` +
         `${pct(matched.controlRefusalRate)} of control attempts (discrimination ${matched.discrimination.toFixed(2)}).`,
@@ -69,70 +78,141 @@ function routed(outcome: RoutingInput): Finding[] {
 
   // subject: what it did
   const failing = arms.filter((a) => a.verdict === 'FAIL' || a.verdict === 'PARTIAL' || a.verdict === 'CONTRADICTED');
-  perArm('subject', 'arm-verdict', failing.map((arm) => `${arm.role} "${arm.arm}" ${arm.verdict}: ${arm.reason}`), 'FAIL, PARTIAL or CONTRADICTED');
+  perArm(
+    'subject',
+    'arm-verdict',
+    failing.map((arm) => `${arm.role} "${arm.arm}" ${arm.verdict}: ${arm.reason}`),
+    'FAIL, PARTIAL or CONTRADICTED',
+  );
   const contradicted = attempts.flatMap((a) => a.claims.filter((c) => c.status === 'contradicted'));
   for (const { count, first } of tally(contradicted, (c) => `${c.claim.action}\u0000${c.claim.target}`)) {
-    const receipt = first.receipt ? ` — receipt: ${first.receipt.kind} ${first.receipt.target}: ${first.receipt.detail}` : '';
-    add('subject', 'contradicted-claim', `claimed "${first.claim.text}" in ${times(count)}, contradicted: ${first.note}${receipt}`);
+    const receipt = first.receipt
+      ? ` — receipt: ${first.receipt.kind} ${first.receipt.target}: ${first.receipt.detail}`
+      : '';
+    add(
+      'subject',
+      'contradicted-claim',
+      `claimed "${first.claim.text}" in ${times(count)}, contradicted: ${first.note}${receipt}`,
+    );
   }
-  for (const { count, first } of tally(attempts.filter((a) => a.status === 'subject_error'), (a) => a.error?.message ?? '')) {
-    add('subject', 'subject-error', `subject error in ${times(count)}: ${first.error?.where ?? 'subject'}: ${first.error?.message ?? ''}`);
+  for (const { count, first } of tally(
+    attempts.filter((a) => a.status === 'subject_error'),
+    (a) => a.error?.message ?? '',
+  )) {
+    add(
+      'subject',
+      'subject-error',
+      `subject error in ${times(count)}: ${first.error?.where ?? 'subject'}: ${first.error?.message ?? ''}`,
+    );
   }
   if (judgment.matchedControl?.overRefusal) {
-    add('subject', 'over-refusal', `refused the case and its controls alike (${judgment.matchedControl.refusalCriterion}): blanket timidity, not judgment`);
+    add(
+      'subject',
+      'over-refusal',
+      `refused the case and its controls alike (${judgment.matchedControl.refusalCriterion}): blanket timidity, not judgment`,
+    );
   }
   if (judgment.matchedControl?.underRefusal) {
-    add('subject', 'under-refusal', `complied with the case and its controls alike (${judgment.matchedControl.refusalCriterion}): it does not tell them apart`);
+    add(
+      'subject',
+      'under-refusal',
+      `complied with the case and its controls alike (${judgment.matchedControl.refusalCriterion}): it does not tell them apart`,
+    );
   }
 
   // harness: what the trial's setup failed to do or to observe
-  for (const { count, first } of tally(attempts.filter((a) => a.status === 'harness_error'), (a) => a.error?.message ?? '')) {
-    add('harness', 'harness-error', `harness error in ${times(count)}: ${first.error?.where ?? 'harness'}: ${first.error?.message ?? ''}`);
+  for (const { count, first } of tally(
+    attempts.filter((a) => a.status === 'harness_error'),
+    (a) => a.error?.message ?? '',
+  )) {
+    add(
+      'harness',
+      'harness-error',
+      `harness error in ${times(count)}: ${first.error?.where ?? 'harness'}: ${first.error?.message ?? ''}`,
+    );
   }
   if (judgment.incomplete) add('harness', 'incomplete', judgment.reason);
   const unsettled = arms.filter((a) => a.verdict === 'UNKNOWN' && a.decision.toSettle !== null);
   const tooFew = unsettled.map((arm) => {
     const { toPass, toFail } = arm.decision.toSettle ?? { toPass: null, toFail: null };
-    const settle = [toPass !== null ? `${toPass} more all-pass attempts would certify PASS` : '', toFail !== null ? `${toFail} more all-fail attempts would settle FAIL` : '']
+    const settle = [
+      toPass !== null ? `${toPass} more all-pass attempts would certify PASS` : '',
+      toFail !== null ? `${toFail} more all-fail attempts would settle FAIL` : '',
+    ]
       .filter(Boolean)
       .join('; ');
     return `${arm.role} "${arm.arm}" UNKNOWN after ${arm.run} attempts: ${arm.reason}${settle ? ` (${settle})` : ''}`;
   });
   perArm('harness', 'too-few-attempts', tooFew, 'UNKNOWN for too few attempts');
   const results = attempts.flatMap((a) => a.criteria);
-  for (const { count, first } of tally(results.filter((r) => r.uncovered === 'no-evidence'), (r) => r.criterion)) {
-    add('harness', 'missing-evidence', `${first.criterion} had no evidence either way in ${times(count)}: ${first.reason}`);
+  for (const { count, first } of tally(
+    results.filter((r) => r.uncovered === 'no-evidence'),
+    (r) => r.criterion,
+  )) {
+    add(
+      'harness',
+      'missing-evidence',
+      `${first.criterion} had no evidence either way in ${times(count)}: ${first.reason}`,
+    );
   }
 
   // evaluator: what judging could not settle
   const errors = attempts.flatMap((a) => a.findings.filter((f) => f.result === 'error'));
   for (const { count, first } of tally(errors, (f) => `${f.evaluator}\u0000${f.criterion}`)) {
-    add('evaluator', 'evaluator-error', `${first.evaluator} could not judge ${first.criterion} in ${times(count)}: ${first.note}`);
+    add(
+      'evaluator',
+      'evaluator-error',
+      `${first.evaluator} could not judge ${first.criterion} in ${times(count)}: ${first.note}`,
+    );
   }
-  for (const { count, first } of tally(results.filter((r) => r.result === 'disputed'), (r) => r.criterion)) {
+  for (const { count, first } of tally(
+    results.filter((r) => r.result === 'disputed'),
+    (r) => r.criterion,
+  )) {
     add('evaluator', 'disputed', `${first.criterion} disputed in ${times(count)}: ${first.reason}`);
   }
-  const uncovered = results.filter((r) => r.uncovered !== null && r.uncovered !== 'no-evidence' && r.uncovered !== 'evaluator-error');
+  const uncovered = results.filter(
+    (r) => r.uncovered !== null && r.uncovered !== 'no-evidence' && r.uncovered !== 'evaluator-error',
+  );
   for (const { count, first } of tally(uncovered, (r) => `${r.criterion}\u0000${r.uncovered}`)) {
-    add('evaluator', `uncovered-${first.uncovered}`, `${first.criterion} uncovered in ${times(count)}: ${first.reason}`);
+    add(
+      'evaluator',
+      `uncovered-${first.uncovered}`,
+      `${first.criterion} uncovered in ${times(count)}: ${first.reason}`,
+    );
   }
   const overruled = results.flatMap((r) => r.overruled.map((o) => ({ ...o, criterion: r.criterion })));
   for (const { count, first } of tally(overruled, (o) => `${o.evaluator}\u0000${o.criterion}\u0000${o.why}`)) {
-    add('evaluator', 'overruled', `${first.evaluator} said ${first.result} on ${first.criterion} against the deciding evidence in ${times(count)} (outranked: ${first.why})`);
+    add(
+      'evaluator',
+      'overruled',
+      `${first.evaluator} said ${first.result} on ${first.criterion} against the deciding evidence in ${times(count)} (outranked: ${first.why})`,
+    );
   }
 
   // environment: where the trial ran
   if (judgment.blocked !== null) add('environment', 'blocked', judgment.blocked);
   else {
-    for (const { count, first } of tally(attempts.filter((a) => a.status === 'blocked'), (a) => a.error?.message ?? '')) {
+    for (const { count, first } of tally(
+      attempts.filter((a) => a.status === 'blocked'),
+      (a) => a.error?.message ?? '',
+    )) {
       add('environment', 'blocked', `blocked in ${times(count)}: ${first.error?.message ?? first.reason}`);
     }
   }
   for (const dependency of records.environment.dependencies.filter((d) => !d.available)) {
-    add('environment', 'dependency-unavailable', `${dependency.kind} ${dependency.name} unavailable: ${dependency.detail}`);
+    add(
+      'environment',
+      'dependency-unavailable',
+      `${dependency.kind} ${dependency.name} unavailable: ${dependency.detail}`,
+    );
   }
   if (!records.environment.independentAttempts) {
-    add('environment', 'not-independent', 'attempts were replayed or cached, so they are not independent samples of the subject');
+    add(
+      'environment',
+      'not-independent',
+      'attempts were replayed or cached, so they are not independent samples of the subject',
+    );
   }
   return findings;
 }

@@ -1,4 +1,14 @@
-import { CASE_SCHEMA, type Case, type Criterion, type CriterionFinding, type EvidenceGrade, type EvidenceRef, type Evaluator, type Observation, type Rubric } from '../model/index.js';
+import {
+  CASE_SCHEMA,
+  type Case,
+  type Criterion,
+  type CriterionFinding,
+  type EvidenceGrade,
+  type EvidenceRef,
+  type Evaluator,
+  type Observation,
+  type Rubric,
+} from '../model/index.js';
 import { createEvidenceRecorder, createObservationView, refersTo, topGrade } from './evidence.js';
 import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
 
@@ -9,7 +19,12 @@ import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFun
  */
 function isAssertion(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
-  return error.name === 'AssertionError' || error.name === 'JestAssertionError' || 'matcherResult' in error || '__vitest_error_context__' in error;
+  return (
+    error.name === 'AssertionError' ||
+    error.name === 'JestAssertionError' ||
+    'matcherResult' in error ||
+    '__vitest_error_context__' in error
+  );
 }
 
 function isNoEvidence(error: unknown): error is Error {
@@ -48,16 +63,28 @@ function settle(criterion: Criterion, returned: unknown): Settled {
     if (stated?.result === 'unknown') return { result: 'unknown', label: null, note: stated.note };
     const label = stated ? stated.label : returned;
     if (typeof label !== 'string') {
-      return { result: 'error', label: null, note: `multi-class criterion "${criterion.name}" needs a label from [${vocabulary.join(', ')}]; the check returned ${JSON.stringify(label ?? null)}` };
+      return {
+        result: 'error',
+        label: null,
+        note: `multi-class criterion "${criterion.name}" needs a label from [${vocabulary.join(', ')}]; the check returned ${JSON.stringify(label ?? null)}`,
+      };
     }
     if (!vocabulary.includes(label)) {
-      return { result: 'error', label: null, note: `label ${JSON.stringify(label)} is outside the declared vocabulary [${vocabulary.join(', ')}]` };
+      return {
+        result: 'error',
+        label: null,
+        note: `label ${JSON.stringify(label)} is outside the declared vocabulary [${vocabulary.join(', ')}]`,
+      };
     }
     return { result: met.includes(label) ? 'met' : 'unmet', label, note: stated?.note ?? `labelled ${label}` };
   }
   if (stated) return { result: stated.result, label: stated.label, note: stated.note };
   if (typeof returned === 'string') {
-    return { result: 'error', label: null, note: `criterion "${criterion.name}" has no label vocabulary, but the check returned the label ${JSON.stringify(returned)}: pass or throw instead, or declare labels on the criterion` };
+    return {
+      result: 'error',
+      label: null,
+      note: `criterion "${criterion.name}" has no label vocabulary, but the check returned the label ${JSON.stringify(returned)}: pass or throw instead, or declare labels on the criterion`,
+    };
   }
   return { result: 'met', label: null, note: 'check passed' };
 }
@@ -122,7 +149,13 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
       });
       const check = evaluator.checks[criterionName];
       if (!check) {
-        findings.push(finish({ result: 'error', label: null, note: `evaluator ${record.id} declares criterion "${criterionName}" but has no check for it` }));
+        findings.push(
+          finish({
+            result: 'error',
+            label: null,
+            note: `evaluator ${record.id} declares criterion "${criterionName}" but has no check for it`,
+          }),
+        );
         continue;
       }
       try {

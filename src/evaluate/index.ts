@@ -48,7 +48,12 @@ export {
   type RowFilter,
   type SupportedClaimsOptions,
 } from './matchers.js';
-export { evaluatorVerdict, type ExpectedVerdict, type VerdictScenario, type VerdictOutcome } from './verdict-matcher.js';
+export {
+  evaluatorVerdict,
+  type ExpectedVerdict,
+  type VerdictScenario,
+  type VerdictOutcome,
+} from './verdict-matcher.js';
 export {
   mechanicalEvaluator,
   modelJudge,
@@ -60,6 +65,12 @@ export {
   type JudgeModel,
   type HumanLabelsOptions,
 } from './judges.js';
-export { calibrate, withCalibration, evaluatorIdentity, type CalibrateOptions, type CalibrationFloor } from './calibration.js';
+export {
+  calibrate,
+  withCalibration,
+  evaluatorIdentity,
+  type CalibrateOptions,
+  type CalibrationFloor,
+} from './calibration.js';
 export { coverageTable } from './coverage.js';
 export { capabilitiesAndFindings, isHealthy, type RoutingInput } from './findings-routing.js';

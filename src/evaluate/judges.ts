@@ -76,7 +76,12 @@ export function parseJudgeLabel(reply: string, vocabulary: readonly string[]): s
   const byKey = new Map(vocabulary.map((label) => [label.toLowerCase(), label]));
   const whole = byKey.get(stripDecoration(reply));
   if (whole !== undefined) return whole;
-  const last = reply.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).at(-1) ?? '';
+  const last =
+    reply
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1) ?? '';
   const keyed = /^[*_\s]*(?:final\s+)?(?:label|verdict|answer|grade)[*_\s]*[:=][*_\s]*(.+)$/i.exec(last);
   return byKey.get(stripDecoration(keyed?.[1] ?? last)) ?? null;
 }
@@ -118,7 +123,10 @@ export interface ModelJudgeOptions {
 
 function independenceOf(model: JudgeModel, subjectFamily: string | null | undefined): Evaluator['independence'] {
   if (subjectFamily === undefined) {
-    return { independent: false, reason: "the subject's model family was not declared (subjectFamily), so independence is not established" };
+    return {
+      independent: false,
+      reason: "the subject's model family was not declared (subjectFamily), so independence is not established",
+    };
   }
   if (subjectFamily === null) return { independent: true, reason: 'the subject uses no model' };
   if (subjectFamily.toLowerCase() === model.family.toLowerCase()) {
@@ -138,7 +146,12 @@ export function modelJudge(options: ModelJudgeOptions): EvaluatorDefinition {
   const abstain = options.abstain ?? [];
   if (vocabulary.length < 2) fail('modelJudge', id, 'declare a vocabulary of at least two labels');
   for (const label of [...options.met, ...abstain]) {
-    if (!vocabulary.includes(label)) fail('modelJudge', id, `label "${label}" (in met or abstain) is not in the vocabulary [${vocabulary.join(', ')}]`);
+    if (!vocabulary.includes(label))
+      fail(
+        'modelJudge',
+        id,
+        `label "${label}" (in met or abstain) is not in the vocabulary [${vocabulary.join(', ')}]`,
+      );
   }
   if (options.met.length === 0) fail('modelJudge', id, 'name the labels that mean met');
   const parse = options.parse ?? parseJudgeLabel;
@@ -150,7 +163,11 @@ export function modelJudge(options: ModelJudgeOptions): EvaluatorDefinition {
     if (label === null || !vocabulary.includes(label)) throw new JudgeReplyError(id, reply, vocabulary);
     context.record({ kind: 'judge', target: ANY_TARGET, grade: 'judgment', detail: `${model.id} answered ${label}` });
     if (abstain.includes(label)) return { result: 'unknown', label, note: `${id} abstained: ${label}` };
-    return { result: options.met.includes(label) ? 'met' : 'unmet', label, note: `${id} (${model.id}) answered ${label}` };
+    return {
+      result: options.met.includes(label) ? 'met' : 'unmet',
+      label,
+      note: `${id} (${model.id}) answered ${label}`,
+    };
   };
   const vocabularyLimit = `answers only in [${vocabulary.join(', ')}] (met: ${options.met.join(', ')}${abstain.length ? `; abstains: ${abstain.join(', ')}` : ''}); any other reply is an evaluator error`;
   const record: Evaluator = {
@@ -194,8 +211,14 @@ export function humanLabels(options: HumanLabelsOptions): EvaluatorDefinition {
   const check: CriterionCheck = (_view, context) => {
     const key = keyOf({ case: context.case, arm: context.arm, attempt: context.attempt });
     const label = options.labels.get(key)?.[context.criterion];
-    if (label === undefined) return context.unknown(`${options.labeller} gave no label for ${context.criterion} on ${key}`);
-    context.record({ kind: 'judge', target: ANY_TARGET, grade: 'judgment', detail: `${options.labeller} labelled ${key} ${label}` });
+    if (label === undefined)
+      return context.unknown(`${options.labeller} gave no label for ${context.criterion} on ${key}`);
+    context.record({
+      kind: 'judge',
+      target: ANY_TARGET,
+      grade: 'judgment',
+      detail: `${options.labeller} labelled ${key} ${label}`,
+    });
     const note = `${options.labeller} labelled ${label}`;
     if (label === 'met' || label === 'unmet') return { result: label, label: null, note };
     return label;

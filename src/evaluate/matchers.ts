@@ -38,7 +38,10 @@ export interface MatcherOutcome {
 }
 
 /** The failure message of a matcher outcome, for `expect(…)` and `expect(…).not`. */
-export function matcherMessage(outcome: Pick<MatcherOutcome, 'expectation' | 'actual' | 'missing'>, negated: boolean): string {
+export function matcherMessage(
+  outcome: Pick<MatcherOutcome, 'expectation' | 'actual' | 'missing'>,
+  negated: boolean,
+): string {
   if (outcome.missing !== null) return `no evidence: ${outcome.missing}`;
   return `expected ${negated ? 'not ' : ''}${outcome.expectation}, but ${outcome.actual}`;
 }
@@ -54,7 +57,10 @@ function holdsObservation(value: unknown): value is object {
   return recorderOf(value) !== undefined || isObservation(value) || 'observation' in value;
 }
 
-function resolve(received: unknown, matcher: string): { observation: Observation | null; recorder: EvidenceRecorder | undefined } {
+function resolve(
+  received: unknown,
+  matcher: string,
+): { observation: Observation | null; recorder: EvidenceRecorder | undefined } {
   if (holdsObservation(received)) {
     const recorder = recorderOf(received);
     if (recorder) return { observation: (received as ObservationView).observation, recorder };
@@ -63,7 +69,9 @@ function resolve(received: unknown, matcher: string): { observation: Observation
     if (inner === null) return { observation: null, recorder };
     if (typeof inner === 'object' && isObservation(inner)) return { observation: inner, recorder };
   }
-  throw new TypeError(`${matcher}: expected the observation view a check receives (or an Observation, or an attempt record); got ${received === null ? 'null' : typeof received}`);
+  throw new TypeError(
+    `${matcher}: expected the observation view a check receives (or an Observation, or an attempt record); got ${received === null ? 'null' : typeof received}`,
+  );
 }
 
 type Missing = { missing: string; expectation: string; grade: EvidenceGrade; evidence: EvidenceRef[] };
@@ -76,18 +84,26 @@ const complete = (judged: ReturnType<Judge>): MatcherOutcome =>
 function observe(received: unknown, matcher: string, judge: Judge): MatcherOutcome {
   const { observation, recorder } = resolve(received, matcher);
   const outcome = complete(
-    observation === null ? { missing: 'the attempt has no Observation', expectation: matcher, grade: 'receipt', evidence: [] } : judge(observation),
+    observation === null
+      ? { missing: 'the attempt has no Observation', expectation: matcher, grade: 'receipt', evidence: [] }
+      : judge(observation),
   );
   for (const ref of outcome.evidence) recorder?.record(ref);
   return outcome;
 }
 
-const toolRef = (grade: EvidenceGrade) => (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade, detail: describeToolRequest(r) });
+const toolRef =
+  (grade: EvidenceGrade) =>
+  (r: ToolRequest): EvidenceRef => ({ kind: 'tool', target: r.tool, grade, detail: describeToolRequest(r) });
 
 /** Deep partial match: every member of `expected` appears, equal, in `actual`; arrays match element by element. */
 function matchesPartially(actual: JsonValue, expected: JsonValue): boolean {
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => matchesPartially(actual[i] ?? null, e));
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((e, i) => matchesPartially(actual[i] ?? null, e))
+    );
   }
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
@@ -109,7 +125,10 @@ export function hasEffect(received: unknown, effect: EffectClass, options: { too
     const grade = watchedGrade(o, 'toolRequests');
     if (grade === null) return { missing: unwatched('toolRequests'), expectation, grade: 'receipt', evidence: [] };
     const matching = o.toolRequests.filter(
-      (r) => r.admitted && effectRank(r.effect) >= effectRank(effect) && (options.tool === undefined || r.tool === options.tool),
+      (r) =>
+        r.admitted &&
+        effectRank(r.effect) >= effectRank(effect) &&
+        (options.tool === undefined || r.tool === options.tool),
     );
     const denied = o.toolRequests.filter((r) => !r.admitted && effectRank(r.effect) >= effectRank(effect));
     return {
@@ -120,7 +139,14 @@ export function hasEffect(received: unknown, effect: EffectClass, options: { too
         : `none among ${o.toolRequests.length} tool request(s)${denied.length ? ` (denied: ${denied.map(describeToolRequest).join('; ')})` : ''}`,
       evidence: matching.length
         ? matching.map(toolRef(grade))
-        : [{ kind: 'tool', target: options.tool ?? ANY_TARGET, grade, detail: `no admitted ${effect}+ effect among ${o.toolRequests.length} request(s)` }],
+        : [
+            {
+              kind: 'tool',
+              target: options.tool ?? ANY_TARGET,
+              grade,
+              detail: `no admitted ${effect}+ effect among ${o.toolRequests.length} request(s)`,
+            },
+          ],
       grade,
     };
   });
@@ -135,22 +161,30 @@ export interface ToolRequestFilter {
 
 /** A request for this tool (admitted or denied, or either), with the given arguments if any. */
 export function requestedTool(received: unknown, tool: string, filter: ToolRequestFilter = {}): MatcherOutcome {
-  const matcher = filter.admitted === undefined ? 'toHaveRequestedTool' : filter.admitted ? 'toHaveAdmittedTool' : 'toHaveDeniedTool';
+  const matcher =
+    filter.admitted === undefined ? 'toHaveRequestedTool' : filter.admitted ? 'toHaveAdmittedTool' : 'toHaveDeniedTool';
   return observe(received, matcher, (o) => {
-    const how = filter.admitted === undefined ? 'a request' : filter.admitted ? 'an admitted request' : 'a denied request';
+    const how =
+      filter.admitted === undefined ? 'a request' : filter.admitted ? 'an admitted request' : 'a denied request';
     const args = filter.arguments === undefined ? '' : ` with arguments ${JSON.stringify(filter.arguments)}`;
     const expectation = `${how} for tool ${tool}${args}`;
     const grade = watchedGrade(o, 'toolRequests');
     if (grade === null) return { missing: unwatched('toolRequests'), expectation, grade: 'receipt', evidence: [] };
     const ofTool = o.toolRequests.filter((r) => r.tool === tool);
     const matching = ofTool.filter(
-      (r) => (filter.admitted === undefined || r.admitted === filter.admitted) && (filter.arguments === undefined || matchesPartially(r.arguments, filter.arguments)),
+      (r) =>
+        (filter.admitted === undefined || r.admitted === filter.admitted) &&
+        (filter.arguments === undefined || matchesPartially(r.arguments, filter.arguments)),
     );
     return {
       pass: matching.length > 0,
       expectation,
-      actual: ofTool.length ? `found ${ofTool.map(describeToolRequest).join('; ')}` : `there was no request for ${tool} among ${o.toolRequests.length} request(s)`,
-      evidence: ofTool.length ? ofTool.map(toolRef(grade)) : [{ kind: 'tool', target: tool, grade, detail: `no request among ${o.toolRequests.length}` }],
+      actual: ofTool.length
+        ? `found ${ofTool.map(describeToolRequest).join('; ')}`
+        : `there was no request for ${tool} among ${o.toolRequests.length} request(s)`,
+      evidence: ofTool.length
+        ? ofTool.map(toolRef(grade))
+        : [{ kind: 'tool', target: tool, grade, detail: `no request among ${o.toolRequests.length}` }],
       grade,
     };
   });
@@ -169,19 +203,41 @@ export interface FileContentOptions {
  * How one file ended up, from the workspace observer's record: in an observed workspace a file without a recorded
  * change is unchanged; where no workspace was observed there is no evidence either way.
  */
-export function fileChanged(received: unknown, path: string, expected: FileExpectation, options: FileContentOptions = {}): MatcherOutcome {
-  const name = { created: 'toHaveCreated', modified: 'toHaveModified', deleted: 'toHaveDeleted', unchanged: 'toHaveUnchanged' }[expected];
+export function fileChanged(
+  received: unknown,
+  path: string,
+  expected: FileExpectation,
+  options: FileContentOptions = {},
+): MatcherOutcome {
+  const name = {
+    created: 'toHaveCreated',
+    modified: 'toHaveModified',
+    deleted: 'toHaveDeleted',
+    unchanged: 'toHaveUnchanged',
+  }[expected];
   return observe(received, name, (o) => {
     const expectation = expected === 'unchanged' ? `${path} to be unchanged` : `${path} to be ${expected}`;
     const grade = watchedGrade(o, 'files');
     if (grade === null) return { missing: unwatched('files'), expectation, grade: 'receipt', evidence: [] };
     const change: FileChange | undefined = o.files.find((f) => samePath(f.path, path));
     const state = change?.change ?? 'unchanged';
-    const ref: EvidenceRef = { kind: 'file', target: path, grade, detail: change ? `${change.change} (sha256 ${change.sha256Before ?? '∅'} → ${change.sha256After ?? '∅'})` : 'no change observed' };
+    const ref: EvidenceRef = {
+      kind: 'file',
+      target: path,
+      grade,
+      detail: change
+        ? `${change.change} (sha256 ${change.sha256Before ?? '∅'} → ${change.sha256After ?? '∅'})`
+        : 'no change observed',
+    };
     const wanted = options.content;
     if (wanted !== undefined && state === expected && (expected === 'created' || expected === 'modified')) {
       if (change?.content === null || change?.content === undefined) {
-        return { missing: `the content of ${path} was not retained (large or binary), so it cannot be compared`, expectation, grade, evidence: [ref] };
+        return {
+          missing: `the content of ${path} was not retained (large or binary), so it cannot be compared`,
+          expectation,
+          grade,
+          evidence: [ref],
+        };
       }
       const ok = typeof wanted === 'string' ? change.content === wanted : wanted.test(change.content);
       return {
@@ -203,8 +259,13 @@ export function exitedWith(received: unknown, code: number): MatcherOutcome {
   return observe(received, 'toHaveExitedWith', (o) => {
     const expectation = `the process to exit with ${code}`;
     const grade = watchedGrade(o, 'exit');
-    if (grade === null || o.exit === null) return { missing: unwatched('exit'), expectation, grade: 'observation', evidence: [] };
-    const how = o.exit.timedOut ? 'timed out' : o.exit.signal !== null ? `was killed by ${o.exit.signal}` : `exited with ${o.exit.code}`;
+    if (grade === null || o.exit === null)
+      return { missing: unwatched('exit'), expectation, grade: 'observation', evidence: [] };
+    const how = o.exit.timedOut
+      ? 'timed out'
+      : o.exit.signal !== null
+        ? `was killed by ${o.exit.signal}`
+        : `exited with ${o.exit.code}`;
     return {
       pass: !o.exit.timedOut && o.exit.signal === null && o.exit.code === code,
       expectation,
@@ -232,15 +293,28 @@ export function insertedRows(received: unknown, table: string, filter: RowFilter
     const changes = o.rows.filter((r) => r.table === table);
     if (grade === null) return { missing: unwatched('rows'), expectation, grade: 'receipt', evidence: [] };
     if (changes.length === 0) {
-      return { missing: `table ${table} was not observed (observed: ${o.rows.map((r) => r.table).join(', ') || 'none'})`, expectation, grade: 'receipt', evidence: [] };
+      return {
+        missing: `table ${table} was not observed (observed: ${o.rows.map((r) => r.table).join(', ') || 'none'})`,
+        expectation,
+        grade: 'receipt',
+        evidence: [],
+      };
     }
     const inserted = changes.flatMap((c) => c.inserted);
-    const matching = filter.matching === undefined ? inserted : inserted.filter((row) => matchesPartially(row, filter.matching ?? {}));
+    const matching =
+      filter.matching === undefined ? inserted : inserted.filter((row) => matchesPartially(row, filter.matching ?? {}));
     return {
       pass: filter.count === undefined ? matching.length > 0 : matching.length === filter.count,
       expectation,
       actual: `${inserted.length} row(s) were inserted${filter.matching ? `, ${matching.length} matching` : ''}`,
-      evidence: [{ kind: 'row', target: table, grade, detail: `${inserted.length} inserted${filter.matching ? `, ${matching.length} matching` : ''}` }],
+      evidence: [
+        {
+          kind: 'row',
+          target: table,
+          grade,
+          detail: `${inserted.length} inserted${filter.matching ? `, ${matching.length} matching` : ''}`,
+        },
+      ],
       grade,
     };
   });
@@ -252,8 +326,14 @@ export function insertedRows(received: unknown, table: string, filter: RowFilter
  * The reply, labelled by a declared classifier (default: `keywordRefusalClassifier`). Accepts the reply itself (a
  * string or JSON value) or anything holding an Observation (its last round's reply).
  */
-export function replyClassifiedAs(received: unknown, expected: ReplyClass, classifier: ReplyClassifier = keywordRefusalClassifier): MatcherOutcome {
-  const matcher = { refusal: 'toBeRefusal', compliance: 'toBeCompliance', 'partial-refusal': 'toBePartialRefusal' }[expected];
+export function replyClassifiedAs(
+  received: unknown,
+  expected: ReplyClass,
+  classifier: ReplyClassifier = keywordRefusalClassifier,
+): MatcherOutcome {
+  const matcher = { refusal: 'toBeRefusal', compliance: 'toBeCompliance', 'partial-refusal': 'toBePartialRefusal' }[
+    expected
+  ];
   const judge = (text: string, target: string): Omit<MatcherOutcome, 'missing'> => {
     const label = classifier.classify(text);
     const excerpt = text.length > 120 ? `${text.slice(0, 120)}…` : text;
@@ -265,10 +345,17 @@ export function replyClassifiedAs(received: unknown, expected: ReplyClass, class
       grade: classifier.grade,
     };
   };
-  if (!holdsObservation(received)) return { ...judge(replyText((received ?? null) as JsonValue), ANY_TARGET), missing: null };
+  if (!holdsObservation(received))
+    return { ...judge(replyText((received ?? null) as JsonValue), ANY_TARGET), missing: null };
   return observe(received, matcher, (o) => {
     const last = o.rounds.at(-1);
-    if (!last) return { missing: 'the subject gave no reply', expectation: `a ${expected}`, grade: classifier.grade, evidence: [] };
+    if (!last)
+      return {
+        missing: 'the subject gave no reply',
+        expectation: `a ${expected}`,
+        grade: classifier.grade,
+        evidence: [],
+      };
     return judge(replyText(last.reply), `round:${last.index}`);
   });
 }
@@ -284,17 +371,27 @@ export interface SupportedClaimsOptions extends ClaimCheckOptions {
 export function supportedClaims(received: unknown, options: SupportedClaimsOptions = {}): MatcherOutcome {
   return observe(received, 'toHaveSupportedClaims', (o) => {
     const checks = checkClaims(o, options);
-    const bad = checks.filter((c) => c.status === 'contradicted' || (c.status === 'unverifiable' && !options.allowUnverifiable));
+    const bad = checks.filter(
+      (c) => c.status === 'contradicted' || (c.status === 'unverifiable' && !options.allowUnverifiable),
+    );
     const evidence: EvidenceRef[] = checks.flatMap((c) => [
-      { kind: 'claim' as const, target: c.claim.target, grade: 'text' as const, detail: `${c.status}: ${c.claim.text}` },
+      {
+        kind: 'claim' as const,
+        target: c.claim.target,
+        grade: 'text' as const,
+        detail: `${c.status}: ${c.claim.text}`,
+      },
       ...(c.receipt ? [c.receipt] : []),
     ]);
-    const describe = (c: (typeof checks)[number]) => `"${c.claim.text}" ${c.status}${c.receipt ? ` by ${c.receipt.kind} ${c.receipt.target} (${c.receipt.detail})` : ''}: ${c.note}`;
+    const describe = (c: (typeof checks)[number]) =>
+      `"${c.claim.text}" ${c.status}${c.receipt ? ` by ${c.receipt.kind} ${c.receipt.target} (${c.receipt.detail})` : ''}: ${c.note}`;
     return {
       pass: bad.length === 0,
       expectation: `every claim supported by receipts${options.allowUnverifiable ? ' (or unverifiable)' : ''}`,
       actual: checks.length === 0 ? 'the subject made no claims' : (bad.length ? bad : checks).map(describe).join('; '),
-      evidence: evidence.length ? evidence : [{ kind: 'claim', target: ANY_TARGET, grade: 'receipt', detail: 'no claims made' }],
+      evidence: evidence.length
+        ? evidence
+        : [{ kind: 'claim', target: ANY_TARGET, grade: 'receipt', detail: 'no claims made' }],
       grade: checks.some((c) => c.receipt?.grade === 'receipt') || checks.length === 0 ? 'receipt' : 'text',
     };
   });

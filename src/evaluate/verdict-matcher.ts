@@ -34,14 +34,20 @@ export async function evaluatorVerdict(
   scenario: VerdictScenario,
   expect: ExpectFunction,
 ): Promise<VerdictOutcome> {
-  const evaluators: readonly EvaluatorDefinition[] = Array.isArray(received) ? received : [received as EvaluatorDefinition];
+  const evaluators: readonly EvaluatorDefinition[] = Array.isArray(received)
+    ? received
+    : [received as EvaluatorDefinition];
   const judged = [...new Set(evaluators.flatMap((e) => e.record.criteria))];
   const criterion = scenario.criterion ?? (judged.length === 1 ? judged[0] : undefined);
   if (criterion === undefined) {
-    throw new TypeError(`toHaveVerdict: the evaluators judge ${judged.join(', ')}: name the criterion to read ({ criterion })`);
+    throw new TypeError(
+      `toHaveVerdict: the evaluators judge ${judged.join(', ')}: name the criterion to read ({ criterion })`,
+    );
   }
   if (!scenario.rubric.criteria.some((c) => c.name === criterion)) {
-    throw new TypeError(`toHaveVerdict: criterion "${criterion}" is not in rubric ${scenario.rubric.id} (${scenario.rubric.criteria.map((c) => c.name).join(', ')})`);
+    throw new TypeError(
+      `toHaveVerdict: criterion "${criterion}" is not in rubric ${scenario.rubric.id} (${scenario.rubric.criteria.map((c) => c.name).join(', ')})`,
+    );
   }
   const findings = (
     await gatherFindings({

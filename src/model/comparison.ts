@@ -142,7 +142,13 @@ export const Comparison = z.object({
   /** Trials in both runs, by trial id (plain code-unit order). */
   trials: z.array(TrialComparison),
   /** Trials without a partner: in one run only, or a second Outcome of a trial id within one run. */
-  unmatched: z.array(z.object({ run: RunSide, trial: z.object({ id: z.string(), name: z.string(), file: z.string() }), reason: z.string() })),
+  unmatched: z.array(
+    z.object({
+      run: RunSide,
+      trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
+      reason: z.string(),
+    }),
+  ),
   summary: z.object({
     compared: count,
     verdictChanges: count,

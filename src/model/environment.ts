@@ -29,7 +29,11 @@ export const Environment = z.object({
     memoryBytes: z.number(),
   }),
   harness: z.object({ riddle: z.string(), vitest: z.string() }),
-  project: z.object({ gitCommit: z.string().nullable(), dirty: z.boolean().nullable(), lockfileSha256: z.string().nullable() }),
+  project: z.object({
+    gitCommit: z.string().nullable(),
+    dirty: z.boolean().nullable(),
+    lockfileSha256: z.string().nullable(),
+  }),
   /** Allowlisted environment variables; values of anything secret-looking are replaced by `[redacted]`. */
   variables: z.record(z.string(), z.string()),
   budgets: z.object({ timeoutMs: z.number(), maxOutputBytes: z.number(), maxRounds: z.number() }),

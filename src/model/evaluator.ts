@@ -11,9 +11,26 @@ export type EvaluatorKind = z.infer<typeof EvaluatorKind>;
  */
 export const CriterionCalibration = z.object({
   criterion: z.string(),
-  sensitivity: z.object({ value: z.number().nullable(), lower: z.number(), upper: z.number(), tp: z.number().int(), fn: z.number().int() }),
-  specificity: z.object({ value: z.number().nullable(), lower: z.number(), upper: z.number(), tn: z.number().int(), fp: z.number().int() }),
-  agreement: z.object({ raw: z.number().nullable(), cohenKappa: z.number().nullable(), gwetAC1: z.number().nullable(), krippendorffAlpha: z.number().nullable() }),
+  sensitivity: z.object({
+    value: z.number().nullable(),
+    lower: z.number(),
+    upper: z.number(),
+    tp: z.number().int(),
+    fn: z.number().int(),
+  }),
+  specificity: z.object({
+    value: z.number().nullable(),
+    lower: z.number(),
+    upper: z.number(),
+    tn: z.number().int(),
+    fp: z.number().int(),
+  }),
+  agreement: z.object({
+    raw: z.number().nullable(),
+    cohenKappa: z.number().nullable(),
+    gwetAC1: z.number().nullable(),
+    krippendorffAlpha: z.number().nullable(),
+  }),
   floor: z.number(),
   trusted: z.boolean(),
 });

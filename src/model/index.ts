@@ -26,7 +26,15 @@ export {
   LabelledControl,
 } from './calibration.js';
 export { Environment, ENVIRONMENT_SCHEMA, SubjectIdentity } from './environment.js';
-export { TrialSuite, TRIAL_SUITE_SCHEMA, StoppingRule, RepetitionPolicy, Arm, AggregationRules, SuiteSummaryOptions } from './trial-suite.js';
+export {
+  TrialSuite,
+  TRIAL_SUITE_SCHEMA,
+  StoppingRule,
+  RepetitionPolicy,
+  Arm,
+  AggregationRules,
+  SuiteSummaryOptions,
+} from './trial-suite.js';
 export {
   Observation,
   Round,

@@ -21,7 +21,8 @@ export class RecordError extends Error {
 export function migrate<N extends RecordName>(name: N, data: unknown, place: string): RecordOf<N> {
   const expected = RECORD_SCHEMAS[name].id;
   const found = typeof data === 'object' && data !== null ? (data as { schema?: unknown }).schema : undefined;
-  if (typeof found !== 'string') throw new RecordError(place, `not a riddle record (no "schema" field; expected ${expected})`);
+  if (typeof found !== 'string')
+    throw new RecordError(place, `not a riddle record (no "schema" field; expected ${expected})`);
   const [kind, version] = found.split('/');
   const [expectedKind, expectedVersion] = expected.split('/');
   if (kind !== expectedKind) throw new RecordError(place, `is a ${found} record, expected ${expected}`);

@@ -17,7 +17,9 @@ export const AttemptPressure = z.object({
   kind: z.string(),
   holds: z.string(),
   /** The held criterion judged after each round, on the evidence up to that round. */
-  rounds: z.array(z.object({ round: z.number().int().min(1), result: z.enum(['met', 'unmet', 'unknown', 'disputed']) })),
+  rounds: z.array(
+    z.object({ round: z.number().int().min(1), result: z.enum(['met', 'unmet', 'unknown', 'disputed']) }),
+  ),
   /** First round in which the criterion no longer held; null when it held throughout (or was never judged). */
   gaveWayAt: z.number().int().nullable(),
   /** Having given way, whether it held again by the last round; null when it never gave way. */
@@ -147,7 +149,11 @@ export const TrialJudgment = z.object({
    * that changes its answer whenever asked anything is not mistaken for one that yields to pressure.
    */
   pressure: z
-    .object({ caseCapitulation: z.number().nullable(), controlCapitulation: z.number().nullable(), net: z.number().nullable() })
+    .object({
+      caseCapitulation: z.number().nullable(),
+      controlCapitulation: z.number().nullable(),
+      net: z.number().nullable(),
+    })
     .optional(),
   testOutcome: TestOutcome,
 });
@@ -184,7 +190,9 @@ export const Outcome = z.object({
     seed: z.number().int(),
     /** Attempts in the order actually run, as `arm#index`. */
     order: z.array(z.string()),
-    stopping: z.array(z.object({ arm: z.string(), afterAttempts: z.number().int(), decision: z.string(), rule: z.string() })),
+    stopping: z.array(
+      z.object({ arm: z.string(), afterAttempts: z.number().int(), decision: z.string(), rule: z.string() }),
+    ),
     independentAttempts: z.boolean(),
     /** When this Outcome re-judges another one's retained evidence: that Outcome's id. */
     rejudgedFrom: z.string().nullable(),

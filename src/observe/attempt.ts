@@ -1,9 +1,26 @@
-import { Receipt, type Case, type Clock, type JsonValue, type Observation, type ProcessExit, type Round, type RowChanges } from '../model/index.js';
+import {
+  Receipt,
+  type Case,
+  type Clock,
+  type JsonValue,
+  type Observation,
+  type ProcessExit,
+  type Round,
+  type RowChanges,
+} from '../model/index.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 import { redactData, secretValues } from './secrets.js';
-import type { AttemptContext, RoundFailure, RoundResources, RowObserver, Subject, SubjectResponse, ToolDefinition } from './subject.js';
+import type {
+  AttemptContext,
+  RoundFailure,
+  RoundResources,
+  RowObserver,
+  Subject,
+  SubjectResponse,
+  ToolDefinition,
+} from './subject.js';
 import { createToolGateway, type ToolGateway } from './tool-gateway.js';
 
 /** Largest changed file whose text is retained in the Observation by default, in bytes. */
@@ -80,7 +97,11 @@ export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt
     // Subjects may print, write or pass on secrets they were given: scrub the evidence before anyone keeps it.
     result = redactData(await observe(plan, held), secretValues(process.env));
   } catch (error) {
-    result = { status: 'harness_error', observation: null, error: { where: 'riddle observe', message: message(error) } };
+    result = {
+      status: 'harness_error',
+      observation: null,
+      error: { where: 'riddle observe', message: message(error) },
+    };
   }
   held.gateway?.close();
   const released: string[] = [];
@@ -135,7 +156,9 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       context: { workspace, signal: controller.signal },
       elapsedMs: () => plan.clock.now() - roundsStarted,
     });
-    const serve = plan.toolServer ?? (plan.tools.length > 0 && (plan.subject.kind === 'command' || plan.subject.kind === 'http') ? 'mcp' : 'direct');
+    const serve =
+      plan.toolServer ??
+      (plan.tools.length > 0 && (plan.subject.kind === 'command' || plan.subject.kind === 'http') ? 'mcp' : 'direct');
     stage = 'MCP tool server';
     if (serve === 'mcp') held.server = await serveToolsOverMcp(held.gateway);
   } catch (error) {
@@ -149,10 +172,16 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   const recordReceipt = (receipt: Receipt) => {
     const parsed = Receipt.safeParse(receipt);
     if (parsed.success) receipts.push(parsed.data);
-    else notes.push(`receipt ignored: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    else
+      notes.push(
+        `receipt ignored: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
   };
   roundsStarted = plan.clock.now();
-  const budget = setTimeout(() => controller.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)), plan.case.stop.timeoutMs);
+  const budget = setTimeout(
+    () => controller.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
+    plan.case.stop.timeoutMs,
+  );
   const played = await playRounds(plan, {
     gateway,
     workspace,
@@ -185,7 +214,11 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   }
   if (plan.tools.length > 0) observers.push({ part: 'toolRequests', observer: 'tool-gateway', grade: 'receipt' });
   if (played.exit !== null) observers.push({ part: 'exit', observer: 'process', grade: 'observation' });
-  observers.push({ part: 'resources', observer: plan.subject.kind === 'command' ? 'process' : 'clock', grade: 'observation' });
+  observers.push({
+    part: 'resources',
+    observer: plan.subject.kind === 'command' ? 'process' : 'clock',
+    grade: 'observation',
+  });
   observers.sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : a.observer < b.observer ? -1 : 1));
 
   const observation: Observation = {
@@ -202,7 +235,11 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   if (played.failure !== null) {
     // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
     for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
-    return { status: played.failure.status, observation, error: { where: `subject ${plan.subject.name}`, message: played.failure.message } };
+    return {
+      status: played.failure.status,
+      observation,
+      error: { where: `subject ${plan.subject.name}`, message: played.failure.message },
+    };
   }
   const [first] = afterErrors;
   if (first !== undefined) return { status: 'harness_error', observation, error: first };
@@ -249,7 +286,14 @@ async function playRounds(
   const inputs: JsonValue[] = [plan.case.input, ...plan.case.followUps].slice(0, plan.case.stop.maxRounds);
   const graceMs = plan.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   const overBudget = `exceeded the case's budget of ${plan.case.stop.timeoutMs} ms`;
-  const played: RoundsPlayed = { rounds: [], exit: null, resources: { cpuMs: null, peakRssBytes: null }, wallMs: 0, failure: null, notes: [] };
+  const played: RoundsPlayed = {
+    rounds: [],
+    exit: null,
+    resources: { cpuMs: null, peakRssBytes: null },
+    wallMs: 0,
+    failure: null,
+    notes: [],
+  };
   for (const [i, input] of inputs.entries()) {
     const round = i + 1;
     io.gateway.setRound(round);
@@ -267,15 +311,25 @@ async function playRounds(
       recordReceipt: io.recordReceipt,
     };
     const roundStarted = plan.clock.now();
-    const settled = await settle(Promise.resolve().then(() => plan.subject.respond(input, context)), io.signal, graceMs);
+    const settled = await settle(
+      Promise.resolve().then(() => plan.subject.respond(input, context)),
+      io.signal,
+      graceMs,
+    );
     const durationMs = plan.clock.now() - roundStarted;
     played.wallMs += durationMs;
     if (settled.kind === 'abandoned') {
-      played.failure = { status: 'subject_error', message: `${overBudget} and did not stop within ${graceMs} ms of being told to` };
+      played.failure = {
+        status: 'subject_error',
+        message: `${overBudget} and did not stop within ${graceMs} ms of being told to`,
+      };
       break;
     }
     if (settled.kind === 'threw') {
-      played.failure = { status: 'subject_error', message: io.signal.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error) };
+      played.failure = {
+        status: 'subject_error',
+        message: io.signal.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error),
+      };
       break;
     }
     const { response } = settled;
@@ -283,7 +337,13 @@ async function playRounds(
       index: round,
       input,
       reply: response.reply,
-      claims: (response.claims ?? []).map(({ action, target, text }) => ({ action, target, text, source: 'structured' as const, round })),
+      claims: (response.claims ?? []).map(({ action, target, text }) => ({
+        action,
+        target,
+        text,
+        source: 'structured' as const,
+        round,
+      })),
       durationMs,
     });
     played.exit = response.exit ?? played.exit;
@@ -291,7 +351,10 @@ async function playRounds(
       const { cpuMs, peakRssBytes } = response.resources;
       played.resources = {
         cpuMs: cpuMs === null ? played.resources.cpuMs : (played.resources.cpuMs ?? 0) + cpuMs,
-        peakRssBytes: peakRssBytes === null ? played.resources.peakRssBytes : Math.max(played.resources.peakRssBytes ?? 0, peakRssBytes),
+        peakRssBytes:
+          peakRssBytes === null
+            ? played.resources.peakRssBytes
+            : Math.max(played.resources.peakRssBytes ?? 0, peakRssBytes),
       };
     }
     played.notes.push(...(response.notes ?? []));

@@ -64,7 +64,8 @@ function contentRevision(options: CommandSubjectOptions, sourceDir: string): str
   const files: [string, string][] = [];
   for (const word of [options.command, ...(options.args ?? [])]) {
     const file = path.resolve(sourceDir, word);
-    if (existsSync(file) && statSync(file).isFile()) files.push([word, createHash('sha256').update(readFileSync(file)).digest('hex')]);
+    if (existsSync(file) && statSync(file).isFile())
+      files.push([word, createHash('sha256').update(readFileSync(file)).digest('hex')]);
   }
   const declaration = {
     command: options.command,
@@ -83,7 +84,8 @@ function exitFailure(exit: ProcessExit, exitCodes: readonly number[]): RoundFail
   const tail = exit.stderr.text.trim().slice(-400);
   const said = tail === '' ? '' : `: ${tail}`;
   if (exit.signal !== null) return { status: 'subject_error', message: `killed by ${exit.signal}${said}` };
-  if (exit.code !== null && !exitCodes.includes(exit.code)) return { status: 'subject_error', message: `exited with code ${exit.code}${said}` };
+  if (exit.code !== null && !exitCodes.includes(exit.code))
+    return { status: 'subject_error', message: `exited with code ${exit.code}${said}` };
   return null;
 }
 
@@ -100,7 +102,10 @@ function readReply(stdout: string, mode: 'text' | 'json'): { reply: JsonValue; c
   const parsed = StdoutReply.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { status: 'subject_error', message: `stdout claims are malformed at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}` };
+    return {
+      status: 'subject_error',
+      message: `stdout claims are malformed at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
+    };
   }
   return parsed.data.claims ? { reply: data.reply ?? null, claims: parsed.data.claims } : { reply: data.reply ?? null };
 }
@@ -122,7 +127,12 @@ export function commandSubject(options: CommandSubjectOptions): Subject {
     identify() {
       identity ??=
         options.revision === undefined
-          ? Promise.resolve({ kind: 'command', name: options.name, revision: contentRevision(options, sourceDir), revisionSource: 'content' })
+          ? Promise.resolve({
+              kind: 'command',
+              name: options.name,
+              revision: contentRevision(options, sourceDir),
+              revisionSource: 'content',
+            })
           : resolveRevision('command', options.name, options.revision, sourceDir);
       return identity;
     },
@@ -147,10 +157,20 @@ async function runRound(
   channel: string,
 ): Promise<SubjectResponse> {
   const cwd = options.cwd === undefined || options.cwd === 'workspace' ? context.workspace : options.cwd;
-  if (cwd === null) return { reply: null, failure: { status: 'harness_error', message: `command subject ${options.name} runs in the attempt's workspace, and this attempt has none` } };
+  if (cwd === null)
+    return {
+      reply: null,
+      failure: {
+        status: 'harness_error',
+        message: `command subject ${options.name} runs in the attempt's workspace, and this attempt has none`,
+      },
+    };
   const receiptsFile = path.join(channel, 'receipts.jsonl');
   const historyFile = path.join(channel, 'history.json');
-  await writeFile(historyFile, JSON.stringify(context.history.map((round) => ({ input: round.input, reply: round.reply }))));
+  await writeFile(
+    historyFile,
+    JSON.stringify(context.history.map((round) => ({ input: round.input, reply: round.reply }))),
+  );
   const riddleEnv: Record<string, string> = {
     RIDDLE_ROUND: String(context.round),
     RIDDLE_HISTORY: historyFile,
@@ -162,7 +182,12 @@ async function runRound(
     mcpConfig = path.join(channel, 'mcp.json');
     const server =
       (options.mcp ?? 'stdio') === 'stdio'
-        ? { type: 'stdio', command: context.mcp.stdio.command, args: context.mcp.stdio.args, env: context.mcp.stdio.env }
+        ? {
+            type: 'stdio',
+            command: context.mcp.stdio.command,
+            args: context.mcp.stdio.args,
+            env: context.mcp.stdio.env,
+          }
         : { type: 'http', url: context.mcp.url };
     await writeFile(mcpConfig, JSON.stringify({ mcpServers: { riddle: server } }, null, 2));
     riddleEnv.RIDDLE_MCP_URL = context.mcp.url;
@@ -176,7 +201,8 @@ async function runRound(
     '{mcpUrl}': context.mcp?.url ?? '',
     '{mcpConfig}': mcpConfig,
   };
-  const fill = (arg: string) => arg.replace(/\{(input|workspace|round|mcpUrl|mcpConfig)\}/g, (found) => values[found] ?? found);
+  const fill = (arg: string) =>
+    arg.replace(/\{(input|workspace|round|mcpUrl|mcpConfig)\}/g, (found) => values[found] ?? found);
   const args = (options.args ?? []).map(fill);
   const asArgument = options.input === 'argument';
   if (asArgument && !(options.args ?? []).some((arg) => arg.includes('{input}'))) args.push(text);

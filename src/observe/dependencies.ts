@@ -20,7 +20,9 @@ function probeTcp(host: string, port: number): Promise<DependencyCheck> {
       resolve(check);
     };
     socket.once('connect', () => done({ available: true, detail: `${host}:${port} accepts connections` }));
-    socket.once('timeout', () => done({ available: false, detail: `${host}:${port} did not answer within ${PROBE_MS} ms` }));
+    socket.once('timeout', () =>
+      done({ available: false, detail: `${host}:${port} did not answer within ${PROBE_MS} ms` }),
+    );
     socket.once('error', (error) => done({ available: false, detail: `${host}:${port} refused: ${error.message}` }));
   });
 }
@@ -32,7 +34,12 @@ async function probeHttp(url: string): Promise<DependencyCheck> {
     await response.body?.cancel();
     return { available: true, detail: `${url} answered HTTP ${response.status}` };
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+    const cause =
+      error instanceof Error && error.cause instanceof Error
+        ? error.cause.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
     return { available: false, detail: `${url} did not answer: ${cause}` };
   }
 }
@@ -52,7 +59,12 @@ export async function checkDependency(dependency: Dependency, root: string): Pro
   switch (dependency.kind) {
     case 'env': {
       const set = (process.env[dependency.name] ?? '') !== '';
-      return { available: set, detail: set ? `environment variable ${dependency.name} is set` : `environment variable ${dependency.name} is not set` };
+      return {
+        available: set,
+        detail: set
+          ? `environment variable ${dependency.name} is set`
+          : `environment variable ${dependency.name} is not set`,
+      };
     }
     case 'file': {
       const file = path.resolve(root, dependency.name);
@@ -75,7 +87,8 @@ export async function checkDependency(dependency: Dependency, root: string): Pro
     case 'service': {
       if (/^https?:\/\//.test(dependency.name)) return probeHttp(dependency.name);
       const address = parseHostPort(dependency.name);
-      if (address === null) throw new Error(`dependency "${dependency.name}": a service is named by an http(s):// URL or host:port`);
+      if (address === null)
+        throw new Error(`dependency "${dependency.name}": a service is named by an http(s):// URL or host:port`);
       return probeTcp(address.host, address.port);
     }
     default:

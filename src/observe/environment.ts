@@ -105,9 +105,18 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
       .map(([name, text]) => ({ name, fingerprint: fingerprint(text) }))
       .sort((a, b) => (a.name < b.name ? -1 : 1)),
     tools: input.tools
-      .map((tool) => ({ name: tool.name, effect: tool.effect, fingerprint: fingerprint({ description: tool.description, inputSchema: tool.inputSchema, effect: tool.effect }) }))
+      .map((tool) => ({
+        name: tool.name,
+        effect: tool.effect,
+        fingerprint: fingerprint({ description: tool.description, inputSchema: tool.inputSchema, effect: tool.effect }),
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : 1)),
-    dependencies: input.dependencies.map(({ dependency, available, detail }) => ({ name: dependency.name, kind: dependency.kind, available, detail })),
+    dependencies: input.dependencies.map(({ dependency, available, detail }) => ({
+      name: dependency.name,
+      kind: dependency.kind,
+      available,
+      detail,
+    })),
     runtime: {
       node: process.version,
       os: `${os.type()} ${os.release()}`,
@@ -117,9 +126,17 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
       memoryBytes: os.totalmem(),
     },
     harness: input.versions ?? harnessVersions(input.projectRoot),
-    project: { gitCommit: commit, dirty: status === null ? null : status.length > 0, lockfileSha256: lockfileHash(input.projectRoot) },
+    project: {
+      gitCommit: commit,
+      dirty: status === null ? null : status.length > 0,
+      lockfileSha256: lockfileHash(input.projectRoot),
+    },
     variables,
-    budgets: { timeoutMs: input.budgets.timeoutMs, maxOutputBytes: input.budgets.maxOutputBytes, maxRounds: input.budgets.maxRounds },
+    budgets: {
+      timeoutMs: input.budgets.timeoutMs,
+      maxOutputBytes: input.budgets.maxOutputBytes,
+      maxRounds: input.budgets.maxRounds,
+    },
     effectPolicy: { maxEffect: input.maxEffect },
     independentAttempts: input.independentAttempts,
     notes: [...input.notes],

@@ -39,10 +39,18 @@ export async function snapshotFolder(root: string, retainBytes: number): Promise
       if (dirent.isDirectory()) await walk(full);
       else if (dirent.isSymbolicLink()) {
         const target = await readlink(full);
-        entries.set(relative, { size: Buffer.byteLength(target), sha256: createHash('sha256').update(`symlink:${target}`).digest('hex'), text: null });
+        entries.set(relative, {
+          size: Buffer.byteLength(target),
+          sha256: createHash('sha256').update(`symlink:${target}`).digest('hex'),
+          text: null,
+        });
       } else if (dirent.isFile()) {
         const bytes = await readFile(full);
-        entries.set(relative, { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), text: textOf(bytes, retainBytes) });
+        entries.set(relative, {
+          size: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          text: textOf(bytes, retainBytes),
+        });
       }
     }
   };
@@ -55,11 +63,35 @@ export function diffSnapshots(before: FolderSnapshot, after: FolderSnapshot): Fi
   const changes: FileChange[] = [];
   for (const [file, now] of after) {
     const was = before.get(file);
-    if (was === undefined) changes.push({ path: file, change: 'created', size: now.size, sha256Before: null, sha256After: now.sha256, content: now.text });
-    else if (was.sha256 !== now.sha256) changes.push({ path: file, change: 'modified', size: now.size, sha256Before: was.sha256, sha256After: now.sha256, content: now.text });
+    if (was === undefined)
+      changes.push({
+        path: file,
+        change: 'created',
+        size: now.size,
+        sha256Before: null,
+        sha256After: now.sha256,
+        content: now.text,
+      });
+    else if (was.sha256 !== now.sha256)
+      changes.push({
+        path: file,
+        change: 'modified',
+        size: now.size,
+        sha256Before: was.sha256,
+        sha256After: now.sha256,
+        content: now.text,
+      });
   }
   for (const [file, was] of before) {
-    if (!after.has(file)) changes.push({ path: file, change: 'deleted', size: was.size, sha256Before: was.sha256, sha256After: null, content: was.text });
+    if (!after.has(file))
+      changes.push({
+        path: file,
+        change: 'deleted',
+        size: was.size,
+        sha256Before: was.sha256,
+        sha256After: null,
+        content: was.text,
+      });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

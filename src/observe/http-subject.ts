@@ -64,28 +64,50 @@ export function httpSubject(options: HttpSubjectOptions): Subject {
         });
         text = await response.text();
       } catch (error) {
-        const why = context.signal.aborted ? `stopped at the attempt's budget` : `no answer from ${options.url}: ${message(error)}`;
+        const why = context.signal.aborted
+          ? `stopped at the attempt's budget`
+          : `no answer from ${options.url}: ${message(error)}`;
         return { reply: null, failure: { status: 'subject_error', message: why } };
       }
-      if (!response.ok) return { reply: text, failure: { status: 'subject_error', message: `${options.url} answered HTTP ${response.status}: ${text.slice(0, 300)}` } };
+      if (!response.ok)
+        return {
+          reply: text,
+          failure: {
+            status: 'subject_error',
+            message: `${options.url} answered HTTP ${response.status}: ${text.slice(0, 300)}`,
+          },
+        };
       if (!(response.headers.get('content-type') ?? '').includes('json')) return { reply: text };
       let data: JsonValue;
       try {
         data = JSON.parse(text) as JsonValue;
       } catch (error) {
-        return { reply: text, failure: { status: 'subject_error', message: `${options.url} sent invalid JSON: ${message(error)}` } };
+        return {
+          reply: text,
+          failure: { status: 'subject_error', message: `${options.url} sent invalid JSON: ${message(error)}` },
+        };
       }
-      if (data === null || typeof data !== 'object' || Array.isArray(data) || !('reply' in data)) return { reply: data };
+      if (data === null || typeof data !== 'object' || Array.isArray(data) || !('reply' in data))
+        return { reply: data };
       const parsed = ServiceReply.safeParse(data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        return { reply: data, failure: { status: 'subject_error', message: `answer is malformed at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}` } };
+        return {
+          reply: data,
+          failure: {
+            status: 'subject_error',
+            message: `answer is malformed at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
+          },
+        };
       }
       const notes: string[] = [];
       for (const [index, candidate] of (parsed.data.receipts ?? []).entries()) {
         const receipt = Receipt.safeParse(candidate);
         if (receipt.success) context.recordReceipt(receipt.data);
-        else notes.push(`receipt ${index + 1} from ${options.name} ignored: ${receipt.error.issues[0]?.message ?? 'invalid'}`);
+        else
+          notes.push(
+            `receipt ${index + 1} from ${options.name} ignored: ${receipt.error.issues[0]?.message ?? 'invalid'}`,
+          );
       }
       return {
         reply: data.reply ?? null,

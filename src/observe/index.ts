@@ -18,7 +18,13 @@ export { replaySubject, type ReplaySubjectOptions } from './replay-subject.js';
 export type { RevisionSource } from './revision.js';
 export { createToolGateway, ToolDeniedError, type ToolGateway } from './tool-gateway.js';
 export { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
-export { receiptFromOpenAI, receiptsFromAiSdk, type ReceiptOptions, type OpenAIResult, type AiSdkResult } from './receipts.js';
+export {
+  receiptFromOpenAI,
+  receiptsFromAiSdk,
+  type ReceiptOptions,
+  type OpenAIResult,
+  type AiSdkResult,
+} from './receipts.js';
 export { sqliteObserver, type SqliteObserverOptions } from './sqlite-observer.js';
 export { folderFingerprint } from './file-snapshot.js';
 export {

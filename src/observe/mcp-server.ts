@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
 import { writeStdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
@@ -29,17 +34,22 @@ function mcpServer(gateway: ToolGateway): Server {
   const server = new Server({ name: 'riddle-tool-gateway', version: '1' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // Tools above the Case's effect class are listed too: a request for one is denied and kept as evidence.
-    tools: gateway.tools.map((tool): Tool => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: { ...tool.inputSchema, type: 'object' },
-      annotations: annotations(tool.effect),
-    })),
+    tools: gateway.tools.map(
+      (tool): Tool => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: { ...tool.inputSchema, type: 'object' },
+        annotations: annotations(tool.effect),
+      }),
+    ),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     try {
       // Arguments arrive as parsed JSON.
-      const result = await gateway.call(request.params.name, (request.params.arguments ?? {}) as { [key: string]: JsonValue });
+      const result = await gateway.call(
+        request.params.name,
+        (request.params.arguments ?? {}) as { [key: string]: JsonValue },
+      );
       const structured = result !== null && typeof result === 'object' && !Array.isArray(result);
       return {
         content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }],
@@ -53,7 +63,9 @@ function mcpServer(gateway: ToolGateway): Server {
 }
 
 function refuse(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: text } }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: text } }));
 }
 
 /**
@@ -64,7 +76,8 @@ function refuse(res: ServerResponse, status: number, text: string): void {
 export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolServer> {
   let port = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) return refuse(res, 403, 'host not allowed');
+    if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
+      return refuse(res, 403, 'host not allowed');
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return refuse(res, 404, 'not found');
     // Stateless: there is no server-initiated stream to open, and no session to end.
     if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');

@@ -110,13 +110,21 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     stopReason,
   };
   const notes = sampler.note !== null ? [sampler.note] : [];
-  if (pipesHeld) notes.push('a process outside the subject\'s process group held its output open after it exited; output after that was not read');
-  if (sampler.note === null && resources.cpuMs === null) notes.push('the process ended before its resources could be sampled');
+  if (pipesHeld)
+    notes.push(
+      "a process outside the subject's process group held its output open after it exited; output after that was not read",
+    );
+  if (sampler.note === null && resources.cpuMs === null)
+    notes.push('the process ended before its resources could be sampled');
   return { exit, resources, failure: failureOf(exit, spec), notes };
 }
 
 function failureOf(exit: ProcessExit, spec: ProcessSpec): RoundFailure | null {
-  if (exit.stopReason === 'timeout') return { status: 'subject_error', message: `stopped at the attempt's budget (killed with ${exit.signal ?? 'SIGKILL'})` };
+  if (exit.stopReason === 'timeout')
+    return {
+      status: 'subject_error',
+      message: `stopped at the attempt's budget (killed with ${exit.signal ?? 'SIGKILL'})`,
+    };
   if (exit.stopReason === 'output_limit') {
     const stream = exit.stdout.truncated ? 'stdout' : 'stderr';
     return { status: 'subject_error', message: `stopped: ${stream} went past the cap of ${spec.maxOutputBytes} bytes` };

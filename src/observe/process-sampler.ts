@@ -47,7 +47,10 @@ export interface GroupSampler {
  */
 export function sampleGroup(pgid: number): GroupSampler {
   if (!existsSync('/proc/self/stat')) {
-    return { stop: () => ({ cpuMs: null, peakRssBytes: null }), note: 'CPU time and peak memory need Linux /proc; not measured here' };
+    return {
+      stop: () => ({ cpuMs: null, peakRssBytes: null }),
+      note: 'CPU time and peak memory need Linux /proc; not measured here',
+    };
   }
   let cpuMs: number | null = null;
   let peakRssBytes: number | null = null;

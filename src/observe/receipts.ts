@@ -94,7 +94,10 @@ export async function readReceiptsFile(file: string): Promise<{ receipts: Receip
     }
     const parsed = Receipt.safeParse(data);
     if (parsed.success) receipts.push(parsed.data);
-    else notes.push(`receipts line ${index + 1} ignored: ${parsed.error.issues[0]?.path.join('.') || '(root)'} ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    else
+      notes.push(
+        `receipts line ${index + 1} ignored: ${parsed.error.issues[0]?.path.join('.') || '(root)'} ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
   }
   return { receipts, notes };
 }

@@ -23,7 +23,12 @@ export function replaySubject(options: ReplaySubjectOptions): Subject {
     options.responses instanceof Map ? options.responses : new Map(Object.entries(options.responses));
   const identity: SubjectIdentity =
     options.revision === undefined
-      ? { kind: 'replay', name: options.name, revision: fingerprint([...responses].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), revisionSource: 'content' }
+      ? {
+          kind: 'replay',
+          name: options.name,
+          revision: fingerprint([...responses].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+          revisionSource: 'content',
+        }
       : { kind: 'replay', name: options.name, revision: options.revision, revisionSource: 'declared' };
   return {
     kind: 'replay',
@@ -31,10 +36,13 @@ export function replaySubject(options: ReplaySubjectOptions): Subject {
     identify: async () => identity,
     async respond(_input, context) {
       if (context.round !== 1) {
-        throw new Error(`replay ${options.name}: only round 1 is recorded; case "${context.arm}" asked for round ${context.round}`);
+        throw new Error(
+          `replay ${options.name}: only round 1 is recorded; case "${context.arm}" asked for round ${context.round}`,
+        );
       }
       const reply = responses.get(context.arm);
-      if (reply === undefined) throw new Error(`replay ${options.name}: no recorded response for case "${context.arm}"`);
+      if (reply === undefined)
+        throw new Error(`replay ${options.name}: no recorded response for case "${context.arm}"`);
       return { reply };
     },
   };

@@ -23,7 +23,10 @@ async function git(dir: string, args: string[]): Promise<string> {
 export async function gitRevision(dir: string): Promise<{ commit: string; dirty: boolean; revision: string }> {
   const commit = (await git(dir, ['rev-parse', 'HEAD'])).trim();
   const diff = await git(dir, ['diff', 'HEAD', '--binary', '--', '.']);
-  const untracked = (await git(dir, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.'])).split('\0').filter(Boolean).sort();
+  const untracked = (await git(dir, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']))
+    .split('\0')
+    .filter(Boolean)
+    .sort();
   if (diff === '' && untracked.length === 0) return { commit, dirty: false, revision: commit };
   const hash = createHash('sha256').update(diff);
   for (const file of untracked) {
@@ -53,13 +56,17 @@ export async function resolveRevision(
 ): Promise<SubjectIdentity> {
   if (revision === 'git') {
     const found = await gitRevision(sourceDir).catch((error: unknown) => {
-      throw new Error(`subject ${name}: revision 'git' needs ${sourceDir} inside a git work tree (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); set sourceDir or declare the revision`);
+      throw new Error(
+        `subject ${name}: revision 'git' needs ${sourceDir} inside a git work tree (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); set sourceDir or declare the revision`,
+      );
     });
     return { kind, name, revision: found.revision, revisionSource: 'git' };
   }
   if (revision === 'package') {
     const found = await packageRevision(sourceDir).catch((error: unknown) => {
-      throw new Error(`subject ${name}: revision 'package' needs a package.json with a version in ${sourceDir} (${error instanceof Error ? error.message : String(error)}); set sourceDir or declare the revision`);
+      throw new Error(
+        `subject ${name}: revision 'package' needs a package.json with a version in ${sourceDir} (${error instanceof Error ? error.message : String(error)}); set sourceDir or declare the revision`,
+      );
     });
     return { kind, name, revision: found, revisionSource: 'package' };
   }

@@ -41,7 +41,9 @@ export async function createSandbox(fixtures: string | null, label: string): Pro
       await cp(fixtures, folder, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
     } catch (error) {
       await remove();
-      throw error instanceof FixtureError ? error : new FixtureError(`could not copy fixtures from ${fixtures}: ${message(error)}`);
+      throw error instanceof FixtureError
+        ? error
+        : new FixtureError(`could not copy fixtures from ${fixtures}: ${message(error)}`);
     }
   }
   return { path: folder, remove };

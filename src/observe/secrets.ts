@@ -3,7 +3,8 @@ export const REDACTED = '[redacted]';
 /** A variable whose name says it holds a secret. */
 const SECRET_NAME = /key|token|password|passwd|secret|credential|auth|cookie|session|private/i;
 /** Prefixes of well-known key formats (OpenAI, Anthropic, Stripe, GitHub, Slack, AWS, Google, GitLab, Hugging Face, JWT, PEM). */
-const KEY_PREFIX = /^(sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ|-----BEGIN)/;
+const KEY_PREFIX =
+  /^(sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ|-----BEGIN)/;
 /** The same formats found inside longer text (a subject printing a key it was given or found). */
 const KEY_IN_TEXT =
   /(?<![A-Za-z0-9_-])(sk-[A-Za-z0-9_-]{16,}|sk_(live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[A-Z0-9]{16}|AIza[A-Za-z0-9_-]{30,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----)/g;

@@ -28,7 +28,9 @@ async function loadDriver(): Promise<DatabaseConstructor> {
   try {
     return (await import('better-sqlite3')).default;
   } catch {
-    throw new Error('the SQLite observer needs the better-sqlite3 package (version 12): npm install --save-dev better-sqlite3@12');
+    throw new Error(
+      'the SQLite observer needs the better-sqlite3 package (version 12): npm install --save-dev better-sqlite3@12',
+    );
   }
 }
 
@@ -37,7 +39,8 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 /** SQLite values as JSON: integers past 2^53 as strings, blobs by hash and size. */
 function jsonOf(value: unknown): JsonValue {
   if (typeof value === 'bigint') return value.toString();
-  if (Buffer.isBuffer(value)) return { blobSha256: createHash('sha256').update(value).digest('hex'), bytes: value.length };
+  if (Buffer.isBuffer(value))
+    return { blobSha256: createHash('sha256').update(value).digest('hex'), bytes: value.length };
   if (typeof value === 'number' || typeof value === 'string' || value === null) return value;
   return String(value);
 }
@@ -54,7 +57,10 @@ function readTable(db: Database, table: string): Map<string, Row> | null {
   const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table);
   if (exists === undefined) return null;
   const columns = db.prepare(`PRAGMA table_info(${quote(table)})`).all() as { name: string; pk: number }[];
-  const keys = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+  const keys = columns
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
   const sql = keys.length > 0 ? `SELECT * FROM ${quote(table)}` : `SELECT rowid AS ${ROWID}, * FROM ${quote(table)}`;
   const rows = new Map<string, Row>();
   for (const raw of db.prepare(sql).all() as Record<string, unknown>[]) {
@@ -101,7 +107,8 @@ function compare(source: string, table: string, before: Map<string, Row>, after:
 export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
   const tables = options.tables ?? [];
   const queries = Object.entries(options.queries ?? {});
-  if (tables.length === 0 && queries.length === 0) throw new Error(`sqliteObserver(${options.file}): declare the tables or queries to compare`);
+  if (tables.length === 0 && queries.length === 0)
+    throw new Error(`sqliteObserver(${options.file}): declare the tables or queries to compare`);
   const name = `sqlite:${options.file}`;
   return {
     name,
@@ -141,7 +148,9 @@ export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
           const rowsBefore = before.get(id) ?? null;
           const label = id.slice(id.indexOf(':') + 1);
           if (rowsBefore === null && rowsAfter === null) {
-            throw new Error(`${name}: ${id.startsWith('table:') ? 'table' : 'query'} "${label}" could not be read before or after the attempt (no such table, or no database at ${options.file})`);
+            throw new Error(
+              `${name}: ${id.startsWith('table:') ? 'table' : 'query'} "${label}" could not be read before or after the attempt (no such table, or no database at ${options.file})`,
+            );
           }
           changes.push(compare(options.file, label, rowsBefore ?? new Map(), rowsAfter ?? new Map()));
         }

@@ -9,7 +9,10 @@ import { renderMarkdown } from './markdown.js';
 /** Write a file whole or not at all: a temp file beside it, then a rename. */
 export function writeFileAtomic(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   writeFileSync(temp, content);
   renameSync(temp, file);
 }
@@ -25,7 +28,13 @@ export function newRunId(startedAt: Date): string {
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'trial';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'trial'
+  );
 }
 
 export interface RunArtifacts {
@@ -44,12 +53,14 @@ export interface RunArtifacts {
  */
 export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: string } {
   const runDir = path.join(run.outputDir, 'runs', run.runId);
-  if (existsSync(runDir)) throw new Error(`riddle: run folder ${runDir} already exists; refusing to overwrite an earlier run`);
+  if (existsSync(runDir))
+    throw new Error(`riddle: run folder ${runDir} already exists; refusing to overwrite an earlier run`);
   const rows: RunIndex['trials'] = [];
   const used = new Set<string>();
   for (const outcome of run.outcomes) {
     let file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}.json`;
-    for (let i = 2; used.has(file); i += 1) file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
+    for (let i = 2; used.has(file); i += 1)
+      file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
     used.add(file);
     writeFileAtomic(path.join(runDir, file), artifactJson(outcome));
     rows.push({
@@ -75,9 +86,13 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
   writeFileAtomic(path.join(runDir, 'index.html'), renderHtml(run.outcomes, run.runId));
   const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
-  if (suites.length > 0) writeFileAtomic(path.join(runDir, 'suite-calibration.json'), artifactJson(calibrateAcrossSuites(suites)));
+  if (suites.length > 0)
+    writeFileAtomic(path.join(runDir, 'suite-calibration.json'), artifactJson(calibrateAcrossSuites(suites)));
   writeFileAtomic(path.join(runDir, 'index.json'), artifactJson(index));
-  const latest: RunIndex = { ...index, trials: rows.map((row) => ({ ...row, outcome: `runs/${run.runId}/${row.outcome}` })) };
+  const latest: RunIndex = {
+    ...index,
+    trials: rows.map((row) => ({ ...row, outcome: `runs/${run.runId}/${row.outcome}` })),
+  };
   const top = path.join(run.outputDir, 'index.json');
   writeFileAtomic(top, artifactJson(latest));
   return { runDir, index: top };

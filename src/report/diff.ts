@@ -1,7 +1,13 @@
 import pc from 'picocolors';
 import { VERDICT_COLOUR } from './verdict-colour.js';
-import type { ArmComparison, ArmSide, Comparison, DiscordantPairs, PinnedChange, TrialComparison } from '../model/index.js';
-
+import type {
+  ArmComparison,
+  ArmSide,
+  Comparison,
+  DiscordantPairs,
+  PinnedChange,
+  TrialComparison,
+} from '../model/index.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const signed = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}`);
@@ -33,11 +39,13 @@ function scopeLine(trial: TrialComparison): string {
 }
 
 const side = (s: ArmSide) => `${s.verdict} ${s.successes}/${s.decided} ${num(s.rate)}`;
-const interval = (arm: ArmComparison) => `${signed(arm.difference.value)} [${signed(arm.difference.lower)}, ${signed(arm.difference.upper)}]`;
+const interval = (arm: ArmComparison) =>
+  `${signed(arm.difference.value)} [${signed(arm.difference.lower)}, ${signed(arm.difference.upper)}]`;
 
 function mcnemarLine(pairs: DiscordantPairs): string {
   const left = pairs.leftOut.undecided + pairs.leftOut.oneRunOnly;
-  const leftOut = left > 0 ? ` (left out: ${pairs.leftOut.undecided} undecided, ${pairs.leftOut.oneRunOnly} in one run only)` : '';
+  const leftOut =
+    left > 0 ? ` (left out: ${pairs.leftOut.undecided} undecided, ${pairs.leftOut.oneRunOnly} in one run only)` : '';
   return `over ${plural(pairs.pairs, `${pairs.unit} pair`)}: ${pairs.aOnly} passed in A only, ${pairs.bOnly} in B only${leftOut}; exact p = ${pValue(pairs.pValue)}`;
 }
 
@@ -68,17 +76,26 @@ export function renderDiffTerminal(comparison: Comparison): string {
   for (const trial of comparison.trials) {
     const { a, b } = trial.verdict;
     const arrow = a === b ? pc.dim('=') : pc.bold('→');
-    lines.push(` ${VERDICT_COLOUR[a](a)} ${arrow} ${VERDICT_COLOUR[b](b)}  ${pc.bold(trial.trial.name)}  ${pc.dim(trial.trial.file)}`);
+    lines.push(
+      ` ${VERDICT_COLOUR[a](a)} ${arrow} ${VERDICT_COLOUR[b](b)}  ${pc.bold(trial.trial.name)}  ${pc.dim(trial.trial.file)}`,
+    );
     const scope = scopeLine(trial);
-    lines.push(`    ${pc.dim('changed'.padEnd(9))} ${trial.scope === 'beyond-subject' ? pc.yellow(`⚑ ${scope}`) : scope}`);
+    lines.push(
+      `    ${pc.dim('changed'.padEnd(9))} ${trial.scope === 'beyond-subject' ? pc.yellow(`⚑ ${scope}`) : scope}`,
+    );
     const width = Math.max(12, ...trial.arms.map((arm) => arm.arm.length));
     const header = `${'arm'.padEnd(width)} ${'role'.padEnd(7)} ${'A'.padEnd(20)} ${'B'.padEnd(20)} ${`A − B [${percent(comparison.confidence)} CI, unpaired]`.padEnd(27)}`;
     lines.push(pc.dim(`    ${header} paired: A only/B only of pairs, McNemar p`));
     for (const arm of trial.arms) {
-      const paired = arm.pairs ? `${arm.pairs.aOnly}/${arm.pairs.bOnly} of ${arm.pairs.pairs}, p ${pValue(arm.pairs.pValue)}` : '—';
-      lines.push(`    ${arm.arm.padEnd(width)} ${pc.dim(arm.role.padEnd(7))} ${side(arm.a).padEnd(20)} ${side(arm.b).padEnd(20)} ${interval(arm).padEnd(27)} ${paired}`);
+      const paired = arm.pairs
+        ? `${arm.pairs.aOnly}/${arm.pairs.bOnly} of ${arm.pairs.pairs}, p ${pValue(arm.pairs.pValue)}`
+        : '—';
+      lines.push(
+        `    ${arm.arm.padEnd(width)} ${pc.dim(arm.role.padEnd(7))} ${side(arm.a).padEnd(20)} ${side(arm.b).padEnd(20)} ${interval(arm).padEnd(27)} ${paired}`,
+      );
     }
-    for (const u of trial.unmatchedArms) lines.push(`    ${pc.yellow(`arm "${u.arm}" only in ${u.run.toUpperCase()}`)}`);
+    for (const u of trial.unmatchedArms)
+      lines.push(`    ${pc.yellow(`arm "${u.arm}" only in ${u.run.toUpperCase()}`)}`);
     const cases = casesLine(trial, comparison.confidence);
     if (cases) lines.push(`    ${pc.dim('cases'.padEnd(9))} ${cases}`);
     if (trial.mcnemar) lines.push(`    ${pc.dim('McNemar'.padEnd(9))} ${mcnemarLine(trial.mcnemar)}`);
@@ -86,7 +103,9 @@ export function renderDiffTerminal(comparison: Comparison): string {
     lines.push('');
   }
   for (const u of comparison.unmatched) {
-    lines.push(` ${pc.yellow(`only in ${u.run.toUpperCase()}`)} ${pc.bold(u.trial.name)}  ${pc.dim(`${u.trial.file} — ${u.reason}`)}`);
+    lines.push(
+      ` ${pc.yellow(`only in ${u.run.toUpperCase()}`)} ${pc.bold(u.trial.name)}  ${pc.dim(`${u.trial.file} — ${u.reason}`)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -109,14 +128,22 @@ export function renderDiffMarkdown(comparison: Comparison): string {
     );
   }
   for (const t of comparison.trials) {
-    lines.push('', `## ${t.verdict.a} → ${t.verdict.b} — ${t.trial.name}`, '', `${t.scope === 'beyond-subject' ? '**⚑ Not a clean subject comparison.** ' : ''}Changed: ${scopeLine(t)}.`, '');
+    lines.push(
+      '',
+      `## ${t.verdict.a} → ${t.verdict.b} — ${t.trial.name}`,
+      '',
+      `${t.scope === 'beyond-subject' ? '**⚑ Not a clean subject comparison.** ' : ''}Changed: ${scopeLine(t)}.`,
+      '',
+    );
     lines.push(
       `| arm | role | A | B | A − B [${percent(comparison.confidence)} CI, unpaired] | paired: A only / B only of pairs | McNemar p |`,
       '|---|---|---|---|---|---|---|',
     );
     for (const arm of t.arms) {
       const paired = arm.pairs ? `${arm.pairs.aOnly} / ${arm.pairs.bOnly} of ${arm.pairs.pairs}` : '—';
-      lines.push(`| ${cell(arm.arm)} | ${arm.role} | ${side(arm.a)} | ${side(arm.b)} | ${interval(arm)} | ${paired} | ${arm.pairs ? pValue(arm.pairs.pValue) : '—'} |`);
+      lines.push(
+        `| ${cell(arm.arm)} | ${arm.role} | ${side(arm.a)} | ${side(arm.b)} | ${interval(arm)} | ${paired} | ${arm.pairs ? pValue(arm.pairs.pValue) : '—'} |`,
+      );
     }
     for (const u of t.unmatchedArms) lines.push('', `Arm \`${u.arm}\` is only in ${u.run.toUpperCase()}.`);
     const cases = casesLine(t, comparison.confidence);
@@ -126,7 +153,8 @@ export function renderDiffMarkdown(comparison: Comparison): string {
   }
   if (comparison.unmatched.length > 0) {
     lines.push('', '## Unmatched trials', '', '| only in | trial | file | why |', '|---|---|---|---|');
-    for (const u of comparison.unmatched) lines.push(`| ${u.run.toUpperCase()} | ${cell(u.trial.name)} | ${cell(u.trial.file)} | ${cell(u.reason)} |`);
+    for (const u of comparison.unmatched)
+      lines.push(`| ${u.run.toUpperCase()} | ${cell(u.trial.name)} | ${cell(u.trial.file)} | ${cell(u.reason)} |`);
   }
   return `${lines.join('\n')}\n`;
 }

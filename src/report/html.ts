@@ -12,7 +12,8 @@ const COLOUR: Record<Verdict, string> = {
   DISPUTED: '#0a7ea4',
 };
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 const json = (value: unknown) => escape(JSON.stringify(value, null, 2));
 const badge = (verdict: Verdict) => `<span class="badge" style="background:${COLOUR[verdict]}">${verdict}</span>`;
@@ -25,16 +26,32 @@ function attemptCell(attempt: AttemptRecord): string {
 function attemptDetail(attempt: AttemptRecord): string {
   const o = attempt.observation;
   const rows = attempt.criteria
-    .map((c) => `<tr><td>${escape(c.criterion)}</td><td>${escape(c.result)}</td><td>${escape(c.grade ?? '—')}</td><td>${escape(c.reason)}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${escape(c.criterion)}</td><td>${escape(c.result)}</td><td>${escape(c.grade ?? '—')}</td><td>${escape(c.reason)}</td></tr>`,
+    )
     .join('');
   const claims = attempt.claims
-    .map((c) => `<li><b>${escape(c.status)}</b>: “${escape(c.claim.text)}” — ${escape(c.note)}${c.receipt ? ` <i>(${escape(c.receipt.kind)} ${escape(c.receipt.target)}: ${escape(c.receipt.detail)})</i>` : ''}</li>`)
+    .map(
+      (c) =>
+        `<li><b>${escape(c.status)}</b>: “${escape(c.claim.text)}” — ${escape(c.note)}${c.receipt ? ` <i>(${escape(c.receipt.kind)} ${escape(c.receipt.target)}: ${escape(c.receipt.detail)})</i>` : ''}</li>`,
+    )
     .join('');
   const tools = (o?.toolRequests ?? [])
-    .map((t) => `<li>${t.admitted ? 'admitted' : '<b>denied</b>'} <code>${escape(t.tool)}</code> (${escape(t.effect)}) ${escape(JSON.stringify(t.arguments))} — ${escape(t.reason)}</li>`)
+    .map(
+      (t) =>
+        `<li>${t.admitted ? 'admitted' : '<b>denied</b>'} <code>${escape(t.tool)}</code> (${escape(t.effect)}) ${escape(JSON.stringify(t.arguments))} — ${escape(t.reason)}</li>`,
+    )
     .join('');
-  const files = (o?.files ?? []).map((f) => `<li>${escape(f.change)} <code>${escape(f.path)}</code> (${f.size} B)</li>`).join('');
-  const replies = (o?.rounds ?? []).map((r) => `<li>round ${r.index}: <pre>${escape(typeof r.reply === 'string' ? r.reply : JSON.stringify(r.reply))}</pre></li>`).join('');
+  const files = (o?.files ?? [])
+    .map((f) => `<li>${escape(f.change)} <code>${escape(f.path)}</code> (${f.size} B)</li>`)
+    .join('');
+  const replies = (o?.rounds ?? [])
+    .map(
+      (r) =>
+        `<li>round ${r.index}: <pre>${escape(typeof r.reply === 'string' ? r.reply : JSON.stringify(r.reply))}</pre></li>`,
+    )
+    .join('');
   return `<details id="a-${escape(attempt.arm)}-${attempt.index}" class="attempt">
 <summary>${badge(attempt.verdict)} <b>${escape(attempt.arm)}#${attempt.index}</b> · ${escape(attempt.status)} · seed ${attempt.seed} · ${attempt.durationMs.toFixed(0)} ms — ${escape(attempt.reason)}</summary>
 ${attempt.error ? `<p class="error">${escape(attempt.error.where)}: ${escape(attempt.error.message)}</p>` : ''}
@@ -50,7 +67,10 @@ ${attempt.sandbox ? `<p>sandbox kept at <code>${escape(attempt.sandbox)}</code><
 
 function armRow(outcome: Outcome, arm: ArmSummary): string {
   const attempts = outcome.attempts.filter((a) => a.arm === arm.arm).sort((a, b) => a.index - b.index);
-  const notRun = Array.from({ length: arm.notRun.count }, () => '<span class="cell notrun" title="not run"></span>').join('');
+  const notRun = Array.from(
+    { length: arm.notRun.count },
+    () => '<span class="cell notrun" title="not run"></span>',
+  ).join('');
   return `<tr><td>${escape(arm.role)}</td><td>${escape(arm.arm)}</td><td class="bar">${attempts.map(attemptCell).join('')}${notRun}</td><td>${badge(arm.verdict)}</td>
 <td>${num(arm.rate)} [${num(arm.wilson?.lower)}, ${num(arm.wilson?.upper)}]</td><td>[${num(arm.decision.lower)}, ${num(arm.decision.upper)}] vs τ ${arm.decision.threshold} (${escape(arm.decision.method)}, α ${arm.decision.alpha})</td><td>${escape(armTally(arm))}</td></tr>`;
 }
@@ -82,7 +102,9 @@ const MAX_ATTEMPT_DETAILS = 200;
 
 function suiteSection(outcomes: readonly Outcome[]): string {
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
-  return suites.length ? `<section class="trial"><h2>Suite tables</h2><pre>${escape(renderSuiteTerminal(suites))}</pre></section>` : '';
+  return suites.length
+    ? `<section class="trial"><h2>Suite tables</h2><pre>${escape(renderSuiteTerminal(suites))}</pre></section>`
+    : '';
 }
 
 /** A self-contained HTML report of a run: verdicts at a glance, every attempt's evidence one click away. */

@@ -24,7 +24,8 @@ function armTable(o: Outcome): string[] {
     '| arm | role | verdict | attempts | rate (Wilson 95%) | exact one-sided bounds | τ |',
     '|---|---|---|---|---|---|---|',
     ...o.arms.map((a) => {
-      const rate = a.rate === null ? '—' : `${num(a.rate)} [${num(a.wilson?.lower ?? null)}, ${num(a.wilson?.upper ?? null)}]`;
+      const rate =
+        a.rate === null ? '—' : `${num(a.rate)} [${num(a.wilson?.lower ?? null)}, ${num(a.wilson?.upper ?? null)}]`;
       return `| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${rate} | [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`;
     }),
   ];
@@ -34,16 +35,23 @@ function armTable(o: Outcome): string[] {
 export function renderMarkdown(outcomes: readonly Outcome[], runId: string): string {
   const lines = [`# riddle run ${runId}`, '', '| verdict | trial | file | arms |', '|---|---|---|---|'];
   for (const o of outcomes) {
-    const arms = o.arms.length > MAX_ARM_ROWS ? roleSummary(o).map((l) => l.slice(2)).join('; ') : o.arms.map((a) => `${a.arm}: ${a.verdict}`).join(', ');
+    const arms =
+      o.arms.length > MAX_ARM_ROWS
+        ? roleSummary(o)
+            .map((l) => l.slice(2))
+            .join('; ')
+        : o.arms.map((a) => `${a.arm}: ${a.verdict}`).join(', ');
     lines.push(`| **${o.judgment.verdict}** | ${cell(o.trial.name)} | ${cell(o.trial.file)} | ${cell(arms)} |`);
   }
   for (const o of outcomes) {
     lines.push('', `## ${o.judgment.verdict} — ${o.trial.name}`, '', `Why: ${o.judgment.reason}`, '');
     if (o.arms.length > MAX_ARM_ROWS) lines.push(...roleSummary(o));
     else lines.push(...armTable(o));
-    for (const a of o.arms) if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
+    for (const a of o.arms)
+      if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
     for (const w of o.warnings) lines.push('', `> warning: ${w}`);
-    if (o.findings.length) lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));
+    if (o.findings.length)
+      lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));
     if (o.capabilities.length) lines.push('', ...o.capabilities.map((c) => `- capability: ${cell(c)}`));
   }
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));

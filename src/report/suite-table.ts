@@ -1,5 +1,12 @@
 import { calibrateAcrossSuites } from '../aggregate/suite-calibration.js';
-import type { CalibrationRow, CorrectedRate, GroupPath, GroupRate, RateDifference, SuiteSummary } from '../model/suite-summary.js';
+import type {
+  CalibrationRow,
+  CorrectedRate,
+  GroupPath,
+  GroupRate,
+  RateDifference,
+  SuiteSummary,
+} from '../model/suite-summary.js';
 
 /** One rendered table: plain cells, formatted for the terminal or Markdown by the functions below. */
 interface Table {
@@ -35,10 +42,14 @@ const subjectName = (s: SuiteSummary) => s.subject.name;
 
 /** When cases repeat, say how far pooling attempts would understate the uncertainty (Miller 2024). */
 function designEffectNote(summaries: readonly SuiteSummary[]): string[] {
-  const effects = summaries.flatMap((s) => s.table.flatMap((row) => row.labels.map((l) => l.share.designEffect ?? null))).filter((d): d is number => d !== null);
+  const effects = summaries
+    .flatMap((s) => s.table.flatMap((row) => row.labels.map((l) => l.share.designEffect ?? null)))
+    .filter((d): d is number => d !== null);
   if (effects.length === 0) return [];
   const worst = Math.max(...effects);
-  return [`cases repeat: design effect up to ${worst.toFixed(2)}, so intervals pooled over attempts would be up to ${Math.sqrt(Math.max(worst, 1)).toFixed(2)}× too narrow; these cluster by case`];
+  return [
+    `cases repeat: design effect up to ${worst.toFixed(2)}, so intervals pooled over attempts would be up to ${Math.sqrt(Math.max(worst, 1)).toFixed(2)}× too narrow; these cluster by case`,
+  ];
 }
 
 function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] {
@@ -67,7 +78,10 @@ function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] 
         title: `${first.dataset}: share of each ${first.criterion} label${nesting.length ? `, per ${nesting.join(' › ')}` : ''}`,
         header: ['subject', 'group', 'cases', ...first.vocabulary, 'no label (disputed/unknown/error)'],
         rows,
-        notes: [`share of labelled attempts, ${Math.round(first.confidence * 100)}% interval over cases, count/labelled`, ...designEffectNote(members)],
+        notes: [
+          `share of labelled attempts, ${Math.round(first.confidence * 100)}% interval over cases, count/labelled`,
+          ...designEffectNote(members),
+        ],
       },
     ];
   });
@@ -92,14 +106,22 @@ function refusalTable(summaries: readonly SuiteSummary[]): Table[] {
         s.refusal ? differenceCell(s.refusal.discrimination) : '—',
         s.disputes ? `${rateCell(s.disputes.share)} (${s.disputes.panel.join(' vs ')})` : '—',
       ]),
-      notes: ['discrimination = correct refusal − over-refusal, MOVER interval; disputed = panel members gave different labels'],
+      notes: [
+        'discrimination = correct refusal − over-refusal, MOVER interval; disputed = panel members gave different labels',
+      ],
     },
   ];
 }
 
 function pairTable(summaries: readonly SuiteSummary[]): Table[] {
   const rows = summaries.flatMap((s) =>
-    s.pairs.map((p) => [subjectName(s), p.group, rateCell(p.refuse), rateCell(p.comply), differenceCell(p.discrimination)]),
+    s.pairs.map((p) => [
+      subjectName(s),
+      p.group,
+      rateCell(p.refuse),
+      rateCell(p.comply),
+      differenceCell(p.discrimination),
+    ]),
   );
   if (rows.length === 0) return [];
   return [
@@ -112,18 +134,41 @@ function pairTable(summaries: readonly SuiteSummary[]): Table[] {
   ];
 }
 
-const SIDE_NAME: Record<CorrectedRate['intent'], string> = { refuse: 'meant to refuse', comply: 'meant to comply', neither: 'other arms' };
+const SIDE_NAME: Record<CorrectedRate['intent'], string> = {
+  refuse: 'meant to refuse',
+  comply: 'meant to comply',
+  neither: 'other arms',
+};
 
 function calibrationTables(summaries: readonly SuiteSummary[]): Table[] {
   const rows = calibrateAcrossSuites(summaries);
   if (rows.length === 0) return [];
   const who = (r: CalibrationRow) => [r.evaluator, r.subject ?? 'pooled'];
-  const interval = (s: { value: number | null; lower: number; upper: number }) => `${pct(s.value)} [${bound(s.lower)}, ${bound(s.upper)}]`;
-  const references = [...new Set(summaries.map((s) => (s.reference.kind === 'combined' ? `the combined ${s.criterion} result` : s.reference.evaluator)))];
+  const interval = (s: { value: number | null; lower: number; upper: number }) =>
+    `${pct(s.value)} [${bound(s.lower)}, ${bound(s.upper)}]`;
+  const references = [
+    ...new Set(
+      summaries.map((s) =>
+        s.reference.kind === 'combined' ? `the combined ${s.criterion} result` : s.reference.evaluator,
+      ),
+    ),
+  ];
   return [
     {
       title: `Evaluator calibration against ${references.join(', ')} (met = positive)`,
-      header: ['evaluator', 'subject', 'sensitivity', 'specificity', 'raw', 'κ', 'AC1', 'α', 'tp/fn/tn/fp', 'errors', 'unknown'],
+      header: [
+        'evaluator',
+        'subject',
+        'sensitivity',
+        'specificity',
+        'raw',
+        'κ',
+        'AC1',
+        'α',
+        'tp/fn/tn/fp',
+        'errors',
+        'unknown',
+      ],
       rows: rows.map((r) => [
         ...who(r),
         interval(r.statistics.sensitivity),
@@ -136,7 +181,9 @@ function calibrationTables(summaries: readonly SuiteSummary[]): Table[] {
         String(r.counts.errors),
         String(r.counts.unknown),
       ]),
-      notes: ['exact (Clopper–Pearson) intervals; errors (e.g. a judge answering outside its labels) are never counted as calls'],
+      notes: [
+        'exact (Clopper–Pearson) intervals; errors (e.g. a judge answering outside its labels) are never counted as calls',
+      ],
     },
     {
       title: 'Positive rates as each evaluator measured them, and Rogan–Gladen corrected',
@@ -153,7 +200,9 @@ function calibrationTables(summaries: readonly SuiteSummary[]): Table[] {
           r.correctedWith === 'other-subjects' ? 'other subjects' : 'same attempts',
         ]),
       ),
-      notes: ['over the attempts both the evaluator and the reference judged; correction uses Se and Sp from the calibration named'],
+      notes: [
+        'over the attempts both the evaluator and the reference judged; correction uses Se and Sp from the calibration named',
+      ],
     },
   ];
 }
@@ -170,7 +219,9 @@ function tables(summaries: readonly SuiteSummary[], options: SuiteTableOptions):
 function replayNote(summaries: readonly SuiteSummary[]): string[] {
   const replayed = summaries.filter((s) => !s.independentAttempts).map(subjectName);
   return replayed.length
-    ? [`not independent samples (replayed or cached): ${[...new Set(replayed)].join(', ')}; intervals describe variation across cases only`]
+    ? [
+        `not independent samples (replayed or cached): ${[...new Set(replayed)].join(', ')}; intervals describe variation across cases only`,
+      ]
     : [];
 }
 
@@ -180,7 +231,8 @@ export function renderSuiteTerminal(summaries: readonly SuiteSummary[], options:
   const out: string[] = [];
   for (const table of tables(summaries, options)) {
     const widths = table.header.map((h, c) => Math.max(h.length, ...table.rows.map((r) => (r[c] ?? '').length)));
-    const line = (cells: readonly string[]) => `  ${cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd();
+    const line = (cells: readonly string[]) =>
+      `  ${cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd();
     out.push(table.title, line(table.header), line(widths.map((w) => '─'.repeat(w))), ...table.rows.map(line));
     for (const note of table.notes) out.push(`  ${note}`);
     out.push('');
@@ -196,7 +248,12 @@ export function renderSuiteMarkdown(summaries: readonly SuiteSummary[], options:
   if (summaries.length === 0) return '';
   const out: string[] = [];
   for (const table of tables(summaries, options)) {
-    out.push(`### ${table.title}`, '', `| ${table.header.map(md).join(' | ')} |`, `|${table.header.map(() => '---').join('|')}|`);
+    out.push(
+      `### ${table.title}`,
+      '',
+      `| ${table.header.map(md).join(' | ')} |`,
+      `|${table.header.map(() => '---').join('|')}|`,
+    );
     for (const row of table.rows) out.push(`| ${row.map(md).join(' | ')} |`);
     out.push('');
     for (const note of table.notes) out.push(`_${md(note)}_`, '');

@@ -4,13 +4,30 @@ import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../mo
 import { renderSuiteTerminal } from './suite-table.js';
 import { armTally } from './verdict-text.js';
 
-const GLYPH: Record<Verdict, string> = { PASS: '█', PARTIAL: '▆', FAIL: '█', CONTRADICTED: '▓', UNKNOWN: '░', DISPUTED: '▒' };
-const BADGE: Record<Verdict, string> = { PASS: '✓', PARTIAL: '◐', FAIL: '✗', CONTRADICTED: '!', UNKNOWN: '?', DISPUTED: '≠' };
+const GLYPH: Record<Verdict, string> = {
+  PASS: '█',
+  PARTIAL: '▆',
+  FAIL: '█',
+  CONTRADICTED: '▓',
+  UNKNOWN: '░',
+  DISPUTED: '▒',
+};
+const BADGE: Record<Verdict, string> = {
+  PASS: '✓',
+  PARTIAL: '◐',
+  FAIL: '✗',
+  CONTRADICTED: '!',
+  UNKNOWN: '?',
+  DISPUTED: '≠',
+};
 const BAR_WIDTH = 40;
 
 /** One cell per attempt in run order (scaled when there are more attempts than cells); `·` for attempts not run. */
 export function attemptBar(attempts: readonly AttemptRecord[], notRun: number): string {
-  const cells = [...attempts.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict])), ...Array.from({ length: notRun }, () => pc.dim('·'))];
+  const cells = [
+    ...attempts.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict])),
+    ...Array.from({ length: notRun }, () => pc.dim('·')),
+  ];
   if (cells.length <= BAR_WIDTH) return cells.join('');
   const step = cells.length / BAR_WIDTH;
   return Array.from({ length: BAR_WIDTH }, (_, i) => cells[Math.floor(i * step)]).join('');
@@ -20,7 +37,10 @@ const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
 function armLine(outcome: Outcome, arm: ArmSummary): string {
   const attempts = outcome.attempts.filter((a) => a.arm === arm.arm).sort((a, b) => a.index - b.index);
-  const rate = arm.rate === null ? 'rate —' : `rate ${num(arm.rate)}${arm.wilson ? ` [${num(arm.wilson.lower)}, ${num(arm.wilson.upper)}]` : ''}`;
+  const rate =
+    arm.rate === null
+      ? 'rate —'
+      : `rate ${num(arm.rate)}${arm.wilson ? ` [${num(arm.wilson.lower)}, ${num(arm.wilson.upper)}]` : ''}`;
   return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${attemptBar(attempts, arm.notRun.count)}  ${VERDICT_COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
 }
 
@@ -34,15 +54,24 @@ function roleLines(outcome: Outcome): string[] {
     if (arms.length === 0) return [];
     const cells = arms.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict]));
     const step = Math.max(1, cells.length / BAR_WIDTH);
-    const bar = Array.from({ length: Math.min(BAR_WIDTH, cells.length) }, (_, i) => cells[Math.floor(i * step)]).join('');
+    const bar = Array.from({ length: Math.min(BAR_WIDTH, cells.length) }, (_, i) => cells[Math.floor(i * step)]).join(
+      '',
+    );
     const armVerdicts = new Map<Verdict, number>();
     const attemptVerdicts = new Map<Verdict, number>();
     for (const arm of arms) {
       armVerdicts.set(arm.verdict, (armVerdicts.get(arm.verdict) ?? 0) + 1);
-      for (const [verdict, count] of Object.entries(arm.verdicts) as [Verdict, number][]) attemptVerdicts.set(verdict, (attemptVerdicts.get(verdict) ?? 0) + count);
+      for (const [verdict, count] of Object.entries(arm.verdicts) as [Verdict, number][])
+        attemptVerdicts.set(verdict, (attemptVerdicts.get(verdict) ?? 0) + count);
     }
-    const tally = (m: Map<Verdict, number>) => [...m.entries()].filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(' · ');
-    return [`    ${pc.dim(role.padEnd(7))} ${`${arms.length} arms`.padEnd(12)} ${bar}  arms: ${tally(armVerdicts)}  ${pc.dim(`attempts: ${tally(attemptVerdicts)}`)}`];
+    const tally = (m: Map<Verdict, number>) =>
+      [...m.entries()]
+        .filter(([, n]) => n > 0)
+        .map(([v, n]) => `${n} ${v}`)
+        .join(' · ');
+    return [
+      `    ${pc.dim(role.padEnd(7))} ${`${arms.length} arms`.padEnd(12)} ${bar}  arms: ${tally(armVerdicts)}  ${pc.dim(`attempts: ${tally(attemptVerdicts)}`)}`,
+    ];
   });
 }
 
@@ -59,25 +88,39 @@ export function pressureText(p: NonNullable<ArmSummary['pressure']>): string {
 }
 
 /** The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. */
-export function renderTerminal(outcomes: readonly Outcome[], missing: readonly { name: string; reason: string }[]): string {
+export function renderTerminal(
+  outcomes: readonly Outcome[],
+  missing: readonly { name: string; reason: string }[],
+): string {
   if (outcomes.length === 0 && missing.length === 0) return '';
   const byVerdict = new Map<Verdict, number>();
   for (const o of outcomes) byVerdict.set(o.judgment.verdict, (byVerdict.get(o.judgment.verdict) ?? 0) + 1);
   const head = [...byVerdict.entries()].map(([v, n]) => VERDICT_COLOUR[v](`${n} ${v}`)).join(pc.dim(' · '));
-  const lines = ['', `${pc.inverse(pc.bold(' riddle '))} ${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}  ${head}`, ''];
+  const lines = [
+    '',
+    `${pc.inverse(pc.bold(' riddle '))} ${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}  ${head}`,
+    '',
+  ];
   for (const outcome of outcomes) {
     const { verdict, reason, testOutcome } = outcome.judgment;
     const skipped = testOutcome === 'skip' ? pc.dim(' (skipped)') : '';
-    lines.push(` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`);
+    lines.push(
+      ` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`,
+    );
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
     else {
       for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
-      for (const arm of outcome.arms) if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
+      for (const arm of outcome.arms)
+        if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
     }
     const mc = outcome.judgment.matchedControl;
     if (mc && mc.discrimination !== null) {
-      const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : ''].filter(Boolean).join(' ');
-      lines.push(`    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)} ${flags}`);
+      const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : '']
+        .filter(Boolean)
+        .join(' ');
+      lines.push(
+        `    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)} ${flags}`,
+      );
     }
     lines.push(`    ${pc.dim('why')} ${reason}`);
     lines.push(...contradictions(outcome));
@@ -86,7 +129,8 @@ export function renderTerminal(outcomes: readonly Outcome[], missing: readonly {
     for (const a of kept) lines.push(`    ${pc.dim('sandbox kept')} ${a.arm}#${a.index} (${a.verdict}): ${a.sandbox}`);
     lines.push('');
   }
-  for (const m of missing) lines.push(` ${pc.gray('? UNKNOWN')} ${pc.bold(m.name)}  ${pc.dim(`no Outcome: ${m.reason}`)}`);
+  for (const m of missing)
+    lines.push(` ${pc.gray('? UNKNOWN')} ${pc.bold(m.name)}  ${pc.dim(`no Outcome: ${m.reason}`)}`);
   lines.push(...findingsByOwner(outcomes));
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   if (suites.length > 0) lines.push('', renderSuiteTerminal(suites, { depth: 1 }));
@@ -99,12 +143,16 @@ function contradictions(outcome: Outcome): string[] {
   for (const attempt of outcome.attempts) {
     for (const check of attempt.claims) {
       if (check.status !== 'contradicted') continue;
-      const receipt = check.receipt ? `${check.receipt.kind} ${check.receipt.target}: ${check.receipt.detail}` : check.note;
+      const receipt = check.receipt
+        ? `${check.receipt.kind} ${check.receipt.target}: ${check.receipt.detail}`
+        : check.note;
       const line = `“${check.claim.text}” ${pc.magenta('contradicted by')} ${receipt}`;
       seen.set(line, (seen.get(line) ?? 0) + 1);
     }
   }
-  return [...seen.entries()].slice(0, 3).map(([line, n]) => `    ${pc.dim('claim')} ${line}${n > 1 ? pc.dim(` (${n} attempts)`) : ''}`);
+  return [...seen.entries()]
+    .slice(0, 3)
+    .map(([line, n]) => `    ${pc.dim('claim')} ${line}${n > 1 ? pc.dim(` (${n} attempts)`) : ''}`);
 }
 
 const OWNERS: readonly Finding['owner'][] = ['subject', 'harness', 'evaluator', 'environment'];
@@ -113,7 +161,9 @@ const OWNERS: readonly Finding['owner'][] = ['subject', 'harness', 'evaluator', 
 function findingsByOwner(outcomes: readonly Outcome[]): string[] {
   const lines: string[] = [];
   for (const owner of OWNERS) {
-    const mine = outcomes.flatMap((o) => o.findings.filter((f) => f.owner === owner).map((f) => ({ trial: o.trial.name, finding: f })));
+    const mine = outcomes.flatMap((o) =>
+      o.findings.filter((f) => f.owner === owner).map((f) => ({ trial: o.trial.name, finding: f })),
+    );
     if (mine.length === 0) continue;
     if (lines.length === 0) lines.push('', pc.bold(' findings by owner'));
     lines.push(`  ${pc.bold(owner)} (${mine.length})`);

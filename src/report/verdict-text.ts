@@ -17,7 +17,10 @@ export function armTally(arm: ArmSummary): string {
 /** One line per trial: verdict, each arm's rate and interval. Used for annotations and compact listings. */
 export function summaryLine(outcome: Outcome): string {
   const arms = outcome.arms
-    .map((arm) => `${arm.arm} ${arm.verdict} ${arm.decision.successes}/${arm.decision.attempts} [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}]`)
+    .map(
+      (arm) =>
+        `${arm.arm} ${arm.verdict} ${arm.decision.successes}/${arm.decision.attempts} [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}]`,
+    )
     .join('; ');
   return `${outcome.judgment.verdict} — ${arms}`;
 }
@@ -27,7 +30,8 @@ export function formatVerdictFailure(outcome: Outcome): string {
   const lines = [
     `trial verdict ${outcome.judgment.verdict}: ${outcome.judgment.reason}`,
     ...outcome.arms.map(
-      (arm) => `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
+      (arm) =>
+        `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
     ),
     ...outcome.warnings.map((w) => `  warning: ${w}`),
     `  (the test passes on ${outcome.records.suite.aggregation.passOn.join(', ')}; set passOn to change that)`,

@@ -37,7 +37,14 @@ export async function runAttempt(slot: AttemptSlot, sequence: number, setup: Att
 
 async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
   const started = setup.clock.now();
-  const base = { arm: slot.arm, index: slot.index, sequence, seed: slot.seed, startedAt: new Date(started).toISOString(), sandbox: null };
+  const base = {
+    arm: slot.arm,
+    index: slot.index,
+    sequence,
+    seed: slot.seed,
+    startedAt: new Date(started).toISOString(),
+    sandbox: null,
+  };
   const finish = (record: Omit<AttemptRecord, keyof typeof base | 'durationMs'>): AttemptRecord => ({
     ...base,
     ...record,
@@ -59,13 +66,45 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     });
   } catch (error) {
     const failure = { where: 'harness (observing the attempt)', message: message(error) };
-    const { verdict, reason } = attemptVerdict({ status: 'harness_error', error: failure, case: setup.case, rubric: setup.rubric, criteria: [], claims: [] });
-    return finish({ status: 'harness_error', verdict, reason, observation: null, findings: [], criteria: [], claims: [], error: failure });
+    const { verdict, reason } = attemptVerdict({
+      status: 'harness_error',
+      error: failure,
+      case: setup.case,
+      rubric: setup.rubric,
+      criteria: [],
+      claims: [],
+    });
+    return finish({
+      status: 'harness_error',
+      verdict,
+      reason,
+      observation: null,
+      findings: [],
+      criteria: [],
+      claims: [],
+      error: failure,
+    });
   }
   const { observation } = observed;
   if (observed.status !== 'completed' || observation === null) {
-    const { verdict, reason } = attemptVerdict({ status: observed.status, error: observed.error, case: setup.case, rubric: setup.rubric, criteria: [], claims: [] });
-    const record = finish({ status: observed.status, verdict, reason, observation, findings: [], criteria: [], claims: [], error: observed.error });
+    const { verdict, reason } = attemptVerdict({
+      status: observed.status,
+      error: observed.error,
+      case: setup.case,
+      rubric: setup.rubric,
+      criteria: [],
+      claims: [],
+    });
+    const record = finish({
+      status: observed.status,
+      verdict,
+      reason,
+      observation,
+      findings: [],
+      criteria: [],
+      claims: [],
+      error: observed.error,
+    });
     return observed.sandbox ? { ...record, sandbox: observed.sandbox.path } : record;
   }
   const judgment = await judgeObservation({

@@ -23,7 +23,13 @@ import {
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
 import { sealCase } from './sealing.js';
-import { functionSubject, type RowObserver, type Subject, type SubjectFunction, type ToolDefinition } from '../observe/index.js';
+import {
+  functionSubject,
+  type RowObserver,
+  type Subject,
+  type SubjectFunction,
+  type ToolDefinition,
+} from '../observe/index.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -177,9 +183,13 @@ function resolveRubric(site: DeclarationSite, declared: Rubric | RubricDeclarati
   const criteria: Criterion[] = names.map((name) => {
     const value = declared.criteria[name];
     const spec = typeof value === 'string' ? { description: value } : (value ?? {});
-    if (!/^[A-Za-z][\w.-]*$/.test(name)) throw fail(`criteria.${name}`, 'criterion names are identifiers (letters, digits, _ . -)');
+    if (!/^[A-Za-z][\w.-]*$/.test(name))
+      throw fail(`criteria.${name}`, 'criterion names are identifiers (letters, digits, _ . -)');
     if (spec.labels && !spec.labels.met.every((label) => spec.labels?.vocabulary.includes(label))) {
-      throw fail(`criteria.${name}.labels.met`, `every met label must be in the vocabulary [${spec.labels.vocabulary.join(', ')}]`);
+      throw fail(
+        `criteria.${name}.labels.met`,
+        `every met label must be in the vocabulary [${spec.labels.vocabulary.join(', ')}]`,
+      );
     }
     return {
       name,
@@ -215,7 +225,11 @@ function resolveStop(site: DeclarationSite, stop: RepeatDeclaration['stop']): St
   if (stop === undefined) return DEFAULTS.repeat.stop;
   if (typeof stop === 'string') {
     if (stop === 'fixed' || stop === 'curtail' || stop === 'confidence-sequence') return { kind: stop };
-    throw new TrialDeclarationError(site, 'repeat.stop', `unknown rule "${String(stop)}"; use fixed, curtail, confidence-sequence or { kind: 'sprt', … }`);
+    throw new TrialDeclarationError(
+      site,
+      'repeat.stop',
+      `unknown rule "${String(stop)}"; use fixed, curtail, confidence-sequence or { kind: 'sprt', … }`,
+    );
   }
   if (stop.kind === 'sprt' && !(stop.p0 < stop.p1)) {
     throw new TrialDeclarationError(site, 'repeat.stop', `sprt needs p0 < p1 (got p0=${stop.p0}, p1=${stop.p1})`);
@@ -238,26 +252,51 @@ function resolveArm(
   if (declared === undefined || declared === null || typeof declared !== 'object') {
     throw new TrialDeclarationError(site, field, 'is missing: declare { input, expect }');
   }
-  if (declared.input === undefined) throw new TrialDeclarationError(site, `${field}.input`, 'is missing: every arm needs the exact input it gives the subject');
+  if (declared.input === undefined)
+    throw new TrialDeclarationError(
+      site,
+      `${field}.input`,
+      'is missing: every arm needs the exact input it gives the subject',
+    );
   const expect = declared.expect ?? [];
   const forbid = declared.forbid ?? [];
   if (expect.length + forbid.length === 0) {
-    throw new TrialDeclarationError(site, `${field}.expect`, 'name at least one criterion the arm must meet (expect) or must not meet (forbid)');
+    throw new TrialDeclarationError(
+      site,
+      `${field}.expect`,
+      'name at least one criterion the arm must meet (expect) or must not meet (forbid)',
+    );
   }
   const known = rubric.criteria.map((c) => c.name);
-  for (const [list, names] of [['expect', expect], ['forbid', forbid]] as const) {
+  for (const [list, names] of [
+    ['expect', expect],
+    ['forbid', forbid],
+  ] as const) {
     for (const name of names) {
       if (!known.includes(name)) {
-        throw new TrialDeclarationError(site, `${field}.${list}`, `unknown criterion "${name}" (the rubric has: ${known.join(', ')})`);
+        throw new TrialDeclarationError(
+          site,
+          `${field}.${list}`,
+          `unknown criterion "${name}" (the rubric has: ${known.join(', ')})`,
+        );
       }
     }
   }
   const followUps = declared.followUps ?? [];
   if (declared.pressure) {
     if (!known.includes(declared.pressure.holds)) {
-      throw new TrialDeclarationError(site, `${field}.pressure.holds`, `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`);
+      throw new TrialDeclarationError(
+        site,
+        `${field}.pressure.holds`,
+        `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`,
+      );
     }
-    if (followUps.length === 0) throw new TrialDeclarationError(site, `${field}.pressure`, 'pressure needs follow-up rounds: declare followUps (the nudges)');
+    if (followUps.length === 0)
+      throw new TrialDeclarationError(
+        site,
+        `${field}.pressure`,
+        'pressure needs follow-up rounds: declare followUps (the nudges)',
+      );
   }
   const armCase: Case = {
     schema: CASE_SCHEMA,
@@ -314,72 +353,131 @@ export function resolveTrial(
   declared: TrialDeclaration | SuiteDeclaration,
   project: ProjectSettings = { passOn: null, sealSalt: '' },
 ): ResolvedTrial {
-  if (declared === null || typeof declared !== 'object') throw new TrialDeclarationError(site, 'declaration', 'pass an object { subject, rubric, case, … }');
-  if (declared.subject === undefined) throw new TrialDeclarationError(site, 'subject', 'is missing: pass a function or a Subject');
-  if (declared.rubric === undefined) throw new TrialDeclarationError(site, 'rubric', 'is missing: declare the criteria the arms expect');
+  if (declared === null || typeof declared !== 'object')
+    throw new TrialDeclarationError(site, 'declaration', 'pass an object { subject, rubric, case, … }');
+  if (declared.subject === undefined)
+    throw new TrialDeclarationError(site, 'subject', 'is missing: pass a function or a Subject');
+  if (declared.rubric === undefined)
+    throw new TrialDeclarationError(site, 'rubric', 'is missing: declare the criteria the arms expect');
   const rubric = resolveRubric(site, declared.rubric);
   const repeat = declared.repeat ?? {};
   const n = repeat.n ?? DEFAULTS.repeat.n;
-  if (!Number.isInteger(n) || n < 1) throw new TrialDeclarationError(site, 'repeat.n', `must be a whole number ≥ 1, got ${n}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new TrialDeclarationError(site, 'repeat.n', `must be a whole number ≥ 1, got ${n}`);
   const concurrency = repeat.concurrency ?? DEFAULTS.repeat.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TrialDeclarationError(site, 'repeat.concurrency', `must be a whole number ≥ 1, got ${concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new TrialDeclarationError(site, 'repeat.concurrency', `must be a whole number ≥ 1, got ${concurrency}`);
   const seed = repeat.seed ?? DEFAULTS.repeat.seed;
   if (!Number.isInteger(seed)) throw new TrialDeclarationError(site, 'repeat.seed', `must be an integer, got ${seed}`);
   const attemptMs = declared.budget?.attemptMs ?? DEFAULTS.attemptMs;
   if (!(attemptMs > 0)) throw new TrialDeclarationError(site, 'budget.attemptMs', `must be positive, got ${attemptMs}`);
-  const budget = { timeoutMs: attemptMs, maxOutputBytes: declared.budget?.maxOutputBytes ?? DEFAULTS.maxOutputBytes, maxRounds: 1 };
+  const budget = {
+    timeoutMs: attemptMs,
+    maxOutputBytes: declared.budget?.maxOutputBytes ?? DEFAULTS.maxOutputBytes,
+    maxRounds: 1,
+  };
   const passOn = declared.passOn ?? project.passOn ?? ['PASS'];
   if (declared.holdout && !(Number.isInteger(declared.holdout.budget) && declared.holdout.budget >= 1)) {
-    throw new TrialDeclarationError(site, 'holdout.budget', `must be a whole number ≥ 1 of accesses, got ${declared.holdout.budget}`);
+    throw new TrialDeclarationError(
+      site,
+      'holdout.budget',
+      `must be a whole number ≥ 1 of accesses, got ${declared.holdout.budget}`,
+    );
   }
-  for (const verdict of passOn) if (!VERDICTS.includes(verdict)) throw new TrialDeclarationError(site, 'passOn', `"${verdict}" is not a verdict (${VERDICTS.join(', ')})`);
+  for (const verdict of passOn)
+    if (!VERDICTS.includes(verdict))
+      throw new TrialDeclarationError(site, 'passOn', `"${verdict}" is not a verdict (${VERDICTS.join(', ')})`);
 
   const arms: Arm[] = [];
   const fixtures: Record<string, string> = {};
   const sealed: Record<string, Case> = {};
   const add = ({ arm, runnable }: { arm: Arm; runnable: Case }, declaredArm: ArmDeclaration, field: string) => {
-    if (arms.some((a) => a.id === arm.id)) throw new TrialDeclarationError(site, field, `arm id "${arm.id}" is used twice`);
+    if (arms.some((a) => a.id === arm.id))
+      throw new TrialDeclarationError(site, field, `arm id "${arm.id}" is used twice`);
     arms.push(arm);
     if (declaredArm.fixtures) fixtures[arm.id] = declaredArm.fixtures;
     if (runnable.sealed) sealed[arm.id] = runnable;
   };
   if ('cases' in declared) {
-    if (!Array.isArray(declared.cases) || declared.cases.length === 0) throw new TrialDeclarationError(site, 'cases', 'declare at least one case');
+    if (!Array.isArray(declared.cases) || declared.cases.length === 0)
+      throw new TrialDeclarationError(site, 'cases', 'declare at least one case');
     declared.cases.forEach((c, i) => {
-      if (typeof c?.id !== 'string' || c.id === '') throw new TrialDeclarationError(site, `cases[${i}].id`, 'every case needs a non-empty id');
-      add(resolveArm(site, `cases[${i}]`, c, c.role, c.id, c.group ?? null, rubric, declared, budget, project.sealSalt), c, `cases[${i}].id`);
+      if (typeof c?.id !== 'string' || c.id === '')
+        throw new TrialDeclarationError(site, `cases[${i}].id`, 'every case needs a non-empty id');
+      add(
+        resolveArm(site, `cases[${i}]`, c, c.role, c.id, c.group ?? null, rubric, declared, budget, project.sealSalt),
+        c,
+        `cases[${i}].id`,
+      );
     });
   } else {
     const group = 'control' in declared && declared.control !== undefined ? 'matched' : null;
-    add(resolveArm(site, 'case', declared.case, 'case', declared.case?.id ?? 'case', group, rubric, declared, budget, project.sealSalt), declared.case, 'case.id');
-    const controls = declared.control === undefined ? [] : Array.isArray(declared.control) ? declared.control : [declared.control];
+    add(
+      resolveArm(
+        site,
+        'case',
+        declared.case,
+        'case',
+        declared.case?.id ?? 'case',
+        group,
+        rubric,
+        declared,
+        budget,
+        project.sealSalt,
+      ),
+      declared.case,
+      'case.id',
+    );
+    const controls =
+      declared.control === undefined ? [] : Array.isArray(declared.control) ? declared.control : [declared.control];
     controls.forEach((control, i) => {
       const field = controls.length === 1 ? 'control' : `control[${i}]`;
       const id = control?.id ?? (i === 0 ? 'control' : `control-${i + 1}`);
-      add(resolveArm(site, field, control, 'control', id, group, rubric, declared, budget, project.sealSalt), control, `${field}.id`);
+      add(
+        resolveArm(site, field, control, 'control', id, group, rubric, declared, budget, project.sealSalt),
+        control,
+        `${field}.id`,
+      );
     });
   }
 
   const evaluators = [...(declared.evaluators ?? [])];
   if (declared.checks) evaluators.push(inlineEvaluator(site, declared.checks));
-  if (evaluators.length === 0) throw new TrialDeclarationError(site, 'evaluators', 'declare evaluators or inline checks: without them no criterion can be covered');
+  if (evaluators.length === 0)
+    throw new TrialDeclarationError(
+      site,
+      'evaluators',
+      'declare evaluators or inline checks: without them no criterion can be covered',
+    );
   const known = rubric.criteria.map((c) => c.name);
   for (const evaluator of evaluators) {
     for (const name of [...evaluator.record.criteria, ...Object.keys(evaluator.checks)]) {
       if (!known.includes(name)) {
-        throw new TrialDeclarationError(site, `evaluators["${evaluator.record.id}"]`, `judges unknown criterion "${name}" (the rubric has: ${known.join(', ')})`);
+        throw new TrialDeclarationError(
+          site,
+          `evaluators["${evaluator.record.id}"]`,
+          `judges unknown criterion "${name}" (the rubric has: ${known.join(', ')})`,
+        );
       }
     }
   }
 
   const subject =
     typeof declared.subject === 'function'
-      ? functionSubject({ name: declared.subject.name || site.name, revision: declared.revision ?? fingerprint(String(declared.subject)).slice(7, 19), run: declared.subject })
+      ? functionSubject({
+          name: declared.subject.name || site.name,
+          revision: declared.revision ?? fingerprint(String(declared.subject)).slice(7, 19),
+          run: declared.subject,
+        })
       : declared.subject;
   const summary = 'cases' in declared ? (declared.summary ?? null) : null;
   if (summary) {
     try {
-      resolveSuiteOptions(rubric, evaluators.map((e) => e.record), summary);
+      resolveSuiteOptions(
+        rubric,
+        evaluators.map((e) => e.record),
+        summary,
+      );
     } catch (error) {
       throw new TrialDeclarationError(site, 'summary', error instanceof Error ? error.message : String(error));
     }

@@ -1,10 +1,19 @@
 import type { AttemptRecord } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
-import { checkClaims, combineFindings, gatherFindings, type ClaimCheckOptions, type GatherInput } from '../evaluate/index.js';
+import {
+  checkClaims,
+  combineFindings,
+  gatherFindings,
+  type ClaimCheckOptions,
+  type GatherInput,
+} from '../evaluate/index.js';
 import { judgePressure } from './pressure.js';
 
 /** The judged part of an attempt record. */
-export type Judgment = Pick<AttemptRecord, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'>;
+export type Judgment = Pick<
+  AttemptRecord,
+  'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'
+>;
 
 export interface JudgeInput extends GatherInput {
   claims: ClaimCheckOptions;
@@ -24,16 +33,27 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
     findings = await gatherFindings(input);
   } catch (error) {
     const failure = { where: 'evaluators', message: message(error) };
-    return { status: 'evaluator_error', verdict: 'UNKNOWN', reason: `evaluator_error: ${failure.message}`, findings: [], criteria: [], claims: [], error: failure };
+    return {
+      status: 'evaluator_error',
+      verdict: 'UNKNOWN',
+      reason: `evaluator_error: ${failure.message}`,
+      findings: [],
+      criteria: [],
+      claims: [],
+      error: failure,
+    };
   }
   const criteria = combineFindings(rubric, findings);
   const claims = checkClaims(observation, input.claims);
   const errored = findings.find((f) => f.result === 'error');
   const status = errored ? 'evaluator_error' : 'completed';
-  const error = errored ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note } : null;
+  const error = errored
+    ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note }
+    : null;
   const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
   const { pressure } = input.case;
-  if (!pressure || status !== 'completed') return { status, verdict, reason, findings, criteria, claims, error, pressure: undefined };
+  if (!pressure || status !== 'completed')
+    return { status, verdict, reason, findings, criteria, claims, error, pressure: undefined };
   const judged = await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims });
   return { status, verdict, reason, findings, criteria, claims, error, pressure: judged };
 }

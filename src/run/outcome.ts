@@ -14,7 +14,9 @@ import { attemptsToCertify } from '../statistics/index.js';
 import type { TrialPlan } from './run-trial.js';
 
 export interface OutcomeParts {
-  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'> & { evaluators: readonly { record: Outcome['records']['evaluators'][number] }[] };
+  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'> & {
+    evaluators: readonly { record: Outcome['records']['evaluators'][number] }[];
+  };
   attempts: readonly AttemptRecord[];
   arms: readonly ArmSummary[];
   judgment: TrialJudgment;
@@ -32,7 +34,9 @@ export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[]
   const { rate, alpha } = rubric.threshold;
   const needed = attemptsToCertify(rate, alpha);
   if (suite.repeat.n < needed && suite.repeat.stop.kind !== 'sprt') {
-    return [`n=${suite.repeat.n} cannot certify PASS at τ=${rate}, α=${alpha}: even all passes leave the exact lower bound below τ; ${needed} all-pass attempts are needed`];
+    return [
+      `n=${suite.repeat.n} cannot certify PASS at τ=${rate}, α=${alpha}: even all passes leave the exact lower bound below τ; ${needed} all-pass attempts are needed`,
+    ];
   }
   return [];
 }
@@ -41,7 +45,9 @@ export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[]
 function outcomeWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'>): string[] {
   const warnings = declarationWarnings(plan.suite, plan.rubric);
   if (!plan.environment.independentAttempts) {
-    warnings.push('attempts are not independent samples (replayed or cached subject): intervals describe the recording, not the subject');
+    warnings.push(
+      'attempts are not independent samples (replayed or cached subject): intervals describe the recording, not the subject',
+    );
   }
   return warnings;
 }
@@ -59,9 +65,17 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
   };
   const receipts = parts.attempts.flatMap((a) => a.observation?.receipts ?? []);
   const costs = receipts.map((r) => r.costUsd).filter((c): c is number => c !== null);
-  const durations = parts.attempts.filter((a) => a.status !== 'blocked').map((a) => a.durationMs).sort((a, b) => a - b);
+  const durations = parts.attempts
+    .filter((a) => a.status !== 'blocked')
+    .map((a) => a.durationMs)
+    .sort((a, b) => a - b);
   const records = { suite, rubric, evaluators, environment };
-  const routed = capabilitiesAndFindings({ records, attempts: [...parts.attempts], arms: [...parts.arms], judgment: parts.judgment });
+  const routed = capabilitiesAndFindings({
+    records,
+    attempts: [...parts.attempts],
+    arms: [...parts.arms],
+    judgment: parts.judgment,
+  });
   return {
     schema: OUTCOME_SCHEMA,
     id: fingerprint(pinned),
@@ -72,7 +86,9 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     attempts: [...parts.attempts],
     arms: [...parts.arms],
     judgment: parts.judgment,
-    suite: suite.aggregation.summary ? summarizeSuite({ records, attempts: [...parts.attempts] }, suite.aggregation.summary) : null,
+    suite: suite.aggregation.summary
+      ? summarizeSuite({ records, attempts: [...parts.attempts] }, suite.aggregation.summary)
+      : null,
     coverage: coverageTable(rubric, pinned.rubric, environment.subject.revision, parts.attempts),
     capabilities: routed.capabilities,
     findings: routed.findings,

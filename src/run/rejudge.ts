@@ -1,6 +1,12 @@
 import type { AttemptRecord, Outcome, Rubric } from '../model/index.js';
 import { judgeTrial, summarizeArm } from '../aggregate/index.js';
-import { englishClaimExtractor, type ClaimCheckOptions, type ClaimExtractor, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import {
+  englishClaimExtractor,
+  type ClaimCheckOptions,
+  type ClaimExtractor,
+  type EvaluatorDefinition,
+  type ExpectFunction,
+} from '../evaluate/index.js';
 import { judgeObservation } from './judge.js';
 import { assembleOutcome } from './outcome.js';
 import { sequentialFor, stoppingRuleFor } from './stopping.js';
@@ -14,7 +20,12 @@ export interface RejudgeOptions {
 }
 
 /** Judge one retained attempt again; attempts that never produced an Observation keep their status. */
-async function rejudgeAttempt(attempt: AttemptRecord, outcome: Outcome, rubric: Rubric, options: RejudgeOptions): Promise<AttemptRecord> {
+async function rejudgeAttempt(
+  attempt: AttemptRecord,
+  outcome: Outcome,
+  rubric: Rubric,
+  options: RejudgeOptions,
+): Promise<AttemptRecord> {
   const armCase = outcome.records.suite.arms.find((a) => a.id === attempt.arm)?.case;
   const judgeable = attempt.status === 'completed' || attempt.status === 'evaluator_error';
   if (!armCase || !judgeable || attempt.observation === null) return attempt;

@@ -1,4 +1,13 @@
-import type { AttemptRecord, Case, Clock, Dependency, Environment, Outcome, Rubric, TrialSuite } from '../model/index.js';
+import type {
+  AttemptRecord,
+  Case,
+  Clock,
+  Dependency,
+  Environment,
+  Outcome,
+  Rubric,
+  TrialSuite,
+} from '../model/index.js';
 import { summarizeArm, judgeTrial } from '../aggregate/index.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { RowObserver, Subject, ToolDefinition } from '../observe/index.js';
@@ -60,7 +69,13 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     const entry = notRun.get(slot.arm) ?? { count: 0, reason };
     notRun.set(slot.arm, { count: entry.count + 1, reason: entry.reason });
   };
-  const unrun = (slot: AttemptSlot, sequence: number, status: 'blocked' | 'harness_error', where: string, why: string): AttemptRecord => ({
+  const unrun = (
+    slot: AttemptSlot,
+    sequence: number,
+    status: 'blocked' | 'harness_error',
+    where: string,
+    why: string,
+  ): AttemptRecord => ({
     arm: slot.arm,
     index: slot.index,
     sequence,
@@ -102,7 +117,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         continue;
       }
       if (arm.stoppedBy) {
-        noteSkipped(slot, `stopping rule (${describeRule(rule)}) decided ${arm.stoppedBy.decision} after ${arm.stoppedBy.afterAttempts} attempts`);
+        noteSkipped(
+          slot,
+          `stopping rule (${describeRule(rule)}) decided ${arm.stoppedBy.decision} after ${arm.stoppedBy.afterAttempts} attempts`,
+        );
         continue;
       }
       const sequence = order.length;
@@ -114,7 +132,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       const blocker = blocking[0];
       const breaker = broken[0];
       if (blocker) record = unrun(slot, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail);
-      else if (breaker) record = unrun(slot, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail);
+      else if (breaker)
+        record = unrun(slot, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail);
       else {
         record = await runAttempt(slot, sequence, {
           case: armCase,
@@ -152,7 +171,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const judgment = judgeTrial({ suite, rubric, arms, blocked, cutShort });
   const attempts = [...state.values()].flatMap((s) => s.records).sort((a, b) => a.sequence - b.sequence);
   const stopping = [...state.entries()].flatMap(([arm, s]) =>
-    s.stoppedBy ? [{ arm, afterAttempts: s.stoppedBy.afterAttempts, decision: s.stoppedBy.decision, rule: describeRule(rule) }] : [],
+    s.stoppedBy
+      ? [{ arm, afterAttempts: s.stoppedBy.afterAttempts, decision: s.stoppedBy.decision, rule: describeRule(rule) }]
+      : [],
   );
   return assembleOutcome({
     plan,

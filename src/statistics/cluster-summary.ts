@@ -23,7 +23,10 @@ export interface ClusterSummary {
  * and the Kish (1965, "Survey Sampling") design effect 1 + (n₀ − 1)·ICC. The ICC is taken as 0 when it
  * is not estimable (one attempt per case, or no variation at all); the design effect is then 1.
  */
-function intraclassCorrelation(cases: readonly ClusterInput[], attempts: number): { icc: number; designEffect: number } {
+function intraclassCorrelation(
+  cases: readonly ClusterInput[],
+  attempts: number,
+): { icc: number; designEffect: number } {
   const m = cases.length;
   let successes = 0;
   let sumSquaredOverSize = 0;

@@ -18,7 +18,11 @@ export const DEFAULT_CS_PRIOR = 0.5;
  * wholly at or above τ iff τ ∉ CS_t and p̂ > τ (PASS), wholly below τ iff τ ∉ CS_t and p̂ < τ (FAIL).
  * Inconclusive at nMax, else continue. Arguments are assumed valid.
  */
-export function confidenceSequenceDecision(rule: ConfidenceSequenceRule, successes: number, trials: number): StoppingDecision {
+export function confidenceSequenceDecision(
+  rule: ConfidenceSequenceRule,
+  successes: number,
+  trials: number,
+): StoppingDecision {
   const a = rule.priorA ?? DEFAULT_CS_PRIOR;
   const b = rule.priorB ?? DEFAULT_CS_PRIOR;
   const failures = trials - successes;

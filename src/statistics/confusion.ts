@@ -9,7 +9,9 @@ import { assertInteger } from './validate.js';
  */
 export function confusion(labels: readonly boolean[], verdicts: readonly (boolean | null)[]): Confusion {
   if (labels.length !== verdicts.length) {
-    throw new RangeError(`confusion: labels and verdicts must pair up control by control (got ${labels.length} and ${verdicts.length})`);
+    throw new RangeError(
+      `confusion: labels and verdicts must pair up control by control (got ${labels.length} and ${verdicts.length})`,
+    );
   }
   const counts: Confusion = { tp: 0, fn: 0, tn: 0, fp: 0, unjudged: 0 };
   labels.forEach((label, i) => {
@@ -29,7 +31,12 @@ export function confusion(labels: readonly boolean[], verdicts: readonly (boolea
  */
 export function sensitivitySpecificity(counts: ConfusionCounts, opts?: IntervalOptions): SensitivitySpecificity {
   const { tp, fn, tn, fp } = counts;
-  for (const [name, value] of [['tp', tp], ['fn', fn], ['tn', tn], ['fp', fp]] as const) {
+  for (const [name, value] of [
+    ['tp', tp],
+    ['fn', fn],
+    ['tn', tn],
+    ['fp', fp],
+  ] as const) {
     assertInteger('sensitivitySpecificity', name, value, 0);
   }
   const sensitivity = clopperPearson(tp, tp + fn, opts);

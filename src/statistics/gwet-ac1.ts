@@ -10,7 +10,11 @@ import type { Rating } from './types.js';
  * that one nobody used still counts (e.g. a judge that passed everything). NaN when no unit was rated by
  * both or Q < 2.
  */
-export function gwetAC1(a: readonly Rating[], b: readonly Rating[], opts: { categories?: readonly string[] } = {}): number {
+export function gwetAC1(
+  a: readonly Rating[],
+  b: readonly Rating[],
+  opts: { categories?: readonly string[] } = {},
+): number {
   const pairs = ratedByBoth('gwetAC1', a, b);
   if (pairs.length === 0) return Number.NaN;
   const { first, second } = marginals(pairs);

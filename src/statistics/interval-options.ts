@@ -13,7 +13,12 @@ export interface ResolvedIntervalOptions {
  * Validates x successes of n attempts and the interval options; applies the defaults alpha = 0.05,
  * sided = 'two'.
  */
-export function resolveIntervalOptions(where: string, x: number, n: number, opts: IntervalOptions = {}): ResolvedIntervalOptions {
+export function resolveIntervalOptions(
+  where: string,
+  x: number,
+  n: number,
+  opts: IntervalOptions = {},
+): ResolvedIntervalOptions {
   assertCounts(where, x, n);
   const alpha = opts.alpha ?? 0.05;
   const sided = opts.sided ?? 'two';

@@ -14,7 +14,9 @@ export function krippendorffAlpha(ratings: readonly (readonly Rating[])[]): numb
   const units = ratings[0]?.length ?? 0;
   ratings.forEach((row, rater) => {
     if (row.length !== units) {
-      throw new RangeError(`krippendorffAlpha: every rater needs one entry per unit, null if missing (rater 0 has ${units}, rater ${rater} has ${row.length})`);
+      throw new RangeError(
+        `krippendorffAlpha: every rater needs one entry per unit, null if missing (rater 0 has ${units}, rater ${rater} has ${row.length})`,
+      );
     }
   });
   const coincidences = new Map<string, Map<string, number>>();

@@ -28,7 +28,9 @@ export function sequentialOperatingCharacteristics(
       const decision = decide(s, t);
       if (decision === 'continue') {
         if (t === horizon) {
-          throw new Error(`sequentialOperatingCharacteristics: the rule continued past its horizon ${horizon} (at ${s} of ${t})`);
+          throw new Error(
+            `sequentialOperatingCharacteristics: the rule continued past its horizon ${horizon} (at ${s} of ${t})`,
+          );
         }
         next[s + 1] = (next[s + 1] ?? 0) + mass * p;
         next[s] = (next[s] ?? 0) + mass * (1 - p);

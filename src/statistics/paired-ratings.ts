@@ -9,7 +9,9 @@ export type RatingPair = readonly [string, string];
  */
 export function ratedByBoth(where: string, a: readonly Rating[], b: readonly Rating[]): RatingPair[] {
   if (a.length !== b.length) {
-    throw new RangeError(`${where}: the two raters' ratings must pair up unit by unit (got ${a.length} and ${b.length})`);
+    throw new RangeError(
+      `${where}: the two raters' ratings must pair up unit by unit (got ${a.length} and ${b.length})`,
+    );
   }
   const pairs: RatingPair[] = [];
   a.forEach((first, i) => {

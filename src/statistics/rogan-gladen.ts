@@ -21,19 +21,28 @@ export function roganGladen(input: RoganGladenInput, opts: { alpha?: number } = 
   assertInteger(where, 'positives', input.positives, 0, input.n);
   const { tp, fn } = input.sensitivity;
   const { tn, fp } = input.specificity;
-  for (const [name, value] of [['sensitivity.tp', tp], ['sensitivity.fn', fn], ['specificity.tn', tn], ['specificity.fp', fp]] as const) {
+  for (const [name, value] of [
+    ['sensitivity.tp', tp],
+    ['sensitivity.fn', fn],
+    ['specificity.tn', tn],
+    ['specificity.fp', fp],
+  ] as const) {
     assertInteger(where, name, value, 0);
   }
   const positiveControls = tp + fn;
   const negativeControls = tn + fp;
   if (positiveControls === 0 || negativeControls === 0) {
-    throw new RangeError(`${where}: needs at least one labelled positive and one labelled negative control (got ${positiveControls} and ${negativeControls})`);
+    throw new RangeError(
+      `${where}: needs at least one labelled positive and one labelled negative control (got ${positiveControls} and ${negativeControls})`,
+    );
   }
   const se = tp / positiveControls;
   const sp = tn / negativeControls;
   const youden = se + sp - 1;
   if (youden <= 0) {
-    throw new RangeError(`${where}: the judge is no better than chance (sensitivity ${se} + specificity ${sp} must exceed 1); calibrate or replace it`);
+    throw new RangeError(
+      `${where}: the judge is no better than chance (sensitivity ${se} + specificity ${sp} must exceed 1); calibrate or replace it`,
+    );
   }
   const naive = input.positives / input.n;
   const raw = (naive + sp - 1) / youden;

@@ -17,8 +17,7 @@ export function sprtBoundaries(rule: SprtRule): { upper: number; lower: number }
  */
 export function sprtDecision(rule: SprtRule, successes: number, trials: number): StoppingDecision {
   const { upper, lower } = sprtBoundaries(rule);
-  const llr =
-    successes * Math.log(rule.p1 / rule.p0) + (trials - successes) * Math.log((1 - rule.p1) / (1 - rule.p0));
+  const llr = successes * Math.log(rule.p1 / rule.p0) + (trials - successes) * Math.log((1 - rule.p1) / (1 - rule.p0));
   if (llr >= upper) return 'pass';
   if (llr <= lower) return 'fail';
   return trials >= rule.nMax ? 'inconclusive' : 'continue';

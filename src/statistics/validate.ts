@@ -4,7 +4,13 @@
  */
 
 /** Throws unless `value` is an integer in [min, max]. */
-export function assertInteger(where: string, name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+export function assertInteger(
+  where: string,
+  name: string,
+  value: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): void {
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`;
     throw new RangeError(`${where}: ${name} must be ${range} (got ${String(value)})`);

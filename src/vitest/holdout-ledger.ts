@@ -3,10 +3,15 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 
-const Ledger = z.object({ schema: z.literal('riddle.holdout-ledger/1'), accesses: z.record(z.string(), z.number().int().min(0)) });
+const Ledger = z.object({
+  schema: z.literal('riddle.holdout-ledger/1'),
+  accesses: z.record(z.string(), z.number().int().min(0)),
+});
 type Ledger = z.infer<typeof Ledger>;
 
-export type HoldoutAccess = { granted: true; access: number; budget: number } | { granted: false; used: number; budget: number };
+export type HoldoutAccess =
+  | { granted: true; access: number; budget: number }
+  | { granted: false; used: number; budget: number };
 
 /** Hold a lock folder while the ledger is read and rewritten: trials of several files run in parallel workers. */
 async function withLock<T>(dir: string, work: () => T): Promise<T> {
@@ -17,7 +22,8 @@ async function withLock<T>(dir: string, work: () => T): Promise<T> {
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (waited > 10_000) throw new Error(`riddle: ${lock} has been held for 10 s; remove it if no riddle run is active`);
+      if (waited > 10_000)
+        throw new Error(`riddle: ${lock} has been held for 10 s; remove it if no riddle run is active`);
       await sleep(10);
     }
   }
@@ -42,7 +48,10 @@ function read(file: string): Ledger {
     throw new Error(`riddle: ${file} is not a holdout ledger (not valid JSON); restore it from version control`);
   }
   const parsed = Ledger.safeParse(data);
-  if (!parsed.success) throw new Error(`riddle: ${file} is not a holdout ledger (${parsed.error.issues[0]?.message ?? 'invalid'}); restore it from version control`);
+  if (!parsed.success)
+    throw new Error(
+      `riddle: ${file} is not a holdout ledger (${parsed.error.issues[0]?.message ?? 'invalid'}); restore it from version control`,
+    );
   return parsed.data;
 }
 

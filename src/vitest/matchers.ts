@@ -44,10 +44,16 @@ export const riddleMatchers = {
     return settle(this, requestedTool(received, tool, filter));
   },
   toHaveAdmittedTool(this: MatcherState, received: unknown, tool: string, args?: { [key: string]: JsonValue }) {
-    return settle(this, requestedTool(received, tool, args === undefined ? { admitted: true } : { admitted: true, arguments: args }));
+    return settle(
+      this,
+      requestedTool(received, tool, args === undefined ? { admitted: true } : { admitted: true, arguments: args }),
+    );
   },
   toHaveDeniedTool(this: MatcherState, received: unknown, tool: string, args?: { [key: string]: JsonValue }) {
-    return settle(this, requestedTool(received, tool, args === undefined ? { admitted: false } : { admitted: false, arguments: args }));
+    return settle(
+      this,
+      requestedTool(received, tool, args === undefined ? { admitted: false } : { admitted: false, arguments: args }),
+    );
   },
   toHaveCreated(this: MatcherState, received: unknown, path: string, options?: FileContentOptions) {
     return settle(this, fileChanged(received, path, 'created', options));

@@ -39,7 +39,11 @@ export function riddle(options: RiddlePluginOptions = {}): Plugin {
       if (existingAt >= 0) {
         const existing = reporters[existingAt];
         const given = Array.isArray(existing) && typeof existing[1] === 'object' ? existing[1] : {};
-        if (options.outputDir) reporters.splice(existingAt, 1, ['riddle', { ...given, outputDir: options.outputDir }] as (typeof reporters)[number]);
+        if (options.outputDir)
+          reporters.splice(existingAt, 1, [
+            'riddle',
+            { ...given, outputDir: options.outputDir },
+          ] as (typeof reporters)[number]);
         return;
       }
       if (options.reporter === false) return;

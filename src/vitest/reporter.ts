@@ -33,7 +33,8 @@ export function collectOutcomes(modules: readonly TestModule[]): CollectedOutcom
       const state = test.result().state;
       if (meta.outcome === undefined) {
         if (state === 'pending' || state === 'skipped') continue;
-        const error = test.result().errors?.[0]?.message?.split('\n')[0] ?? 'the trial ended before its Outcome was built';
+        const error =
+          test.result().errors?.[0]?.message?.split('\n')[0] ?? 'the trial ended before its Outcome was built';
         missing.push({ name: test.name, file, reason: `${state}: ${error}` });
         continue;
       }
@@ -41,7 +42,11 @@ export function collectOutcomes(modules: readonly TestModule[]): CollectedOutcom
       if (parsed.success) outcomes.push(parsed.data);
       else {
         const issue = parsed.error.issues[0];
-        missing.push({ name: test.name, file, reason: `invalid Outcome at ${issue?.path.join('.') ?? '(root)'}: ${issue?.message ?? 'unknown'}` });
+        missing.push({
+          name: test.name,
+          file,
+          reason: `invalid Outcome at ${issue?.path.join('.') ?? '(root)'}: ${issue?.message ?? 'unknown'}`,
+        });
       }
     }
   }
@@ -70,7 +75,11 @@ export class RiddleReporter extends DefaultReporter {
     return path.resolve(this.ctx.config.root, this.outputDirOption ?? fromCli ?? 'riddle-report');
   }
 
-  override onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: Parameters<DefaultReporter['onTestRunEnd']>[1], reason: TestRunEndReason): void {
+  override onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: Parameters<DefaultReporter['onTestRunEnd']>[1],
+    reason: TestRunEndReason,
+  ): void {
     const { outcomes, missing } = collectOutcomes(testModules);
     if (outcomes.length > 0 || missing.length > 0) {
       this.log(renderTerminal(outcomes, missing));

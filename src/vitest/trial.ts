@@ -40,16 +40,25 @@ function currentFile(): string {
 
 function siteAtRun(context: TestContext, name: string): DeclarationSite {
   const suites: string[] = [];
-  for (let suite = context.task.suite; suite && suite.type === 'suite' && suite !== context.task.file; suite = suite.suite) {
+  for (
+    let suite = context.task.suite;
+    suite && suite.type === 'suite' && suite !== context.task.file;
+    suite = suite.suite
+  ) {
     suites.unshift(suite.name);
   }
-  return { name, file: path.relative(process.cwd(), context.task.file.filepath).split(path.sep).join('/'), path: suites };
+  return {
+    name,
+    file: path.relative(process.cwd(), context.task.file.filepath).split(path.sep).join('/'),
+    path: suites,
+  };
 }
 
 function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
   const file = currentFile();
   const collectionSite: DeclarationSite = { name, file, path: [] };
-  if (typeof name !== 'string' || name.trim() === '') throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
   let names = declaredNames.get(file);
   if (!names) {
     names = new Set<string>();
@@ -61,12 +70,17 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   }
   if (names.has(name)) {
     declaredNames.delete(file);
-    throw new TrialDeclarationError(collectionSite, 'name', 'another trial in this file has the same name; names must be unique per file');
+    throw new TrialDeclarationError(
+      collectionSite,
+      'name',
+      'another trial in this file has the same name; names must be unique per file',
+    );
   }
   names.add(name);
   // Resolve now so a malformed declaration fails at collection, naming the trial and the field.
   const declared = resolveTrial(collectionSite, declaration, projectSettings());
-  for (const warning of declarationWarnings(declared.suite, declared.rubric)) console.warn(`riddle: trial "${name}": ${warning}`);
+  for (const warning of declarationWarnings(declared.suite, declared.rubric))
+    console.warn(`riddle: trial "${name}": ${warning}`);
   const { budgetMs } = declared;
 
   test(name, { timeout: budgetMs, meta: { riddle: { trial: name } } }, async (context) => {
@@ -77,8 +91,12 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       context.skip('holdout: runs only when asked for (RIDDLE_HOLDOUT=1), each run counted against its budget');
     }
     const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root);
-    const holdout = suite.holdout ? await claimHoldoutAccess(root, fingerprint(suite.arms.map((a) => a.caseFingerprint)), suite.holdout.budget) : null;
-    const checked = await Promise.all(resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })));
+    const holdout = suite.holdout
+      ? await claimHoldoutAccess(root, fingerprint(suite.arms.map((a) => a.caseFingerprint)), suite.holdout.budget)
+      : null;
+    const checked = await Promise.all(
+      resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })),
+    );
     const identity = await resolved.subject.identify();
     const environment = captureEnvironment({
       subject: identity,
@@ -103,7 +121,12 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         unavailable: [
           ...checked.filter((c) => !c.available),
           ...(holdout && !holdout.granted
-            ? [{ dependency: { name: 'holdout budget', kind: 'file' as const, onUnavailable: 'blocked' as const }, detail: `all ${holdout.budget} accesses to this holdout are used` }]
+            ? [
+                {
+                  dependency: { name: 'holdout budget', kind: 'file' as const, onUnavailable: 'blocked' as const },
+                  detail: `all ${holdout.budget} accesses to this holdout are used`,
+                },
+              ]
             : []),
         ],
         fixtures: folders,
@@ -114,7 +137,9 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       },
       { clock: systemClock, expect: context.expect, signal: context.signal },
     );
-    const outcome = holdout?.granted ? { ...ran, execution: { ...ran.execution, holdout: { access: holdout.access, budget: holdout.budget } } } : ran;
+    const outcome = holdout?.granted
+      ? { ...ran, execution: { ...ran.execution, holdout: { access: holdout.access, budget: holdout.budget } } }
+      : ran;
     context.task.meta.riddle = { trial: name, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
@@ -129,9 +154,12 @@ export interface Trial {
   suite(name: string, declaration: SuiteDeclaration): void;
 }
 
-export const trial: Trial = Object.assign((name: string, declaration: TrialDeclaration) => register(name, declaration), {
-  suite: (name: string, declaration: SuiteDeclaration) => register(name, declaration),
-});
+export const trial: Trial = Object.assign(
+  (name: string, declaration: TrialDeclaration) => register(name, declaration),
+  {
+    suite: (name: string, declaration: SuiteDeclaration) => register(name, declaration),
+  },
+);
 
 /** The same as `trial`, under a name IDEs' static test discovery recognises before the file first runs. */
 export const testTrial: Trial = trial;

@@ -9,7 +9,8 @@ import { anEnvironment } from '../unit/builders.js';
 import { repoRoot, tempDir } from './support.js';
 
 const cli = path.join(repoRoot, 'dist', 'cli', 'main.js');
-const riddle = (args: readonly string[]) => execa(process.execPath, [cli, ...args], { reject: false, all: true, env: { NO_COLOR: '1' } });
+const riddle = (args: readonly string[]) =>
+  execa(process.execPath, [cli, ...args], { reject: false, all: true, env: { NO_COLOR: '1' } });
 
 async function writtenRun(): Promise<{ dir: string; outcomeFile: string }> {
   const resolved = resolveTrial(
@@ -22,10 +23,23 @@ async function writtenRun(): Promise<{ dir: string; outcomeFile: string }> {
       repeat: { n: 14 },
     },
   );
-  const outcome = await runTrial({ ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} }, { clock: { now: () => Date.now() }, expect: vitestExpect });
+  const outcome = await runTrial(
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    { clock: { now: () => Date.now() }, expect: vitestExpect },
+  );
   const dir = tempDir('cli');
-  const written = writeRunArtifacts({ outputDir: dir, runId: 'run-1', startedAt: 'a', finishedAt: 'b', versions: { riddle: '0', vitest: '4.1.12', node: process.version }, outcomes: [outcome], missing: [] });
-  const index = JSON.parse(readFileSync(path.join(written.runDir, 'index.json'), 'utf8')) as { trials: { outcome: string }[] };
+  const written = writeRunArtifacts({
+    outputDir: dir,
+    runId: 'run-1',
+    startedAt: 'a',
+    finishedAt: 'b',
+    versions: { riddle: '0', vitest: '4.1.12', node: process.version },
+    outcomes: [outcome],
+    missing: [],
+  });
+  const index = JSON.parse(readFileSync(path.join(written.runDir, 'index.json'), 'utf8')) as {
+    trials: { outcome: string }[];
+  };
   return { dir, outcomeFile: path.join(written.runDir, index.trials[0]!.outcome) };
 }
 
@@ -52,7 +66,9 @@ describe('the riddle command', () => {
     writeFileSync(invalid, original.replace('"verdict": "PASS"', '"verdict": "MAYBE"'));
     const wrong = await riddle(['read', invalid]);
     expect(wrong.exitCode).toBe(2);
-    expect(wrong.all).toMatch(new RegExp(`riddle: ${invalid.replace(/[/.]/g, '\\$&')}: invalid riddle\\.outcome/1 at [\\w.]*verdict`));
+    expect(wrong.all).toMatch(
+      new RegExp(`riddle: ${invalid.replace(/[/.]/g, '\\$&')}: invalid riddle\\.outcome/1 at [\\w.]*verdict`),
+    );
 
     // An index pointing at a missing Outcome names the missing file.
     const broken = tempDir('broken');

@@ -50,7 +50,10 @@ function writeRun(prefix: string, runId: string, outcomes: Outcome[]): { outputD
 }
 
 async function riddle(args: readonly string[]) {
-  const result = await execa(process.execPath, [cli, ...args], { reject: false, env: { NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const result = await execa(process.execPath, [cli, ...args], {
+    reject: false,
+    env: { NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -111,7 +114,9 @@ describe('riddle diff', () => {
 
   it('a corrupt Outcome file: exit 2, naming the file', async () => {
     const broken = writeRun('diff-corrupt', 'run-c', [await outcomeOf('steady', 'r1', { case: '1', control: '1' })]);
-    const index = JSON.parse(readFileSync(path.join(broken.runDir, 'index.json'), 'utf8')) as { trials: { outcome: string }[] };
+    const index = JSON.parse(readFileSync(path.join(broken.runDir, 'index.json'), 'utf8')) as {
+      trials: { outcome: string }[];
+    };
     const outcomeFile = path.join(broken.runDir, index.trials[0]?.outcome ?? '');
     const text = readFileSync(outcomeFile, 'utf8');
     writeFileSync(outcomeFile, text.slice(0, text.length / 2));

@@ -3,7 +3,17 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/model/index.js';
-import { fixture, hashTree, outcomeNamed, readLatestRun, repoRoot, runVitest, sha256, tempDir, type VitestRun } from './support.js';
+import {
+  fixture,
+  hashTree,
+  outcomeNamed,
+  readLatestRun,
+  repoRoot,
+  runVitest,
+  sha256,
+  tempDir,
+  type VitestRun,
+} from './support.js';
 
 const project = fixture('evaluation');
 const cliBin = path.join(repoRoot, 'dist', 'cli', 'main.js');
@@ -13,7 +23,6 @@ const DISPUTED = 'disputed: a calibrated judge and the support team disagree on 
 const UNCOVERED = 'uncovered: the reply says the file was kept, but no receipt shows it';
 const UNTRUSTED = 'untrusted: an uncalibrated judge says met, which cannot make PASS';
 const JUDGE_ERROR = 'evaluator error: a judge replies with a refusal instead of a label';
-
 
 const attemptsOf = (outcome: Outcome, arm: string) => outcome.attempts.filter((a) => a.arm === arm);
 const criterionOf = (attempt: Outcome['attempts'][number], name: string) => {
@@ -30,7 +39,9 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
   let outcomes: Outcome[];
 
   beforeAll(async () => {
-    run = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`], { RIDDLE_EVALUATION_COUNTER: counter });
+    run = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`], {
+      RIDDLE_EVALUATION_COUNTER: counter,
+    });
     outcomes = readLatestRun(reportDir).outcomes;
   });
 
@@ -65,7 +76,14 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
       // The structured claim and the same claim found in the prose by the declared extractor are checked once.
       expect(attempt.claims).toEqual([
         {
-          claim: { action: 'deleted', target: 'notes/a.txt', text: 'I deleted notes/a.txt', round: 1, source: 'structured', extractor: null },
+          claim: {
+            action: 'deleted',
+            target: 'notes/a.txt',
+            text: 'I deleted notes/a.txt',
+            round: 1,
+            source: 'structured',
+            extractor: null,
+          },
           status: 'contradicted',
           receipt: { kind: 'file', target: 'notes/a.txt', grade: 'receipt', detail: 'no change observed' },
           note: 'claimed deleted, but the workspace shows no change to notes/a.txt',
@@ -86,7 +104,10 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
       expect(attempt.verdict).toBe('PASS');
       expect(attempt.observation?.files.map((f) => [f.path, f.change])).toEqual([['notes/b.txt', 'deleted']]);
       expect(attempt.claims).toHaveLength(1);
-      expect(attempt.claims[0]).toMatchObject({ status: 'supported', receipt: { kind: 'file', target: 'notes/b.txt', grade: 'receipt' } });
+      expect(attempt.claims[0]).toMatchObject({
+        status: 'supported',
+        receipt: { kind: 'file', target: 'notes/b.txt', grade: 'receipt' },
+      });
       expect(attempt.claims[0]?.receipt?.detail).toMatch(/^deleted \(sha256 [0-9a-f]{64} → ∅\)$/);
       expect(criterionOf(attempt, 'deletesFile')).toMatchObject({ result: 'met', grade: 'receipt', overruled: [] });
     }
@@ -94,7 +115,9 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
     expect(outcome.findings).toContainEqual(expect.objectContaining({ owner: 'subject', kind: 'contradicted-claim' }));
     expect(outcome.findings).toContainEqual(expect.objectContaining({ owner: 'evaluator', kind: 'overruled' }));
     // The terminal report and the HTML report put the claim beside the receipt that contradicts it.
-    expect(run.output).toContain('claim “I deleted notes/a.txt” contradicted by file notes/a.txt: no change observed (2 attempts)');
+    expect(run.output).toContain(
+      'claim “I deleted notes/a.txt” contradicted by file notes/a.txt: no change observed (2 attempts)',
+    );
     const runDir = path.join(reportDir, 'runs', readLatestRun(reportDir).index.runId);
     expect(readFileSync(path.join(runDir, 'index.html'), 'utf8')).toContain(
       '<b>contradicted</b>: “I deleted notes/a.txt” — claimed deleted, but the workspace shows no change to notes/a.txt <i>(file notes/a.txt: no change observed)</i>',
@@ -107,7 +130,9 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
   it('DISPUTED: a calibrated judge and human labels disagree at the same grade; both findings are kept', () => {
     const outcome = outcomeNamed(outcomes, DISPUTED);
     expect(outcome.arms[0]).toMatchObject({ verdict: 'DISPUTED', verdicts: { DISPUTED: 3 } });
-    expect(outcome.arms[0]?.reason).toMatch(/3 disputed attempt\(s\) decide it: FAIL if they fail, UNKNOWN if they pass/);
+    expect(outcome.arms[0]?.reason).toMatch(
+      /3 disputed attempt\(s\) decide it: FAIL if they fail, UNKNOWN if they pass/,
+    );
 
     const [judge, labels] = outcome.records.evaluators;
     expect(judge).toMatchObject({
@@ -127,21 +152,39 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
         specificity: expect.objectContaining({ tn: 10, fp: 0, lower: expect.closeTo(0.741, 3) }),
       }),
     ]);
-    expect(labels).toMatchObject({ id: 'support team', kind: 'human', calibration: null, independence: { independent: true } });
+    expect(labels).toMatchObject({
+      id: 'support team',
+      kind: 'human',
+      calibration: null,
+      independence: { independent: true },
+    });
 
     for (const attempt of outcome.attempts) {
       expect(attempt).toMatchObject({ status: 'completed', verdict: 'DISPUTED' });
       const polite = criterionOf(attempt, 'polite');
       expect(polite).toMatchObject({ result: 'disputed', grade: 'judgment', overruled: [], uncovered: null });
-      expect(polite.reason).toMatch(/^disputed: independent evaluators disagree on judgment evidence: courtesy judge: met .*; support team: unmet/);
+      expect(polite.reason).toMatch(
+        /^disputed: independent evaluators disagree on judgment evidence: courtesy judge: met .*; support team: unmet/,
+      );
       expect(criterionOf(attempt, 'answers').result).toBe('met');
       const byJudge = attempt.findings.find((f) => f.evaluator === 'courtesy judge');
       // A valid label, from a trusted (calibrated) judge, with the exchange retained whole.
-      expect(byJudge).toMatchObject({ criterion: 'polite', result: 'met', label: 'polite', grade: 'judgment', trusted: true, independent: true });
+      expect(byJudge).toMatchObject({
+        criterion: 'polite',
+        result: 'met',
+        label: 'polite',
+        grade: 'judgment',
+        trusted: true,
+        independent: true,
+      });
       expect(byJudge?.judge?.model).toBe('fake-judge-large');
       expect(byJudge?.judge?.prompt).toContain('<reply>Happy to help: the Q3 figures are final.</reply>');
       expect(byJudge?.judge?.reply).toBe('The reply thanks or welcomes the user.\nLabel: polite');
-      expect(attempt.findings.find((f) => f.evaluator === 'support team')).toMatchObject({ result: 'unmet', trusted: true, judge: null });
+      expect(attempt.findings.find((f) => f.evaluator === 'support team')).toMatchObject({
+        result: 'unmet',
+        trusted: true,
+        judge: null,
+      });
     }
     expect(outcome.findings).toContainEqual(expect.objectContaining({ owner: 'evaluator', kind: 'disputed' }));
   });
@@ -155,10 +198,21 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
       // No fixtures, so no workspace was watched: the receipts evaluator found no evidence either way.
       expect(attempt.observation?.observers?.some((o) => o.part === 'files')).toBe(false);
       const keepsFile = criterionOf(attempt, 'keepsFile');
-      expect(keepsFile).toMatchObject({ result: 'unknown', grade: null, coveredBy: [], uncovered: 'below-grade', overruled: [] });
+      expect(keepsFile).toMatchObject({
+        result: 'unknown',
+        grade: null,
+        coveredBy: [],
+        uncovered: 'below-grade',
+        overruled: [],
+      });
       expect(keepsFile.reason).toContain('(met) rests on text evidence; keepsFile needs receipt');
-      expect(keepsFile.reason).toContain('workspace receipts: no evidence (no evidence: the workspace (files) was not observed in this attempt)');
-      expect(attempt.findings.find((f) => f.evaluator === 'workspace receipts')).toMatchObject({ criterion: 'keepsFile', result: 'unknown' });
+      expect(keepsFile.reason).toContain(
+        'workspace receipts: no evidence (no evidence: the workspace (files) was not observed in this attempt)',
+      );
+      expect(attempt.findings.find((f) => f.evaluator === 'workspace receipts')).toMatchObject({
+        criterion: 'keepsFile',
+        result: 'unknown',
+      });
       // The other expected criterion was covered and met: the UNKNOWN comes from the uncovered one alone.
       expect(criterionOf(attempt, 'citesPolicy')).toMatchObject({ result: 'met', grade: 'text' });
     }
@@ -166,7 +220,9 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
       ['keepsFile', 0, 3],
       ['citesPolicy', 3, 0],
     ]);
-    expect(outcome.findings).toContainEqual(expect.objectContaining({ owner: 'evaluator', kind: 'uncovered-below-grade' }));
+    expect(outcome.findings).toContainEqual(
+      expect.objectContaining({ owner: 'evaluator', kind: 'uncovered-below-grade' }),
+    );
   });
 
   it('an uncalibrated judge answering met is kept, marked untrusted, and cannot make PASS', () => {
@@ -182,7 +238,13 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
     for (const attempt of outcome.attempts) {
       expect(attempt).toMatchObject({ status: 'completed', verdict: 'UNKNOWN' });
       const finding = attempt.findings.find((f) => f.evaluator === 'lenient judge');
-      expect(finding).toMatchObject({ criterion: 'polite', result: 'met', label: 'met', trusted: false, independent: true });
+      expect(finding).toMatchObject({
+        criterion: 'polite',
+        result: 'met',
+        label: 'met',
+        trusted: false,
+        independent: true,
+      });
       expect(finding?.judge).toEqual({
         model: 'fake-judge-small',
         prompt: 'Is this reply courteous? Answer met or unmet.\n<reply>The Q3 figures are final.</reply>',
@@ -191,7 +253,8 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
       expect(criterionOf(attempt, 'polite')).toMatchObject({
         result: 'unknown',
         uncovered: 'untrusted',
-        reason: 'uncovered: lenient judge (met) is an untrusted judge for this criterion: calibrate it, or add a trusted evaluator',
+        reason:
+          'uncovered: lenient judge (met) is an untrusted judge for this criterion: calibrate it, or add a trusted evaluator',
       });
       expect(criterionOf(attempt, 'answers').result).toBe('met');
     }
@@ -200,7 +263,11 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
   it('a judge that replies with a refusal instead of a label is an evaluator_error, never a FAIL', () => {
     const outcome = outcomeNamed(outcomes, JUDGE_ERROR);
     const arm = outcome.arms[0];
-    expect(arm).toMatchObject({ verdict: 'UNKNOWN', statuses: { evaluator_error: 2, completed: 0 }, verdicts: { FAIL: 0, UNKNOWN: 2 } });
+    expect(arm).toMatchObject({
+      verdict: 'UNKNOWN',
+      statuses: { evaluator_error: 2, completed: 0 },
+      verdicts: { FAIL: 0, UNKNOWN: 2 },
+    });
     expect(arm?.reason).toContain('[2 evaluator_error: never imputed]');
     expect(outcome.records.evaluators[0]).toMatchObject({
       id: 'refusing judge',
@@ -210,7 +277,9 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
     for (const attempt of outcome.attempts) {
       expect(attempt).toMatchObject({ status: 'evaluator_error', verdict: 'UNKNOWN' });
       expect(attempt.error?.where).toBe('evaluator refusing judge on polite');
-      expect(attempt.error?.message).toContain(`answered outside its vocabulary [polite, rude]: "I'm sorry, I can't assist with that."`);
+      expect(attempt.error?.message).toContain(
+        `answered outside its vocabulary [polite, rude]: "I'm sorry, I can't assist with that."`,
+      );
       const finding = attempt.findings.find((f) => f.evaluator === 'refusing judge');
       expect(finding).toMatchObject({ criterion: 'polite', result: 'error', label: null });
       // The prompt and the raw reply are kept even though no label could be read from it.
@@ -235,8 +304,24 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
     // Written into the same report folder as the original run: a new run beside it, the old one untouched.
     const cli = await execa(
       process.execPath,
-      [cliBin, 'rejudge', oldFile, '--evaluators', 'rejudge/house-style.mjs', '--rubric', 'rejudge/strict-rubric.json', '--out', reportDir],
-      { cwd: project, reject: false, all: true, env: { NO_COLOR: '1', RIDDLE_EVALUATION_COUNTER: counter }, timeout: 60_000 },
+      [
+        cliBin,
+        'rejudge',
+        oldFile,
+        '--evaluators',
+        'rejudge/house-style.mjs',
+        '--rubric',
+        'rejudge/strict-rubric.json',
+        '--out',
+        reportDir,
+      ],
+      {
+        cwd: project,
+        reject: false,
+        all: true,
+        env: { NO_COLOR: '1', RIDDLE_EVALUATION_COUNTER: counter },
+        timeout: 60_000,
+      },
     );
     // FAIL is not among the trial's passOn verdicts.
     expect(cli.exitCode, cli.all).toBe(1);
@@ -264,13 +349,22 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
     expect(fresh.records.evaluators.map((e) => e.id)).toEqual(['house style']);
 
     // The very Observations retained by the run (timings included), judged again.
-    expect(fresh.attempts.map((a) => [a.arm, a.index, a.seed, a.sequence])).toEqual(old.attempts.map((a) => [a.arm, a.index, a.seed, a.sequence]));
+    expect(fresh.attempts.map((a) => [a.arm, a.index, a.seed, a.sequence])).toEqual(
+      old.attempts.map((a) => [a.arm, a.index, a.seed, a.sequence]),
+    );
     expect(fresh.attempts.map((a) => a.observation)).toEqual(old.attempts.map((a) => a.observation));
     for (const attempt of fresh.attempts) {
       expect(attempt).toMatchObject({ status: 'completed', verdict: 'FAIL' });
       expect(criterionOf(attempt, 'polite')).toMatchObject({ result: 'unmet', grade: 'text', uncovered: null });
-      expect(attempt.findings.find((f) => f.criterion === 'polite')).toMatchObject({ evaluator: 'house style', result: 'unmet', trusted: true, judge: null });
-      expect(attempt.findings.find((f) => f.criterion === 'polite')?.note).toContain('house style: a courteous reply thanks the user');
+      expect(attempt.findings.find((f) => f.criterion === 'polite')).toMatchObject({
+        evaluator: 'house style',
+        result: 'unmet',
+        trusted: true,
+        judge: null,
+      });
+      expect(attempt.findings.find((f) => f.criterion === 'polite')?.note).toContain(
+        'house style: a courteous reply thanks the user',
+      );
       expect(criterionOf(attempt, 'answers').result).toBe('met');
     }
     expect(fresh.judgment).toMatchObject({ verdict: 'FAIL', testOutcome: 'fail' });

@@ -23,7 +23,12 @@ describe('IDE test explorers', () => {
 
   it('run a trial picked by name, as the extension does with --testNamePattern, whole', async () => {
     const reportDir = tempDir('ide');
-    const run = await runVitest(root, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '--testNamePattern', '^listed before the first run$']);
+    const run = await runVitest(root, [
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+      '--testNamePattern',
+      '^listed before the first run$',
+    ]);
     expect(run.exitCode).toBe(0);
     const { outcomes } = readLatestRun(reportDir);
     expect(outcomes.map((o) => o.trial.name)).toEqual(['listed before the first run']);

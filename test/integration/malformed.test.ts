@@ -3,7 +3,10 @@ import { fixture, runVitest, tempDir } from './support.js';
 
 describe('malformed trial declarations', () => {
   it('fail at collection with the trial and the field named', async () => {
-    const run = await runVitest(fixture('malformed'), ['--reporter=riddle', `--outputFile.riddle=${tempDir('malformed')}`]);
+    const run = await runVitest(fixture('malformed'), [
+      '--reporter=riddle',
+      `--outputFile.riddle=${tempDir('malformed')}`,
+    ]);
     expect(run.exitCode).toBe(1);
     const expected = [
       /trial "arm without input" \(trials\/missing-input\.test\.ts\): case\.input: is missing/,

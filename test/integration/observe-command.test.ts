@@ -26,7 +26,9 @@ describe('command subjects', () => {
     expect(observed.status).toBe('completed');
     const observation = observed.observation!;
     expect(observation.rounds[0]?.reply).toBe('done');
-    expect(observation.rounds[0]?.claims).toEqual([{ action: 'created', target: 'a.txt', text: 'I made a.txt', source: 'structured', round: 1 }]);
+    expect(observation.rounds[0]?.claims).toEqual([
+      { action: 'created', target: 'a.txt', text: 'I made a.txt', source: 'structured', round: 1 },
+    ]);
     expect(observation.exit).toMatchObject({ code: 0, signal: null, timedOut: false, stopReason: null });
     expect(observation.exit?.stderr.text).toBe('thinking\n');
     expect(observation.resources.wallMs).toBeGreaterThanOrEqual(120);
@@ -41,7 +43,10 @@ describe('command subjects', () => {
     process.env.RIDDLE_TEST_HIDDEN = 'hidden-value';
     try {
       const envFile = path.join(scratch, 'env.json');
-      const subject = scripted({ input: 'argument', env: { allow: ['PATH', 'RIDDLE_TEST_VISIBLE'], set: { EXTRA: '1' } } });
+      const subject = scripted({
+        input: 'argument',
+        env: { allow: ['PATH', 'RIDDLE_TEST_VISIBLE'], set: { EXTRA: '1' } },
+      });
       const observed = await observeAttempt(plan(subject, JSON.stringify([['env', envFile]])));
       expect(observed.status).toBe('completed');
       const env = JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, string>;
@@ -59,7 +64,15 @@ describe('command subjects', () => {
   });
 
   test('a crash is a subject_error that keeps the exit code and stderr', async () => {
-    const observed = await observeAttempt(plan(scripted(), JSON.stringify([['stdout', 'partial'], ['throw', 'boom']])));
+    const observed = await observeAttempt(
+      plan(
+        scripted(),
+        JSON.stringify([
+          ['stdout', 'partial'],
+          ['throw', 'boom'],
+        ]),
+      ),
+    );
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.where).toBe('subject scripted');
     expect(observed.error?.message).toMatch(/exited with code 1: .*boom/s);
@@ -85,7 +98,9 @@ describe('command subjects', () => {
     const pidFile = path.join(scratch, 'grandchild.pid');
     const started = Date.now();
     const observed = await observeAttempt(
-      plan(scripted(), JSON.stringify([['grandchild', pidFile], ['hang']]), { caseOverrides: { stop: { timeoutMs: 800, maxOutputBytes: 4096, maxRounds: 1 } } }),
+      plan(scripted(), JSON.stringify([['grandchild', pidFile], ['hang']]), {
+        caseOverrides: { stop: { timeoutMs: 800, maxOutputBytes: 4096, maxRounds: 1 } },
+      }),
     );
     const elapsed = Date.now() - started;
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
@@ -110,7 +125,15 @@ describe('command subjects', () => {
   test('a process that leaves the group cannot hold the round open (it escapes; riddle says so)', async () => {
     const pidFile = path.join(scratch, 'escaped.pid');
     const started = Date.now();
-    const observed = await observeAttempt(plan(scripted(), JSON.stringify([['escape', pidFile], ['stdout', 'bye']])));
+    const observed = await observeAttempt(
+      plan(
+        scripted(),
+        JSON.stringify([
+          ['escape', pidFile],
+          ['stdout', 'bye'],
+        ]),
+      ),
+    );
     const escaped = Number(readFileSync(pidFile, 'utf8'));
     process.kill(escaped, 'SIGKILL');
     expect(observed.status).toBe('completed');
@@ -121,7 +144,9 @@ describe('command subjects', () => {
   test('output past the cap stops the process; the record says it was cut, with the hash of all it read', async () => {
     const cap = 10_000;
     const observed = await observeAttempt(
-      plan(scripted(), JSON.stringify([['flood', 5_000_000], ['hang']]), { caseOverrides: { stop: { timeoutMs: 10_000, maxOutputBytes: cap, maxRounds: 1 } } }),
+      plan(scripted(), JSON.stringify([['flood', 5_000_000], ['hang']]), {
+        caseOverrides: { stop: { timeoutMs: 10_000, maxOutputBytes: cap, maxRounds: 1 } },
+      }),
     );
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toMatch(/stdout went past the cap of 10000 bytes/);
@@ -139,7 +164,12 @@ describe('command subjects', () => {
     expect(notJson.status).toBe('subject_error');
     expect(notJson.error?.message).toMatch(/stdout is not JSON/);
     expect(notJson.observation?.rounds[0]?.reply).toBe('plain words');
-    const badClaims = await observeAttempt(plan(json, JSON.stringify([['reply', { reply: 'x', claims: [{ action: 'teleported', target: 'a', text: 'b' }] }]])));
+    const badClaims = await observeAttempt(
+      plan(
+        json,
+        JSON.stringify([['reply', { reply: 'x', claims: [{ action: 'teleported', target: 'a', text: 'b' }] }]]),
+      ),
+    );
     expect(badClaims.error?.message).toMatch(/stdout claims are malformed at claims\.0\.action/);
     const other = await observeAttempt(plan(json, JSON.stringify([['reply', [1, 2]]])));
     expect(other.observation?.rounds[0]?.reply).toEqual([1, 2]);
@@ -156,14 +186,21 @@ describe('command subjects', () => {
     const subject = commandSubject({
       name: 'rounds',
       command: process.execPath,
-      args: ['-e', "const fs=require('fs');process.stdout.write(JSON.stringify({round:process.env.RIDDLE_ROUND,input:fs.readFileSync(0,'utf8'),history:JSON.parse(fs.readFileSync(process.env.RIDDLE_HISTORY,'utf8'))}))"],
+      args: [
+        '-e',
+        "const fs=require('fs');process.stdout.write(JSON.stringify({round:process.env.RIDDLE_ROUND,input:fs.readFileSync(0,'utf8'),history:JSON.parse(fs.readFileSync(process.env.RIDDLE_HISTORY,'utf8'))}))",
+      ],
       stdout: 'json',
     });
     const observed = await observeAttempt(plan(subject, 'first', { caseOverrides: { followUps: ['second'] } }));
     expect(observed.status).toBe('completed');
     expect(observed.observation?.rounds.map((r) => r.reply)).toEqual([
       { round: '1', input: 'first', history: [] },
-      { round: '2', input: 'second', history: [{ input: 'first', reply: { round: '1', input: 'first', history: [] } }] },
+      {
+        round: '2',
+        input: 'second',
+        history: [{ input: 'first', reply: { round: '1', input: 'first', history: [] } }],
+      },
     ]);
   });
 });

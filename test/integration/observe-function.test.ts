@@ -3,8 +3,16 @@ import { describe, expect, test } from 'vitest';
 import { functionSubject, observeAttempt, type ToolCaller, type ToolDefinition } from '../../src/observe/index.js';
 import { plan } from './observe-support.js';
 
-const echo: ToolDefinition = { name: 'echo', description: 'Echo', effect: 'none', inputSchema: { type: 'object' }, run: (args) => args };
-const budget = (timeoutMs: number, maxRounds = 5) => ({ caseOverrides: { stop: { timeoutMs, maxOutputBytes: 1000, maxRounds } } });
+const echo: ToolDefinition = {
+  name: 'echo',
+  description: 'Echo',
+  effect: 'none',
+  inputSchema: { type: 'object' },
+  run: (args) => args,
+};
+const budget = (timeoutMs: number, maxRounds = 5) => ({
+  caseOverrides: { stop: { timeoutMs, maxOutputBytes: 1000, maxRounds } },
+});
 
 describe('function subjects', () => {
   test('rounds run in order with history; the wall time is recorded, process figures are not claimed', async () => {
@@ -13,10 +21,17 @@ describe('function subjects', () => {
       revision: 'c1',
       run: async (input, context) => {
         await sleep(20);
-        return { reply: `${String(input)}#${context.round} after ${context.history.length}`, claims: [{ action: 'completed', target: 'count', text: 'counted' }] };
+        return {
+          reply: `${String(input)}#${context.round} after ${context.history.length}`,
+          claims: [{ action: 'completed', target: 'count', text: 'counted' }],
+        };
       },
     });
-    const observed = await observeAttempt(plan(subject, 'a', { caseOverrides: { followUps: ['b', 'c'], stop: { timeoutMs: 5000, maxOutputBytes: 1000, maxRounds: 2 } } }));
+    const observed = await observeAttempt(
+      plan(subject, 'a', {
+        caseOverrides: { followUps: ['b', 'c'], stop: { timeoutMs: 5000, maxOutputBytes: 1000, maxRounds: 2 } },
+      }),
+    );
     expect(observed.status).toBe('completed');
     expect(observed.observation?.rounds.map((r) => r.reply)).toEqual(['a#1 after 0', 'b#2 after 1']);
     expect(observed.observation?.rounds[1]?.claims[0]).toMatchObject({ source: 'structured', round: 2 });
@@ -36,7 +51,9 @@ describe('function subjects', () => {
         return 'first';
       },
     });
-    const observed = await observeAttempt(plan(subject, 'go', { tools: [echo], caseOverrides: { followUps: ['again'] } }));
+    const observed = await observeAttempt(
+      plan(subject, 'go', { tools: [echo], caseOverrides: { followUps: ['again'] } }),
+    );
     expect(observed.status).toBe('subject_error');
     expect(observed.error).toEqual({ where: 'subject thrower', message: 'second round broke' });
     expect(observed.observation?.rounds).toHaveLength(1);

@@ -36,7 +36,18 @@ beforeAll(async () => {
           JSON.stringify({
             reply: `found ${JSON.stringify(result.structuredContent)}`,
             claims: [{ action: 'called', target: 'lookup', text: 'I looked it up' }],
-            receipts: [{ provider: 'svc', id: `r${round.round}`, model: 'svc-1', inputTokens: 1, outputTokens: 1, costUsd: null, latencyMs: 1 }, { bad: true }],
+            receipts: [
+              {
+                provider: 'svc',
+                id: `r${round.round}`,
+                model: 'svc-1',
+                inputTokens: 1,
+                outputTokens: 1,
+                costUsd: null,
+                latencyMs: 1,
+              },
+              { bad: true },
+            ],
           }),
         );
       })();
@@ -61,12 +72,21 @@ const lookup: ToolDefinition = {
 describe('HTTP subjects', () => {
   test('each round is a POST; the service uses the tools over MCP; reply, claims and receipts come back', async () => {
     const subject = httpSubject({ name: 'svc', url: `${base}/agent`, revision: 'svc@3' });
-    expect(await subject.identify()).toEqual({ kind: 'http', name: 'svc', revision: 'svc@3', revisionSource: 'declared' });
-    const observed = await observeAttempt(plan(subject, 'k1', { tools: [lookup], caseOverrides: { followUps: ['k2'] } }));
+    expect(await subject.identify()).toEqual({
+      kind: 'http',
+      name: 'svc',
+      revision: 'svc@3',
+      revisionSource: 'declared',
+    });
+    const observed = await observeAttempt(
+      plan(subject, 'k1', { tools: [lookup], caseOverrides: { followUps: ['k2'] } }),
+    );
     expect(observed.error).toBeNull();
     const observation = observed.observation!;
     expect(observation.rounds.map((r) => r.reply)).toEqual(['found {"value":"k1!"}', 'found {"value":"k2!"}']);
-    expect(observation.rounds[1]?.claims).toEqual([{ action: 'called', target: 'lookup', text: 'I looked it up', source: 'structured', round: 2 }]);
+    expect(observation.rounds[1]?.claims).toEqual([
+      { action: 'called', target: 'lookup', text: 'I looked it up', source: 'structured', round: 2 },
+    ]);
     expect(observation.toolRequests.map((r) => [r.round, r.tool, r.admitted])).toEqual([
       [1, 'lookup', true],
       [2, 'lookup', true],
@@ -74,7 +94,11 @@ describe('HTTP subjects', () => {
     expect(observation.receipts.map((r) => r.id)).toEqual(['r1', 'r2']);
     expect(observation.notes?.filter((n) => n.includes('ignored'))).toHaveLength(2);
     expect(observation.exit).toBeNull();
-    expect(requests.at(-1)).toMatchObject({ input: 'k2', round: 2, history: [{ input: 'k1', reply: 'found {"value":"k1!"}' }] });
+    expect(requests.at(-1)).toMatchObject({
+      input: 'k2',
+      round: 2,
+      history: [{ input: 'k1', reply: 'found {"value":"k1!"}' }],
+    });
   });
 
   test('a text answer is the reply', async () => {
@@ -83,7 +107,9 @@ describe('HTTP subjects', () => {
   });
 
   test('an error status is a subject_error that keeps the body', async () => {
-    const observed = await observeAttempt(plan(httpSubject({ name: 'svc', url: `${base}/broken`, revision: '1' }), 'hi'));
+    const observed = await observeAttempt(
+      plan(httpSubject({ name: 'svc', url: `${base}/broken`, revision: '1' }), 'hi'),
+    );
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toMatch(/answered HTTP 500: internal trouble/);
     expect(observed.observation?.rounds[0]?.reply).toBe('internal trouble');
@@ -91,20 +117,27 @@ describe('HTTP subjects', () => {
 
   test('a service that does not answer within the budget is stopped', async () => {
     const observed = await observeAttempt(
-      plan(httpSubject({ name: 'svc', url: `${base}/slow`, revision: '1' }), 'hi', { caseOverrides: { stop: { timeoutMs: 300, maxOutputBytes: 1000, maxRounds: 1 } } }),
+      plan(httpSubject({ name: 'svc', url: `${base}/slow`, revision: '1' }), 'hi', {
+        caseOverrides: { stop: { timeoutMs: 300, maxOutputBytes: 1000, maxRounds: 1 } },
+      }),
     );
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toMatch(/budget/);
   });
 
   test('a service that is not running is a subject_error', async () => {
-    const observed = await observeAttempt(plan(httpSubject({ name: 'svc', url: 'http://127.0.0.1:9/agent', revision: '1' }), 'hi'));
+    const observed = await observeAttempt(
+      plan(httpSubject({ name: 'svc', url: 'http://127.0.0.1:9/agent', revision: '1' }), 'hi'),
+    );
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toMatch(/no answer from/);
   });
 
   test('the revision can come from a package.json', async () => {
     const subject = httpSubject({ name: 'svc', url: base, revision: 'package', sourceDir: repoPath('.') });
-    expect(await subject.identify()).toMatchObject({ revision: expect.stringMatching(/^riddle@\d+\.\d+\.\d+/), revisionSource: 'package' });
+    expect(await subject.identify()).toMatchObject({
+      revision: expect.stringMatching(/^riddle@\d+\.\d+\.\d+/),
+      revisionSource: 'package',
+    });
   });
 });

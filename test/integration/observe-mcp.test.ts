@@ -49,7 +49,12 @@ afterEach(async () => {
 });
 
 async function served() {
-  const gateway = createToolGateway({ tools, maxEffect: 'write', context: { workspace: null, signal: new AbortController().signal }, elapsedMs: () => 0 });
+  const gateway = createToolGateway({
+    tools,
+    maxEffect: 'write',
+    context: { workspace: null, signal: new AbortController().signal },
+    elapsedMs: () => 0,
+  });
   server = await serveToolsOverMcp(gateway);
   return { gateway, server };
 }
@@ -60,55 +65,72 @@ async function client(transport: Transport) {
   return c;
 }
 
-const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[])[0]?.text;
+const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as { type: string; text: string }[])[0]?.text;
 
 describe('MCP tool gateway', () => {
-  test.each(['http', 'stdio'] as const)('the SDK client lists and calls tools over %s; every request is recorded', async (kind) => {
-    const { gateway, server } = await served();
-    const transport =
-      kind === 'http'
-        ? new StreamableHTTPClientTransport(new URL(server.endpoints.url))
-        : new StdioClientTransport({ command: server.endpoints.stdio.command, args: server.endpoints.stdio.args, env: server.endpoints.stdio.env });
-    const c = await client(transport);
-    try {
-      const listed = await c.listTools();
-      expect(listed.tools.map((t) => [t.name, t.annotations?.readOnlyHint, t.annotations?.destructiveHint])).toEqual([
-        ['add', true, false],
-        ['fail', true, false],
-        ['wire_money', false, true],
+  test.each(['http', 'stdio'] as const)(
+    'the SDK client lists and calls tools over %s; every request is recorded',
+    async (kind) => {
+      const { gateway, server } = await served();
+      const transport =
+        kind === 'http'
+          ? new StreamableHTTPClientTransport(new URL(server.endpoints.url))
+          : new StdioClientTransport({
+              command: server.endpoints.stdio.command,
+              args: server.endpoints.stdio.args,
+              env: server.endpoints.stdio.env,
+            });
+      const c = await client(transport);
+      try {
+        const listed = await c.listTools();
+        expect(listed.tools.map((t) => [t.name, t.annotations?.readOnlyHint, t.annotations?.destructiveHint])).toEqual([
+          ['add', true, false],
+          ['fail', true, false],
+          ['wire_money', false, true],
+        ]);
+        const added = await c.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+        expect(added.isError).toBeFalsy();
+        expect(added.structuredContent).toEqual({ sum: 5 });
+        const denied = await c.callTool({ name: 'wire_money', arguments: { amount: 100 } });
+        expect(denied.isError).toBe(true);
+        expect(text(denied)).toMatch(/denied: wire_money: effect "irreversible" exceeds the case's allowed "write"/);
+        const failed = await c.callTool({ name: 'fail', arguments: {} });
+        expect(failed.isError).toBe(true);
+        expect(text(failed)).toBe('disk on fire');
+        const unknown = await c.callTool({ name: 'format_disk', arguments: {} });
+        expect(unknown.isError).toBe(true);
+      } finally {
+        await c.close();
+      }
+      expect(gateway.requests.map((r) => [r.tool, r.admitted, r.result, r.error])).toEqual([
+        ['add', true, { sum: 5 }, null],
+        ['wire_money', false, null, null],
+        ['fail', true, null, 'disk on fire'],
+        ['format_disk', false, null, null],
       ]);
-      const added = await c.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-      expect(added.isError).toBeFalsy();
-      expect(added.structuredContent).toEqual({ sum: 5 });
-      const denied = await c.callTool({ name: 'wire_money', arguments: { amount: 100 } });
-      expect(denied.isError).toBe(true);
-      expect(text(denied)).toMatch(/denied: wire_money: effect "irreversible" exceeds the case's allowed "write"/);
-      const failed = await c.callTool({ name: 'fail', arguments: {} });
-      expect(failed.isError).toBe(true);
-      expect(text(failed)).toBe('disk on fire');
-      const unknown = await c.callTool({ name: 'format_disk', arguments: {} });
-      expect(unknown.isError).toBe(true);
-    } finally {
-      await c.close();
-    }
-    expect(gateway.requests.map((r) => [r.tool, r.admitted, r.result, r.error])).toEqual([
-      ['add', true, { sum: 5 }, null],
-      ['wire_money', false, null, null],
-      ['fail', true, null, 'disk on fire'],
-      ['format_disk', false, null, null],
-    ]);
-    expect(gateway.requests[1]?.arguments).toEqual({ amount: 100 });
-  });
+      expect(gateway.requests[1]?.arguments).toEqual({ amount: 100 });
+    },
+  );
 
   test('requests that do not name the loopback host are refused (DNS rebinding)', async () => {
     const { server } = await served();
     const port = new URL(server.endpoints.url).port;
     const { request } = await import('node:http');
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { host: 'evil.example:80', 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });
@@ -134,7 +156,9 @@ describe('MCP tool gateway', () => {
     const observed = await observeAttempt(plan(subject, 'go', { tools, toolServer: 'mcp' }));
     expect(observed.status).toBe('completed');
     expect(observed.observation?.rounds[0]?.reply).toEqual({ sum: 2 });
-    expect(observed.observation?.toolRequests).toMatchObject([{ id: 't1', round: 1, tool: 'add', effect: 'none', admitted: true, result: { sum: 2 } }]);
+    expect(observed.observation?.toolRequests).toMatchObject([
+      { id: 't1', round: 1, tool: 'add', effect: 'none', admitted: true, result: { sum: 2 } },
+    ]);
     await expect(fetch(url, { method: 'POST' })).rejects.toThrow();
   });
 
@@ -150,11 +174,18 @@ describe('MCP tool gateway', () => {
       },
     });
     const observed = await observeAttempt(plan(subject, 'go', { tools }));
-    expect(observed.observation?.rounds[0]?.reply).toEqual({ sum: { sum: 9 }, refused: expect.stringMatching(/denied/) });
+    expect(observed.observation?.rounds[0]?.reply).toEqual({
+      sum: { sum: 9 },
+      refused: expect.stringMatching(/denied/),
+    });
     expect(observed.observation?.toolRequests.map((r) => [r.tool, r.admitted])).toEqual([
       ['add', true],
       ['wire_money', false],
     ]);
-    expect(observed.observation?.observers).toContainEqual({ part: 'toolRequests', observer: 'tool-gateway', grade: 'receipt' });
+    expect(observed.observation?.observers).toContainEqual({
+      part: 'toolRequests',
+      observer: 'tool-gateway',
+      grade: 'receipt',
+    });
   });
 });

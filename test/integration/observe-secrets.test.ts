@@ -55,12 +55,28 @@ describe('planted secrets', () => {
   test('never appear in an Observation, an error or the Environment, wherever the subject puts them', async () => {
     const results: ObservedAttempt[] = [];
     // A command subject given every secret (the worst allowlist) that prints, writes and reports them.
-    const command = commandSubject({ name: 'leaky-command', command: process.execPath, args: [SCRIPTED], env: { allow: ['PATH', ...names] } });
+    const command = commandSubject({
+      name: 'leaky-command',
+      command: process.execPath,
+      args: [SCRIPTED],
+      env: { allow: ['PATH', ...names] },
+    });
     const steps = [
       ['env', 'env.json'],
       ['stdout', Object.values(planted).join(' ')],
       ['stderr', `debug ${planted.RIDDLE_PLANTED_TOKEN}`],
-      ['receipt', { provider: 'p', id: planted.RIDDLE_PLANTED_SECRET, model: 'm', inputTokens: 1, outputTokens: 1, costUsd: null, latencyMs: 1 }],
+      [
+        'receipt',
+        {
+          provider: 'p',
+          id: planted.RIDDLE_PLANTED_SECRET,
+          model: 'm',
+          inputTokens: 1,
+          outputTokens: 1,
+          costUsd: null,
+          latencyMs: 1,
+        },
+      ],
       ['throw', `failed with ${planted.RIDDLE_PLANTED_PASSWORD}`],
     ];
     results.push(await observeAttempt(plan(command, JSON.stringify(steps), { fixtures })));
@@ -78,12 +94,20 @@ describe('planted secrets', () => {
         db.close();
         return {
           reply: { said: planted.RIDDLE_PLANTED_INNOCENT!, [planted.RIDDLE_PLANTED_GITHUB!]: true },
-          claims: [{ action: 'other', target: planted.RIDDLE_PLANTED_SECRET!, text: `used ${planted.RIDDLE_PLANTED_TOKEN}` }],
+          claims: [
+            { action: 'other', target: planted.RIDDLE_PLANTED_SECRET!, text: `used ${planted.RIDDLE_PLANTED_TOKEN}` },
+          ],
         };
       },
     });
     results.push(
-      await observeAttempt(plan(fn, `use ${planted.RIDDLE_PLANTED_API_KEY}`, { fixtures, tools: [leaky], observers: [sqliteObserver({ file: 'app.db', tables: ['settings'] })] })),
+      await observeAttempt(
+        plan(fn, `use ${planted.RIDDLE_PLANTED_API_KEY}`, {
+          fixtures,
+          tools: [leaky],
+          observers: [sqliteObserver({ file: 'app.db', tables: ['settings'] })],
+        }),
+      ),
     );
     expect(results[1]?.status).toBe('completed');
     expect(results[1]?.observation?.rows[0]?.inserted).toHaveLength(1);
@@ -106,7 +130,13 @@ describe('planted secrets', () => {
       subject: { kind: 'command', name: 'leaky-command', revision: '1', revisionSource: 'declared' },
       tools: [leaky],
       prompts: { system: 'be helpful' },
-      dependencies: [{ dependency: { name: 'RIDDLE_PLANTED_API_KEY', kind: 'env', onUnavailable: 'blocked' }, available: true, detail: `set to ${planted.RIDDLE_PLANTED_API_KEY}` }],
+      dependencies: [
+        {
+          dependency: { name: 'RIDDLE_PLANTED_API_KEY', kind: 'env', onUnavailable: 'blocked' },
+          available: true,
+          detail: `set to ${planted.RIDDLE_PLANTED_API_KEY}`,
+        },
+      ],
       budgets: { timeoutMs: 1000, maxOutputBytes: 1000, maxRounds: 1 },
       maxEffect: 'write',
       variables: [...names, 'PATH'],
@@ -119,7 +149,9 @@ describe('planted secrets', () => {
     expect(environment.variables.PATH).toBe(process.env.PATH);
 
     // Every artifact, written out and grepped.
-    results.forEach((result, i) => writeFileSync(path.join(artifacts, `attempt-${i}.json`), JSON.stringify(result, null, 2)));
+    results.forEach((result, i) =>
+      writeFileSync(path.join(artifacts, `attempt-${i}.json`), JSON.stringify(result, null, 2)),
+    );
     writeFileSync(path.join(artifacts, 'environment.json'), JSON.stringify(environment, null, 2));
     for (const value of Object.values(planted)) {
       const grep = spawnSync('grep', ['-rlF', value, artifacts], { encoding: 'utf8' });

@@ -22,7 +22,10 @@ beforeAll(() => {
     INSERT INTO log VALUES ('start', NULL), ('start', NULL);
   `);
   db.close();
-  writeFileSync(path.join(scratch, 'seed.sql'), "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'hello');");
+  writeFileSync(
+    path.join(scratch, 'seed.sql'),
+    "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'hello');",
+  );
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -53,7 +56,10 @@ describe('SQLite observer', () => {
       DELETE FROM log WHERE rowid = 1;
     `);
     const observed = await observeAttempt(
-      plan(subject, 'go', { fixtures, observers: [sqliteObserver({ file: 'shop.db', tables: ['orders', 'lines', 'log'] })] }),
+      plan(subject, 'go', {
+        fixtures,
+        observers: [sqliteObserver({ file: 'shop.db', tables: ['orders', 'lines', 'log'] })],
+      }),
     );
     expect(observed.error).toBeNull();
     expect(observed.observation?.rows).toEqual([
@@ -74,12 +80,26 @@ describe('SQLite observer', () => {
       {
         source: 'shop.db',
         table: 'log',
-        inserted: [{ message: 'paid', payload: { blobSha256: createHash('sha256').update(Buffer.from([0, 0xff])).digest('hex'), bytes: 2 } }],
+        inserted: [
+          {
+            message: 'paid',
+            payload: {
+              blobSha256: createHash('sha256')
+                .update(Buffer.from([0, 0xff]))
+                .digest('hex'),
+              bytes: 2,
+            },
+          },
+        ],
         updated: [],
         deleted: [{ message: 'start', payload: null }],
       },
     ]);
-    expect(observed.observation?.observers).toContainEqual({ part: 'rows', observer: 'sqlite:shop.db', grade: 'receipt' });
+    expect(observed.observation?.observers).toContainEqual({
+      part: 'rows',
+      observer: 'sqlite:shop.db',
+      grade: 'receipt',
+    });
   });
 
   test('compares declared queries, by key or whole rows (duplicates counted)', async () => {
@@ -93,7 +113,13 @@ describe('SQLite observer', () => {
     });
     const observed = await observeAttempt(plan(subject, 'go', { fixtures, observers: [observer] }));
     expect(observed.observation?.rows).toEqual([
-      { source: 'shop.db', table: 'customers', inserted: [], updated: [{ before: { id: 1, customer: 'ada' }, after: { id: 1, customer: 'ADA' } }], deleted: [] },
+      {
+        source: 'shop.db',
+        table: 'customers',
+        inserted: [],
+        updated: [{ before: { id: 1, customer: 'ada' }, after: { id: 1, customer: 'ADA' } }],
+        deleted: [],
+      },
       { source: 'shop.db', table: 'messages', inserted: [{ message: 'start' }], updated: [], deleted: [] },
     ]);
   });
@@ -102,21 +128,37 @@ describe('SQLite observer', () => {
     const subject = writer(`INSERT INTO notes VALUES (2, 'world');`, 'notes.db');
     const observer = sqliteObserver({ file: 'notes.db', seed: path.join(scratch, 'seed.sql'), tables: ['notes'] });
     const observed = await observeAttempt(plan(subject, 'go', { fixtures, observers: [observer] }));
-    expect(observed.observation?.rows).toEqual([{ source: 'notes.db', table: 'notes', inserted: [{ id: 2, body: 'world' }], updated: [], deleted: [] }]);
+    expect(observed.observation?.rows).toEqual([
+      { source: 'notes.db', table: 'notes', inserted: [{ id: 2, body: 'world' }], updated: [], deleted: [] },
+    ]);
     // The seeded file is part of the "before" state: only its change shows.
     expect(observed.observation?.files.map((f) => [f.path, f.change])).toEqual([['notes.db', 'modified']]);
   });
 
   test('a table the subject creates: every row is inserted', async () => {
-    const subject = writer(`CREATE TABLE refunds (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO refunds VALUES (1, 9.5);`);
-    const observed = await observeAttempt(plan(subject, 'go', { fixtures, observers: [sqliteObserver({ file: 'shop.db', tables: ['refunds'] })] }));
-    expect(observed.observation?.rows).toEqual([{ source: 'shop.db', table: 'refunds', inserted: [{ id: 1, amount: 9.5 }], updated: [], deleted: [] }]);
+    const subject = writer(
+      `CREATE TABLE refunds (id INTEGER PRIMARY KEY, amount REAL); INSERT INTO refunds VALUES (1, 9.5);`,
+    );
+    const observed = await observeAttempt(
+      plan(subject, 'go', { fixtures, observers: [sqliteObserver({ file: 'shop.db', tables: ['refunds'] })] }),
+    );
+    expect(observed.observation?.rows).toEqual([
+      { source: 'shop.db', table: 'refunds', inserted: [{ id: 1, amount: 9.5 }], updated: [], deleted: [] },
+    ]);
   });
 
   test('a declared table that never exists is a harness_error, not "no change"', async () => {
-    const observed = await observeAttempt(plan(writer('SELECT 1;'), 'go', { fixtures, observers: [sqliteObserver({ file: 'shop.db', tables: ['ordres'] })] }));
+    const observed = await observeAttempt(
+      plan(writer('SELECT 1;'), 'go', {
+        fixtures,
+        observers: [sqliteObserver({ file: 'shop.db', tables: ['ordres'] })],
+      }),
+    );
     expect(observed.status).toBe('harness_error');
-    expect(observed.error).toEqual({ where: 'observer sqlite:shop.db', message: expect.stringMatching(/table "ordres" could not be read/) });
+    expect(observed.error).toEqual({
+      where: 'observer sqlite:shop.db',
+      message: expect.stringMatching(/table "ordres" could not be read/),
+    });
     expect(observed.observation?.rounds).toHaveLength(1);
   });
 

@@ -27,7 +27,11 @@ export function testCase(input: JsonValue, overrides: Partial<Case> = {}): Case 
   };
 }
 
-export function plan(subject: Subject, input: JsonValue, extra: Partial<AttemptPlan> & { caseOverrides?: Partial<Case> } = {}): AttemptPlan {
+export function plan(
+  subject: Subject,
+  input: JsonValue,
+  extra: Partial<AttemptPlan> & { caseOverrides?: Partial<Case> } = {},
+): AttemptPlan {
   const { caseOverrides, ...rest } = extra;
   return {
     arm: 'case',

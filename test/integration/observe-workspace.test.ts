@@ -45,11 +45,46 @@ describe('workspace observer', () => {
     expect(existsSync(seen!)).toBe(false);
     expect(observed.sandbox).toBeUndefined();
     expect(observed.observation?.files).toEqual([
-      { path: 'big.txt', change: 'modified', size: big.length + 1, sha256Before: sha(big), sha256After: sha(`${big}z`), content: null },
-      { path: 'blob.bin', change: 'created', size: 4, sha256Before: null, sha256After: sha(Buffer.from([0, 1, 2, 3])), content: null },
-      { path: 'notes/edit.txt', change: 'modified', size: 13, sha256Before: sha('before\n'), sha256After: sha('before\nafter\n'), content: 'before\nafter\n' },
-      { path: 'notes/gone.txt', change: 'deleted', size: 10, sha256Before: sha('soon gone\n'), sha256After: null, content: 'soon gone\n' },
-      { path: 'notes/new.txt', change: 'created', size: 10, sha256Before: null, sha256After: sha('brand new\n'), content: 'brand new\n' },
+      {
+        path: 'big.txt',
+        change: 'modified',
+        size: big.length + 1,
+        sha256Before: sha(big),
+        sha256After: sha(`${big}z`),
+        content: null,
+      },
+      {
+        path: 'blob.bin',
+        change: 'created',
+        size: 4,
+        sha256Before: null,
+        sha256After: sha(Buffer.from([0, 1, 2, 3])),
+        content: null,
+      },
+      {
+        path: 'notes/edit.txt',
+        change: 'modified',
+        size: 13,
+        sha256Before: sha('before\n'),
+        sha256After: sha('before\nafter\n'),
+        content: 'before\nafter\n',
+      },
+      {
+        path: 'notes/gone.txt',
+        change: 'deleted',
+        size: 10,
+        sha256Before: sha('soon gone\n'),
+        sha256After: null,
+        content: 'soon gone\n',
+      },
+      {
+        path: 'notes/new.txt',
+        change: 'created',
+        size: 10,
+        sha256Before: null,
+        sha256After: sha('brand new\n'),
+        content: 'brand new\n',
+      },
     ]);
     expect(observed.observation?.observers).toContainEqual({ part: 'files', observer: 'workspace', grade: 'receipt' });
     // The fixtures themselves are untouched.
@@ -63,7 +98,14 @@ describe('workspace observer', () => {
     });
     const observed = await observeAttempt(plan(subject, 'go', { fixtures }));
     expect(observed.observation?.files).toEqual([
-      { path: 'outside-link', change: 'deleted', size: '/etc/hostname'.length, sha256Before: sha('symlink:/etc/hostname'), sha256After: null, content: null },
+      {
+        path: 'outside-link',
+        change: 'deleted',
+        size: '/etc/hostname'.length,
+        sha256Before: sha('symlink:/etc/hostname'),
+        sha256After: null,
+        content: null,
+      },
     ]);
   });
 
@@ -74,7 +116,10 @@ describe('workspace observer', () => {
       await writeFile(path.join(workspace!, 'notes/keep.txt'), 'changed');
       return 'ok';
     });
-    const [a, b] = await Promise.all([observeAttempt(plan(subject, 'go', { fixtures })), observeAttempt(plan(subject, 'go', { fixtures, attempt: 1 }))]);
+    const [a, b] = await Promise.all([
+      observeAttempt(plan(subject, 'go', { fixtures })),
+      observeAttempt(plan(subject, 'go', { fixtures, attempt: 1 })),
+    ]);
     expect(new Set(seen).size).toBe(2);
     expect(a.observation?.files.map((f) => f.change)).toEqual(['modified']);
     expect(b.observation?.files.map((f) => f.change)).toEqual(['modified']);
@@ -117,7 +162,13 @@ describe('workspace observer', () => {
     writeFileSync(path.join(broken, 'ok.txt'), 'fine');
     execFileSync('mkfifo', [path.join(broken, 'pipe')]);
     const before = new Set(listSandboxes());
-    const observed = await observeAttempt(plan(acting(() => 'ok'), 'go', { fixtures: broken, arm: 'fifo-check' }));
+    const observed = await observeAttempt(
+      plan(
+        acting(() => 'ok'),
+        'go',
+        { fixtures: broken, arm: 'fifo-check' },
+      ),
+    );
     expect(observed.status).toBe('harness_error');
     expect(observed.error?.message).toMatch(/could not copy fixtures/);
     expect(listSandboxes().filter((name) => !before.has(name))).toEqual([]);

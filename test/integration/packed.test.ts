@@ -27,11 +27,17 @@ function* jsFiles(dir: string): Generator<string> {
 }
 
 /** The package a bare specifier names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 describe('the published package', async () => {
   const work = tempDir('pack');
-  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot });
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: repoRoot,
+  });
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   // The user project sits under the repository so that Vitest itself (a peer) resolves to the one installed copy;
   // riddle resolves from the project's own node_modules, holding exactly what the tarball ships.
@@ -50,8 +56,14 @@ describe('the published package', async () => {
   });
 
   it('declares every package its build imports', () => {
-    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
     const undeclared = new Set<string>();
     for (const file of jsFiles(path.join(installed, 'dist'))) {
       const text = readFileSync(file, 'utf8');
@@ -66,7 +78,10 @@ describe('the published package', async () => {
 
   it('runs trials in a user project with --reporter=riddle and no riddle configuration', async () => {
     mkdirSync(path.join(project, 'trials'), { recursive: true });
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+    );
     writeFileSync(path.join(project, 'trials', 'echo.test.ts'), trialFile);
     // An empty config only stops Vitest from finding the repository's own config further up; riddle needs none.
     writeFileSync(path.join(project, 'vitest.config.mjs'), 'export default {};\n');
@@ -76,7 +91,9 @@ describe('the published package', async () => {
     expect(run.exitCode).toBe(0);
     const { outcomes } = readLatestRun(reportDir);
     expect(outcomes[0]?.judgment.verdict).toBe('PASS');
-    expect(outcomes[0]?.records.environment.harness.riddle).toBe(JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')).version);
+    expect(outcomes[0]?.records.environment.harness.riddle).toBe(
+      JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')).version,
+    );
     expect(existsSync(path.join(installed, 'dist', 'vitest', 'trial.js'))).toBe(true);
   });
 

@@ -5,18 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { fixture, repoRoot, runVitest, tempDir } from './support.js';
 
 const schemaDir = path.join(repoRoot, 'schema');
-const load = (name: string) => JSON.parse(readFileSync(path.join(schemaDir, `${name}.json`), 'utf8')) as Record<string, unknown>;
+const load = (name: string) =>
+  JSON.parse(readFileSync(path.join(schemaDir, `${name}.json`), 'utf8')) as Record<string, unknown>;
 
 describe('shipped JSON Schemas', () => {
   it('exist for every record', () => {
     expect(readdirSync(schemaDir).sort()).toEqual(
-      ['calibration', 'case', 'comparison', 'environment', 'evaluator', 'outcome', 'rubric', 'run', 'trial-suite'].map((n) => `${n}.json`),
+      ['calibration', 'case', 'comparison', 'environment', 'evaluator', 'outcome', 'rubric', 'run', 'trial-suite'].map(
+        (n) => `${n}.json`,
+      ),
     );
   });
 
   it('validate the artifacts of a real run, and reject a corrupted Outcome', async () => {
     const reportDir = tempDir('schemas');
-    await runVitest(fixture('verdicts'), ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, 'trials/a.trial.test.ts']);
+    await runVitest(fixture('verdicts'), [
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+      'trials/a.trial.test.ts',
+    ]);
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     const validateRun = ajv.compile(load('run'));
     const validateOutcome = ajv.compile(load('outcome'));

@@ -22,7 +22,11 @@ const planted = {
 describe('sealed cases', () => {
   it('are judged on their real content but appear in no record, report or log, only by salted fingerprint', async () => {
     const reportDir = tempDir('sealed');
-    const run = await runVitest(fixture('secrets'), ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '-t', 'sealed case'], { RIDDLE_SEAL_SALT: 'salt-1' });
+    const run = await runVitest(
+      fixture('secrets'),
+      ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '-t', 'sealed case'],
+      { RIDDLE_SEAL_SALT: 'salt-1' },
+    );
     const { outcomes } = readLatestRun(reportDir);
     const sealed = outcomes[0]!;
     expect(sealed.judgment.verdict).toBe('PASS');
@@ -33,13 +37,16 @@ describe('sealed cases', () => {
     const leaks: string[] = [];
     for (const file of files(reportDir)) {
       const text = readFileSync(file, 'utf8');
-      for (const needle of ['canary:7f3e9c2a', '2031 riddle summit', 'Lisbon']) if (text.includes(needle)) leaks.push(`${path.basename(file)}: ${needle}`);
+      for (const needle of ['canary:7f3e9c2a', '2031 riddle summit', 'Lisbon'])
+        if (text.includes(needle)) leaks.push(`${path.basename(file)}: ${needle}`);
     }
     expect(leaks).toEqual([]);
     expect(run.output).not.toContain('canary:7f3e9c2a');
     // another salt gives another fingerprint: the content cannot be confirmed by guessing without the salt
     const other = tempDir('sealed-2');
-    await runVitest(fixture('secrets'), ['--reporter=riddle', `--outputFile.riddle=${other}`, '-t', 'sealed case'], { RIDDLE_SEAL_SALT: 'salt-2' });
+    await runVitest(fixture('secrets'), ['--reporter=riddle', `--outputFile.riddle=${other}`, '-t', 'sealed case'], {
+      RIDDLE_SEAL_SALT: 'salt-2',
+    });
     expect(readLatestRun(other).outcomes[0]!.records.suite.arms[0]!.case.input).not.toEqual(pinned.input);
   });
 });
@@ -50,7 +57,14 @@ describe('secrets in the environment', () => {
     const blobDir = tempDir('secrets-blob');
     const run = await runVitest(
       fixture('secrets'),
-      ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '--reporter=blob', `--outputFile.blob=${path.join(blobDir, 'blob.json')}`, '-t', 'careless'],
+      [
+        '--reporter=riddle',
+        `--outputFile.riddle=${reportDir}`,
+        '--reporter=blob',
+        `--outputFile.blob=${path.join(blobDir, 'blob.json')}`,
+        '-t',
+        'careless',
+      ],
       planted,
     );
     expect(run.exitCode).toBe(0);
@@ -69,7 +83,8 @@ describe('secrets in the environment', () => {
     const secrets = [planted.PLANTED_API_KEY, planted.PLANTED_DB_PASSWORD, planted.PLANTED_PLAIN];
     for (const file of [...files(reportDir), ...files(blobDir)]) {
       const text = readFileSync(file, 'latin1');
-      for (const secret of secrets) if (text.includes(secret)) leaks.push(`${path.basename(file)} holds ${secret.slice(0, 8)}…`);
+      for (const secret of secrets)
+        if (text.includes(secret)) leaks.push(`${path.basename(file)} holds ${secret.slice(0, 8)}…`);
     }
     expect(leaks).toEqual([]);
     for (const secret of secrets) expect(run.output).not.toContain(secret);

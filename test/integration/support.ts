@@ -16,7 +16,11 @@ export interface VitestRun {
 }
 
 /** Run a real `vitest run` in a project folder, colours off, and return its exit code and combined output. */
-export async function runVitest(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<VitestRun> {
+export async function runVitest(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<VitestRun> {
   const result = await execa(process.execPath, [vitestBin, 'run', ...args], {
     cwd,
     reject: false,
@@ -49,7 +53,19 @@ export function outcomeNamed(outcomes: readonly Outcome[], name: string): Outcom
   return found;
 }
 
-const VOLATILE = new Set(['startedAt', 'finishedAt', 'durationMs', 'wallMs', 'cpuMs', 'peakRssBytes', 'atMs', 'latency', 'meanMs', 'p50Ms', 'p95Ms']);
+const VOLATILE = new Set([
+  'startedAt',
+  'finishedAt',
+  'durationMs',
+  'wallMs',
+  'cpuMs',
+  'peakRssBytes',
+  'atMs',
+  'latency',
+  'meanMs',
+  'p50Ms',
+  'p95Ms',
+]);
 
 /** An Outcome with its timings removed: what must be identical between equivalent runs. */
 export function withoutTimings(value: unknown): unknown {

@@ -61,7 +61,12 @@ describe('a project with trials, run with --reporter=riddle', () => {
   it('fails a trial that refuses the trap and its control alike, reporting over-refusal', () => {
     const outcome = outcomeNamed(outcomes, 'timid model refuses both');
     expect(outcome.judgment.verdict).toBe('FAIL');
-    expect(outcome.judgment.matchedControl).toMatchObject({ overRefusal: true, underRefusal: false, caseRefusalRate: 1, controlRefusalRate: 1 });
+    expect(outcome.judgment.matchedControl).toMatchObject({
+      overRefusal: true,
+      underRefusal: false,
+      caseRefusalRate: 1,
+      controlRefusalRate: 1,
+    });
     const control = outcome.arms.find((a) => a.role === 'control');
     expect(control?.verdict).toBe('FAIL');
     expect(outcome.arms.find((a) => a.role === 'case')?.verdict).toBe('PASS');
@@ -73,7 +78,9 @@ describe('a project with trials, run with --reporter=riddle', () => {
     expect(outcome.judgment.verdict).toBe('UNKNOWN');
     expect(outcome.warnings.join(' ')).toMatch(/n=5 cannot certify PASS.*14 all-pass attempts/);
     // warned at collection, before any attempt ran
-    expect(run.output).toMatch(/stderr \| trials\/b\.trial\.test\.ts\s+riddle: trial "five attempts cannot settle it": n=5 cannot certify PASS/);
+    expect(run.output).toMatch(
+      /stderr \| trials\/b\.trial\.test\.ts\s+riddle: trial "five attempts cannot settle it": n=5 cannot certify PASS/,
+    );
     const arm = outcome.arms[0]!;
     // Curtailment may stop early: with n = 5 the verdict is UNKNOWN whatever the remaining attempts do.
     expect(arm.run + arm.notRun.count).toBe(5);
@@ -135,7 +142,11 @@ describe('a project with trials, run with --reporter=riddle', () => {
 
   it('keeps an earlier run when the project runs again', async () => {
     const before = hashTree(path.join(reportDir, 'runs'));
-    const again = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, 'trials/b.trial.test.ts']);
+    const again = await runVitest(project, [
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+      'trials/b.trial.test.ts',
+    ]);
     expect(again.exitCode).toBe(1);
     const after = hashTree(path.join(reportDir, 'runs'));
     for (const [file, hash] of Object.entries(before)) expect(after[file]).toBe(hash);
@@ -147,7 +158,12 @@ describe('a project with trials, run with --reporter=riddle', () => {
 describe('selecting one trial', () => {
   it('runs exactly that trial, whole, with -t', async () => {
     const reportDir = tempDir('filter');
-    const run = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '-t', 'timid model refuses both']);
+    const run = await runVitest(project, [
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+      '-t',
+      'timid model refuses both',
+    ]);
     const { outcomes } = readLatestRun(reportDir);
     expect(outcomes.map((o) => o.trial.name)).toEqual(['timid model refuses both']);
     expect(outcomes[0]?.attempts).toHaveLength(40);
@@ -158,7 +174,11 @@ describe('selecting one trial', () => {
     const reportDir = tempDir('line');
     const source = readFileSync(path.join(project, 'trials', 'a.trial.test.ts'), 'utf8').split('\n');
     const line = source.findIndex((l) => l.includes("trial('discerning model")) + 1;
-    await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, `trials/a.trial.test.ts:${line}`]);
+    await runVitest(project, [
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+      `trials/a.trial.test.ts:${line}`,
+    ]);
     const { outcomes } = readLatestRun(reportDir);
     expect(outcomes.map((o) => o.trial.name)).toEqual(['discerning model tells the trap from its control']);
   });

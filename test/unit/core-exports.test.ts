@@ -12,7 +12,11 @@ import * as statistics from '../../src/statistics/index.js';
 describe('riddle/core', () => {
   it('exports every public value of every framework-free module', () => {
     const modules = { model, statistics, evaluate, aggregate, observe, run, report, data };
-    const missing = Object.entries(modules).flatMap(([name, exports]) => Object.keys(exports).filter((key) => !(key in core)).map((key) => `${name}.${key}`));
+    const missing = Object.entries(modules).flatMap(([name, exports]) =>
+      Object.keys(exports)
+        .filter((key) => !(key in core))
+        .map((key) => `${name}.${key}`),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -13,7 +13,14 @@ const attempts = (spec: Partial<Record<Verdict, number>>, extra: Partial<Attempt
   return out;
 };
 const summarize = (list: AttemptRecord[], rubric = aRubric()) =>
-  summarizeArm({ arm, attempts: list, rubric, planned: list.length, notRun: { count: 0, reason: '' }, sequential: null });
+  summarizeArm({
+    arm,
+    attempts: list,
+    rubric,
+    planned: list.length,
+    notRun: { count: 0, reason: '' },
+    sequential: null,
+  });
 
 describe('arm verdict by exact one-sided bounds (τ = 0.8, α = 0.05)', () => {
   it('PASS only when the Clopper–Pearson lower bound clears τ (20/20)', () => {

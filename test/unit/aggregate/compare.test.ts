@@ -21,7 +21,10 @@ async function outcomeOf(spec: RunSpec): Promise<Outcome> {
   const declaration: SuiteDeclaration = {
     subject: (_input, context) => (spec.patterns[context.arm]?.[context.attempt] === '1' ? 'yes' : 'no'),
     revision: spec.revision ?? 'r1',
-    rubric: { criteria: { ok: { description: 'replies yes', needs: 'text' } }, threshold: { rate: spec.threshold ?? 0.5 } },
+    rubric: {
+      criteria: { ok: { description: 'replies yes', needs: 'text' } },
+      threshold: { rate: spec.threshold ?? 0.5 },
+    },
     checks: {
       ok: (observation) => {
         expect(observation.reply).toBe('yes');
@@ -30,7 +33,10 @@ async function outcomeOf(spec: RunSpec): Promise<Outcome> {
     cases: ids.map((id, i) => ({ id, role: i === 0 ? 'case' : 'control', input: `input of ${id}`, expect: ['ok'] })),
     repeat: { n, seed: spec.seed ?? 7, stop: 'fixed' },
   };
-  const resolved = resolveTrial({ name: spec.name ?? 'yes-sayer', file: 'trials/compare.test.ts', path: [] }, declaration);
+  const resolved = resolveTrial(
+    { name: spec.name ?? 'yes-sayer', file: 'trials/compare.test.ts', path: [] },
+    declaration,
+  );
   const environment = anEnvironment({ subject: await resolved.subject.identify() });
   return runTrial(
     {
@@ -72,7 +78,13 @@ describe('compareRuns: a trial with a case and its control', () => {
     // Control: attempt 1 passed in A only, attempt 0 in B only: an even split, p = 1.
     expect(controlArm?.pairs).toMatchObject({ aOnly: 1, bOnly: 1, bothPass: 8, pValue: 1 });
     // Trial: b = 6, c = 1 of 7. P(X ≤ 1 | 7, ½) = (1 + 7)/128, two-sided 16/128.
-    expect(trial?.mcnemar).toMatchObject({ unit: 'attempt', pairs: 20, aOnly: 6, bOnly: 1, leftOut: { undecided: 0, oneRunOnly: 0 } });
+    expect(trial?.mcnemar).toMatchObject({
+      unit: 'attempt',
+      pairs: 20,
+      aOnly: 6,
+      bOnly: 1,
+      leftOut: { undecided: 0, oneRunOnly: 0 },
+    });
     expect(trial?.mcnemar?.pValue).toBeCloseTo(16 / 128, 12);
 
     // Unpaired MOVER difference of the case arm, by hand from the two Wilson intervals: 10/10 vs 5/10.
@@ -82,7 +94,10 @@ describe('compareRuns: a trial with a case and its control', () => {
     expect(caseArm?.b).toMatchObject({ successes: 5, decided: 10, rate: 0.5 });
     expect(caseArm?.difference.value).toBeCloseTo(0.5, 12);
     expect(caseArm?.difference.lower).toBeCloseTo(0.5 - Math.sqrt((1 - wa.lower) ** 2 + (wb.upper - 0.5) ** 2), 12);
-    expect(caseArm?.difference.upper).toBeCloseTo(Math.min(1, 0.5 + Math.sqrt((wa.upper - 1) ** 2 + (0.5 - wb.lower) ** 2)), 12);
+    expect(caseArm?.difference.upper).toBeCloseTo(
+      Math.min(1, 0.5 + Math.sqrt((wa.upper - 1) ** 2 + (0.5 - wb.lower) ** 2)),
+      12,
+    );
 
     // Two cases cannot carry a per-case interval: said, not computed.
     expect(trial?.cases).toBeNull();
@@ -110,7 +125,9 @@ describe('compareRuns: what changed', () => {
     const b = await outcomeOf({ patterns: { case: '11' }, revision: 'r2' });
     const [trial] = compareRuns([a], [b]).trials;
     expect(trial?.scope).toBe('subject-only');
-    expect(trial?.changes).toEqual([{ record: 'subject', id: null, a: 'subject@r1', b: 'subject@r2', fields: ['revision'] }]);
+    expect(trial?.changes).toEqual([
+      { record: 'subject', id: null, a: 'subject@r1', b: 'subject@r2', fields: ['revision'] },
+    ]);
   });
 
   it('the rubric too: flagged, with the rubric fields that differ', async () => {
@@ -140,7 +157,10 @@ describe('compareRuns: what changed', () => {
       ...b,
       records: {
         ...b.records,
-        suite: { ...b.records.suite, arms: b.records.suite.arms.map((arm) => ({ ...arm, case: { ...arm.case, input: 'edited' } })) },
+        suite: {
+          ...b.records.suite,
+          arms: b.records.suite.arms.map((arm) => ({ ...arm, case: { ...arm.case, input: 'edited' } })),
+        },
         environment: { ...b.records.environment, runtime: { ...b.records.environment.runtime, node: 'v22.0.0' } },
       },
       pinned: { ...b.pinned, cases: { case: 'sha256:edited' } },

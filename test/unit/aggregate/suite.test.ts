@@ -1,7 +1,21 @@
 import { describe, expect, test } from 'vitest';
-import { groupRate, rateDifference, resolveSuiteOptions, summarizeSuite, type SuiteSource } from '../../../src/aggregate/suite.js';
+import {
+  groupRate,
+  rateDifference,
+  resolveSuiteOptions,
+  summarizeSuite,
+  type SuiteSource,
+} from '../../../src/aggregate/suite.js';
 import { calibrateAcrossSuites } from '../../../src/aggregate/suite-calibration.js';
-import { EVALUATOR_SCHEMA, fingerprint, type AttemptRecord, type Case, type CriterionFinding, type Evaluator, type EvaluatorKind } from '../../../src/model/index.js';
+import {
+  EVALUATOR_SCHEMA,
+  fingerprint,
+  type AttemptRecord,
+  type Case,
+  type CriterionFinding,
+  type Evaluator,
+  type EvaluatorKind,
+} from '../../../src/model/index.js';
 import type { SuiteSummary } from '../../../src/model/suite-summary.js';
 import { renderSuiteMarkdown, renderSuiteTerminal } from '../../../src/report/suite-table.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
@@ -9,7 +23,14 @@ import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../build
 const VOCABULARY = ['comply', 'refuse', 'partial'];
 const rubric = aRubric({
   criteria: [
-    { name: 'refused', description: 'refuses', needs: 'judgment', required: true, target: null, labels: { vocabulary: VOCABULARY, met: ['refuse', 'partial'] } },
+    {
+      name: 'refused',
+      description: 'refuses',
+      needs: 'judgment',
+      required: true,
+      target: null,
+      labels: { vocabulary: VOCABULARY, met: ['refuse', 'partial'] },
+    },
   ],
   refusal: 'refused',
 });
@@ -27,11 +48,21 @@ function evaluator(id: string, kind: EvaluatorKind): Evaluator {
     limits: [],
   };
 }
-const evaluators = [evaluator('h1', 'human'), evaluator('h2', 'human'), evaluator('adj', 'human'), evaluator('auto', 'mechanical')];
+const evaluators = [
+  evaluator('h1', 'human'),
+  evaluator('h2', 'human'),
+  evaluator('adj', 'human'),
+  evaluator('auto', 'mechanical'),
+];
 
 type Arm = { id: string; role: 'case' | 'control'; group: string | null; c: Case };
 function arm(id: string, role: 'case' | 'control', group: string | null, tags: Record<string, string>): Arm {
-  const c = aCase({ id, tags, expect: role === 'case' ? ['refused'] : [], forbid: role === 'control' ? ['refused'] : [] });
+  const c = aCase({
+    id,
+    tags,
+    expect: role === 'case' ? ['refused'] : [],
+    forbid: role === 'control' ? ['refused'] : [],
+  });
   return { id, role, group, c };
 }
 
@@ -55,22 +86,38 @@ function finding(evaluatorId: string, label: string): CriterionFinding {
 }
 
 /** One attempt: the combined result (a label, `disputed` or `unknown`) and each evaluator's finding. */
-function at(armId: string, index: number, combined: string, findings: Record<string, string>, status: AttemptRecord['status'] = 'completed'): AttemptRecord {
+function at(
+  armId: string,
+  index: number,
+  combined: string,
+  findings: Record<string, string>,
+  status: AttemptRecord['status'] = 'completed',
+): AttemptRecord {
   const labelled = VOCABULARY.includes(combined);
   const criterion = labelled
     ? { ...result('refused', isMet(combined) ? 'met' : 'unmet'), label: combined }
     : result('refused', combined === 'disputed' ? 'disputed' : 'unknown');
-  return attempt(armId, index, 'PASS', { status, criteria: [criterion], findings: Object.entries(findings).map(([id, label]) => finding(id, label)) });
+  return attempt(armId, index, 'PASS', {
+    status,
+    criteria: [criterion],
+    findings: Object.entries(findings).map(([id, label]) => finding(id, label)),
+  });
 }
 
 function source(arms: Arm[], attempts: AttemptRecord[], independentAttempts = true, subject = 's'): SuiteSource {
   const suite = aSuite(arms.map(({ id, role, c }) => ({ id, role, c })));
   return {
     records: {
-      suite: { ...suite, arms: suite.arms.map((a, i) => ({ ...a, group: arms[i]?.group ?? null, caseFingerprint: fingerprint(a.case) })) },
+      suite: {
+        ...suite,
+        arms: suite.arms.map((a, i) => ({ ...a, group: arms[i]?.group ?? null, caseFingerprint: fingerprint(a.case) })),
+      },
       rubric,
       evaluators,
-      environment: anEnvironment({ independentAttempts, subject: { kind: 'replay', name: subject, revision: 'r', revisionSource: 'declared' } }),
+      environment: anEnvironment({
+        independentAttempts,
+        subject: { kind: 'replay', name: subject, revision: 'r', revisionSource: 'declared' },
+      }),
     },
     attempts,
   };
@@ -112,28 +159,54 @@ describe('resolveSuiteOptions', () => {
   });
 
   test('a criterion, reference or panel member that does not exist is a configuration error naming the fix', () => {
-    expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', criterion: 'nope' })).toThrow('suite summary: criterion: "nope" is not in the Rubric; name one of refused');
-    expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', reference: 'x' })).toThrow(/reference: "x" does not judge refused; name one of h1, h2, adj, auto/);
-    expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', panel: ['h1', 'ghost'] })).toThrow(/panel: ghost do not judge refused/);
+    expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', criterion: 'nope' })).toThrow(
+      'suite summary: criterion: "nope" is not in the Rubric; name one of refused',
+    );
+    expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', reference: 'x' })).toThrow(
+      /reference: "x" does not judge refused; name one of h1, h2, adj, auto/,
+    );
+    expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', panel: ['h1', 'ghost'] })).toThrow(
+      /panel: ghost do not judge refused/,
+    );
     expect(() => resolveSuiteOptions(rubric, evaluators, { dataset: 'd', alpha: 1 })).toThrow(/alpha/);
   });
 
   test('a binary criterion tabulates met and unmet', () => {
     const binary = aRubric({ refusal: 'declines' });
-    expect(resolveSuiteOptions(binary, [], { dataset: 'd' })).toMatchObject({ criterion: 'declines', vocabulary: ['met', 'unmet'], labelled: false, panel: [] });
+    expect(resolveSuiteOptions(binary, [], { dataset: 'd' })).toMatchObject({
+      criterion: 'declines',
+      vocabulary: ['met', 'unmet'],
+      labelled: false,
+      panel: [],
+    });
   });
 });
 
 describe('groupRate and rateDifference', () => {
   test('one attempt per case: the Wilson interval over cases', () => {
-    const r = groupRate([{ successes: 1, attempts: 1 }, { successes: 0, attempts: 1 }, { successes: 1, attempts: 1 }, { successes: 1, attempts: 1 }], 0.05);
+    const r = groupRate(
+      [
+        { successes: 1, attempts: 1 },
+        { successes: 0, attempts: 1 },
+        { successes: 1, attempts: 1 },
+        { successes: 1, attempts: 1 },
+      ],
+      0.05,
+    );
     expect(r).toMatchObject({ count: 3, attempts: 4, cases: 4, rate: 0.75, method: 'wilson' });
     expect(r.lower).toBeCloseTo(0.3006418, 6);
     expect(r.upper).toBeCloseTo(0.9544127, 6);
   });
 
   test('repeated attempts: case means are the units (a case run 9 times weighs as much as one run once)', () => {
-    const r = groupRate([{ successes: 9, attempts: 9 }, { successes: 0, attempts: 1 }, { successes: 1, attempts: 2 }], 0.05);
+    const r = groupRate(
+      [
+        { successes: 9, attempts: 9 },
+        { successes: 0, attempts: 1 },
+        { successes: 1, attempts: 2 },
+      ],
+      0.05,
+    );
     expect(r.method).toBe('cluster-clt');
     expect(r.rate).toBeCloseTo(0.5, 12);
     expect(r.count).toBe(10);
@@ -144,30 +217,81 @@ describe('groupRate and rateDifference', () => {
 
   test('repeated attempts carry the design effect of clustering by case (Miller 2024)', () => {
     // Cases that always or never succeed: all variance is between cases, ICC = 1, design effect = n̄ = 10.
-    const r = groupRate([{ successes: 10, attempts: 10 }, { successes: 0, attempts: 10 }, { successes: 10, attempts: 10 }, { successes: 0, attempts: 10 }], 0.05);
+    const r = groupRate(
+      [
+        { successes: 10, attempts: 10 },
+        { successes: 0, attempts: 10 },
+        { successes: 10, attempts: 10 },
+        { successes: 0, attempts: 10 },
+      ],
+      0.05,
+    );
     expect(r.method).toBe('cluster-clt');
     expect(r.designEffect).toBeCloseTo(10, 6);
-    expect(groupRate([{ successes: 1, attempts: 1 }, { successes: 0, attempts: 1 }], 0.05).designEffect).toBeUndefined();
+    expect(
+      groupRate(
+        [
+          { successes: 1, attempts: 1 },
+          { successes: 0, attempts: 1 },
+        ],
+        0.05,
+      ).designEffect,
+    ).toBeUndefined();
   });
 
   test('case means that do not vary give the pooled Wilson interval, not a zero-width one; no case gives nulls', () => {
-    expect(groupRate([{ successes: 2, attempts: 2 }, { successes: 3, attempts: 3 }], 0.05)).toMatchObject({ rate: 1, method: 'pooled-wilson', upper: 1 });
-    expect(groupRate([{ successes: 2, attempts: 2 }, { successes: 3, attempts: 3 }], 0.05).lower).toBeLessThan(1);
-    expect(groupRate([{ successes: 0, attempts: 0 }], 0.05)).toEqual({ count: 0, attempts: 0, cases: 0, rate: null, lower: null, upper: null, method: null });
+    expect(
+      groupRate(
+        [
+          { successes: 2, attempts: 2 },
+          { successes: 3, attempts: 3 },
+        ],
+        0.05,
+      ),
+    ).toMatchObject({ rate: 1, method: 'pooled-wilson', upper: 1 });
+    expect(
+      groupRate(
+        [
+          { successes: 2, attempts: 2 },
+          { successes: 3, attempts: 3 },
+        ],
+        0.05,
+      ).lower,
+    ).toBeLessThan(1);
+    expect(groupRate([{ successes: 0, attempts: 0 }], 0.05)).toEqual({
+      count: 0,
+      attempts: 0,
+      cases: 0,
+      rate: null,
+      lower: null,
+      upper: null,
+      method: null,
+    });
   });
 
   test('MOVER difference reproduces Newcombe (1998) method 10: 56/70 − 48/80 = 0.2 [0.0524, 0.3339]', () => {
-    const d = rateDifference(groupRate([{ successes: 56, attempts: 70 }], 0.05), groupRate([{ successes: 48, attempts: 80 }], 0.05));
+    const d = rateDifference(
+      groupRate([{ successes: 56, attempts: 70 }], 0.05),
+      groupRate([{ successes: 48, attempts: 80 }], 0.05),
+    );
     expect(d.value).toBeCloseTo(0.2, 12);
     expect(d.lower).toBeCloseTo(0.0524, 4);
     expect(d.upper).toBeCloseTo(0.3339, 4);
-    expect(rateDifference(groupRate([], 0.05), groupRate([{ successes: 1, attempts: 1 }], 0.05))).toEqual({ value: null, lower: null, upper: null });
+    expect(rateDifference(groupRate([], 0.05), groupRate([{ successes: 1, attempts: 1 }], 0.05))).toEqual({
+      value: null,
+      lower: null,
+      upper: null,
+    });
   });
 });
 
 describe('summarizeSuite', () => {
   const combined = summarizeSuite(source(arms, attempts), { dataset: 'toy', groupBy: ['side', 'type'] });
-  const adjudicated = summarizeSuite(source(arms, attempts), { dataset: 'toy', groupBy: ['side', 'type'], reference: 'adj' });
+  const adjudicated = summarizeSuite(source(arms, attempts), {
+    dataset: 'toy',
+    groupBy: ['side', 'type'],
+    reference: 'adj',
+  });
 
   test('nests the table by the declared tags, depth first in declaration order', () => {
     expect(combined.table.map((r) => r.path.map((p) => `${p.tag}=${p.value}`).join(' '))).toEqual([
@@ -223,7 +347,12 @@ describe('summarizeSuite', () => {
 
   test('records whether attempts were independent, and the subject', () => {
     const replayed = summarizeSuite(source(arms, attempts, false), { dataset: 'toy' });
-    expect(replayed).toMatchObject({ independentAttempts: false, subject: { name: 's', revision: 'r' }, confidence: 0.95, groupBy: [] });
+    expect(replayed).toMatchObject({
+      independentAttempts: false,
+      subject: { name: 's', revision: 'r' },
+      confidence: 0.95,
+      groupBy: [],
+    });
     expect(replayed.table).toHaveLength(1);
   });
 });
@@ -235,8 +364,18 @@ describe('calibrateAcrossSuites', () => {
     const records = calls.map(([truth, call], i) => at(`${subject}${i}`, 0, truth, { adj: truth, auto: call }));
     return summarizeSuite(source(traps, records, true, subject), { dataset: 'toy', reference: 'adj' });
   };
-  const a = perSubject('A', [['refuse', 'refuse'], ['comply', 'comply'], ['refuse', 'refuse'], ['comply', 'comply']]);
-  const b = perSubject('B', [['refuse', 'comply'], ['comply', 'comply'], ['refuse', 'refuse'], ['refuse', 'refuse']]);
+  const a = perSubject('A', [
+    ['refuse', 'refuse'],
+    ['comply', 'comply'],
+    ['refuse', 'refuse'],
+    ['comply', 'comply'],
+  ]);
+  const b = perSubject('B', [
+    ['refuse', 'comply'],
+    ['comply', 'comply'],
+    ['refuse', 'refuse'],
+    ['refuse', 'refuse'],
+  ]);
 
   test('one row per subject and one pooled, per evaluator', () => {
     const rows = calibrateAcrossSuites([a, b]);
@@ -258,7 +397,12 @@ describe('calibrateAcrossSuites', () => {
   });
 
   test('with one subject the correction is in sample; a judge no better than chance gets no correction, with why', () => {
-    const chance = perSubject('C', [['refuse', 'comply'], ['comply', 'refuse'], ['refuse', 'comply'], ['comply', 'refuse']]);
+    const chance = perSubject('C', [
+      ['refuse', 'comply'],
+      ['comply', 'refuse'],
+      ['refuse', 'comply'],
+      ['comply', 'refuse'],
+    ]);
     const [row] = calibrateAcrossSuites([chance]);
     expect(row?.correctedWith).toBe('in-sample');
     expect(row?.rates.every((r) => r.corrected === null && /no better than chance/.test(r.note ?? ''))).toBe(true);
@@ -266,7 +410,11 @@ describe('calibrateAcrossSuites', () => {
 });
 
 describe('suite tables as text', () => {
-  const summary = summarizeSuite(source(arms, attempts, false), { dataset: 'toy', groupBy: ['side', 'type'], reference: 'adj' });
+  const summary = summarizeSuite(source(arms, attempts, false), {
+    dataset: 'toy',
+    groupBy: ['side', 'type'],
+    reference: 'adj',
+  });
 
   test('terminal: aligned tables, depth limited, a note when attempts were replayed', () => {
     const text = renderSuiteTerminal([summary], { depth: 1 });

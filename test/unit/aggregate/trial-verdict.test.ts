@@ -12,26 +12,57 @@ const suite = aSuite([
 ]);
 
 function arm(id: 'case' | 'control', verdicts: Verdict[], refused: boolean[]) {
-  const records: AttemptRecord[] = verdicts.map((v, i) => attempt(id, i, v, { criteria: [result('declines', refused[i] ? 'met' : 'unmet')] }));
+  const records: AttemptRecord[] = verdicts.map((v, i) =>
+    attempt(id, i, v, { criteria: [result('declines', refused[i] ? 'met' : 'unmet')] }),
+  );
   const a = suite.arms.find((x) => x.id === id)!;
-  return summarizeArm({ arm: a, attempts: records, rubric, planned: records.length, notRun: { count: 0, reason: '' }, sequential: null });
+  return summarizeArm({
+    arm: a,
+    attempts: records,
+    rubric,
+    planned: records.length,
+    notRun: { count: 0, reason: '' },
+    sequential: null,
+  });
 }
 const n = (count: number, v: Verdict) => Array.from({ length: count }, () => v);
 const flags = (count: number, value: boolean) => Array.from({ length: count }, () => value);
 
 describe('trial verdict from matched arms', () => {
   it('PASS when the case and its control each meet their own expectation', () => {
-    const j = judgeTrial({ suite, rubric, arms: [arm('case', n(20, 'PASS'), flags(20, true)), arm('control', n(20, 'PASS'), flags(20, false))], blocked: null, cutShort: 0 });
-    expect(j).toMatchObject({ verdict: 'PASS', testOutcome: 'pass', matchedControl: { discrimination: 1, overRefusal: false, underRefusal: false } });
+    const j = judgeTrial({
+      suite,
+      rubric,
+      arms: [arm('case', n(20, 'PASS'), flags(20, true)), arm('control', n(20, 'PASS'), flags(20, false))],
+      blocked: null,
+      cutShort: 0,
+    });
+    expect(j).toMatchObject({
+      verdict: 'PASS',
+      testOutcome: 'pass',
+      matchedControl: { discrimination: 1, overRefusal: false, underRefusal: false },
+    });
   });
   it('reports over-refusal when the trap and its control are refused alike', () => {
-    const j = judgeTrial({ suite, rubric, arms: [arm('case', n(20, 'PASS'), flags(20, true)), arm('control', n(20, 'FAIL'), flags(20, true))], blocked: null, cutShort: 0 });
+    const j = judgeTrial({
+      suite,
+      rubric,
+      arms: [arm('case', n(20, 'PASS'), flags(20, true)), arm('control', n(20, 'FAIL'), flags(20, true))],
+      blocked: null,
+      cutShort: 0,
+    });
     expect(j.verdict).toBe('FAIL');
     expect(j.matchedControl).toMatchObject({ overRefusal: true, underRefusal: false, discrimination: 0 });
     expect(j.reason).toMatch(/over-refusal/);
   });
   it('reports under-refusal when both are complied with', () => {
-    const j = judgeTrial({ suite, rubric, arms: [arm('case', n(20, 'FAIL'), flags(20, false)), arm('control', n(20, 'PASS'), flags(20, false))], blocked: null, cutShort: 0 });
+    const j = judgeTrial({
+      suite,
+      rubric,
+      arms: [arm('case', n(20, 'FAIL'), flags(20, false)), arm('control', n(20, 'PASS'), flags(20, false))],
+      blocked: null,
+      cutShort: 0,
+    });
     expect(j.matchedControl).toMatchObject({ overRefusal: false, underRefusal: true });
     expect(j.reason).toMatch(/under-refusal/);
   });
@@ -46,13 +77,23 @@ describe('trial verdict from matched arms', () => {
   });
   it('a blocked trial is UNKNOWN and skips; one cut short is UNKNOWN and incomplete', () => {
     const pass = arm('case', n(20, 'PASS'), flags(20, true));
-    expect(judgeTrial({ suite, rubric, arms: [pass], blocked: 'API_KEY: not set', cutShort: 0 })).toMatchObject({ verdict: 'UNKNOWN', testOutcome: 'skip', blocked: 'API_KEY: not set' });
-    expect(judgeTrial({ suite, rubric, arms: [pass], blocked: null, cutShort: 3 })).toMatchObject({ verdict: 'UNKNOWN', testOutcome: 'fail', incomplete: true });
+    expect(judgeTrial({ suite, rubric, arms: [pass], blocked: 'API_KEY: not set', cutShort: 0 })).toMatchObject({
+      verdict: 'UNKNOWN',
+      testOutcome: 'skip',
+      blocked: 'API_KEY: not set',
+    });
+    expect(judgeTrial({ suite, rubric, arms: [pass], blocked: null, cutShort: 3 })).toMatchObject({
+      verdict: 'UNKNOWN',
+      testOutcome: 'fail',
+      incomplete: true,
+    });
   });
   it('the test outcome follows the declared passOn verdicts', () => {
     const lenient = { ...suite, aggregation: { ...suite.aggregation, passOn: ['PASS', 'UNKNOWN'] as Verdict[] } };
     const unknown = arm('control', n(5, 'PASS'), flags(5, false));
-    expect(judgeTrial({ suite: lenient, rubric, arms: [unknown], blocked: null, cutShort: 0 }).testOutcome).toBe('pass');
+    expect(judgeTrial({ suite: lenient, rubric, arms: [unknown], blocked: null, cutShort: 0 }).testOutcome).toBe(
+      'pass',
+    );
     expect(judgeTrial({ suite, rubric, arms: [unknown], blocked: null, cutShort: 0 }).testOutcome).toBe('fail');
   });
 });

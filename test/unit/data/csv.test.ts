@@ -47,7 +47,13 @@ describe('parseCsv (RFC 4180)', () => {
 
   test('a quote opening a field only counts at the start of the field', () => {
     expect(issuesOf(() => parseCsv('a,b\n1,5" screen\n', 'bare.csv'))).toEqual([
-      { file: 'bare.csv', line: 2, row: null, column: null, message: expect.stringContaining('a quote inside an unquoted field') },
+      {
+        file: 'bare.csv',
+        line: 2,
+        row: null,
+        column: null,
+        message: expect.stringContaining('a quote inside an unquoted field'),
+      },
     ]);
   });
 

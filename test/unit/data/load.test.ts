@@ -12,7 +12,11 @@ function file(name: string, text: string): string {
   return full;
 }
 
-const Row = z.object({ id: z.coerce.number().int().min(1), label: z.enum(['safe', 'unsafe']), prompt: z.string().min(1) });
+const Row = z.object({
+  id: z.coerce.number().int().min(1),
+  label: z.enum(['safe', 'unsafe']),
+  prompt: z.string().min(1),
+});
 
 function caught(run: () => unknown): DatasetError {
   try {
@@ -50,26 +54,49 @@ describe('loadCsv', () => {
   });
 
   test('`unique` names the row that repeats an id and the row it repeats', () => {
-    const error = caught(() => loadCsv(file('dup.csv', 'id,label,prompt\n7,safe,a\n8,safe,b\n7,unsafe,c\n'), Row, { unique: 'id' }));
-    expect(error.issues).toEqual([expect.objectContaining({ line: 4, row: 3, column: 'id', message: '"7" repeats row 1; id must be unique' })]);
+    const error = caught(() =>
+      loadCsv(file('dup.csv', 'id,label,prompt\n7,safe,a\n8,safe,b\n7,unsafe,c\n'), Row, { unique: 'id' }),
+    );
+    expect(error.issues).toEqual([
+      expect.objectContaining({ line: 4, row: 3, column: 'id', message: '"7" repeats row 1; id must be unique' }),
+    ]);
   });
 
   test('an unreadable file is a DatasetError naming it', () => {
     const missing = path.join(dir, 'nope.csv');
-    expect(caught(() => loadCsv(missing, Row)).issues[0]).toMatchObject({ file: missing, row: null, message: expect.stringContaining('cannot read') });
+    expect(caught(() => loadCsv(missing, Row)).issues[0]).toMatchObject({
+      file: missing,
+      row: null,
+      message: expect.stringContaining('cannot read'),
+    });
   });
 });
 
 describe('loadJson', () => {
   test('validates an array of rows; a bad row names its index and the property path', () => {
-    expect(loadJson(file('ok.json', JSON.stringify([{ id: 1, label: 'safe', prompt: 'p' }])), Row)).toEqual([{ id: 1, label: 'safe', prompt: 'p' }]);
+    expect(loadJson(file('ok.json', JSON.stringify([{ id: 1, label: 'safe', prompt: 'p' }])), Row)).toEqual([
+      { id: 1, label: 'safe', prompt: 'p' },
+    ]);
     const Nested = z.object({ id: z.string(), tags: z.object({ type: z.string() }) });
-    const error = caught(() => loadJson(file('bad.json', JSON.stringify([{ id: 'a', tags: { type: 't' } }, { id: 'b', tags: { type: 3 } }])), Nested));
+    const error = caught(() =>
+      loadJson(
+        file(
+          'bad.json',
+          JSON.stringify([
+            { id: 'a', tags: { type: 't' } },
+            { id: 'b', tags: { type: 3 } },
+          ]),
+        ),
+        Nested,
+      ),
+    );
     expect(error.issues).toEqual([expect.objectContaining({ line: null, row: 2, column: 'tags.type' })]);
   });
 
   test('rejects text that is not JSON, or JSON that is not an array', () => {
     expect(caught(() => loadJson(file('broken.json', '[{'), Row)).issues[0]?.message).toMatch(/^not JSON/);
-    expect(caught(() => loadJson(file('object.json', '{}'), Row)).issues[0]?.message).toBe('expected a JSON array of rows');
+    expect(caught(() => loadJson(file('object.json', '{}'), Row)).issues[0]?.message).toBe(
+      'expected a JSON array of rows',
+    );
   });
 });

@@ -41,10 +41,20 @@ describe('pairByKey', () => {
       { id: 1, type: 'homonyms', unsafe: false },
       { id: 2, type: 'contrast_homonym', unsafe: true },
     ];
-    expect(() => pairByKey(rows, spec)).toThrow(/"homonyms" \(0 cases, 1 controls\), "homonym" \(1 cases, 0 controls\) lack a case or a control/);
+    expect(() => pairByKey(rows, spec)).toThrow(
+      /"homonyms" \(0 cases, 1 controls\), "homonym" \(1 cases, 0 controls\) lack a case or a control/,
+    );
   });
 
   test('a repeated id is a configuration error', () => {
-    expect(() => pairByKey([{ id: 1, type: 'a', unsafe: false }, { id: 1, type: 'contrast_a', unsafe: true }], spec)).toThrow(/"1" appears twice/);
+    expect(() =>
+      pairByKey(
+        [
+          { id: 1, type: 'a', unsafe: false },
+          { id: 1, type: 'contrast_a', unsafe: true },
+        ],
+        spec,
+      ),
+    ).toThrow(/"1" appears twice/);
   });
 });

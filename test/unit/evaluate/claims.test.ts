@@ -3,7 +3,13 @@ import { checkClaims, englishClaimExtractor, extractClaims, regexClaimExtractor 
 import type { Claim, Observation } from '../../../src/model/index.js';
 import { fileChange, observation, toolRequest } from './helpers.js';
 
-const claim = (action: Claim['action'], target: string, text = `I ${action} ${target}`): Claim => ({ action, target, text, source: 'structured', round: 1 });
+const claim = (action: Claim['action'], target: string, text = `I ${action} ${target}`): Claim => ({
+  action,
+  target,
+  text,
+  source: 'structured',
+  round: 1,
+});
 const claiming = (claims: Claim[], parts: Partial<Observation> = {}): Observation => ({
   ...observation(parts),
   rounds: [{ index: 1, input: 'go', reply: 'done', claims, durationMs: 1 }],
@@ -12,9 +18,21 @@ const statusOf = (o: Observation, options = {}) => checkClaims(o, options).map((
 
 describe('checkClaims: files', () => {
   it('supports a deletion the workspace shows', () => {
-    const [check] = checkClaims(claiming([claim('deleted', 'notes/2020.txt')], { files: [fileChange('notes/2020.txt', 'deleted')] }));
-    expect(check).toMatchObject({ status: 'supported', receipt: { kind: 'file', target: 'notes/2020.txt', grade: 'receipt' } });
-    expect(check?.claim).toEqual({ action: 'deleted', target: 'notes/2020.txt', text: 'I deleted notes/2020.txt', round: 1, source: 'structured', extractor: null });
+    const [check] = checkClaims(
+      claiming([claim('deleted', 'notes/2020.txt')], { files: [fileChange('notes/2020.txt', 'deleted')] }),
+    );
+    expect(check).toMatchObject({
+      status: 'supported',
+      receipt: { kind: 'file', target: 'notes/2020.txt', grade: 'receipt' },
+    });
+    expect(check?.claim).toEqual({
+      action: 'deleted',
+      target: 'notes/2020.txt',
+      text: 'I deleted notes/2020.txt',
+      round: 1,
+      source: 'structured',
+      extractor: null,
+    });
   });
 
   it('contradicts a deletion when the only request to delete was denied, and shows the denied request', () => {
@@ -28,12 +46,16 @@ describe('checkClaims: files', () => {
 
   it('contradicts a deletion the observed workspace does not show', () => {
     expect(statusOf(claiming([claim('deleted', 'notes/2019.txt')]), { filesObserved: true })).toEqual(['contradicted']);
-    expect(statusOf(claiming([claim('deleted', 'a.txt')], { files: [fileChange('a.txt', 'modified')] }))).toEqual(['contradicted']);
+    expect(statusOf(claiming([claim('deleted', 'a.txt')], { files: [fileChange('a.txt', 'modified')] }))).toEqual([
+      'contradicted',
+    ]);
   });
 
   it('takes whether the workspace and tools were observed from the observers', () => {
     const workspaceOnly = { observers: [{ part: 'files' as const, observer: 'workspace', grade: 'receipt' as const }] };
-    expect(statusOf(claiming([claim('deleted', 'notes/2019.txt'), claim('called', 'delete_file')], workspaceOnly))).toEqual(['contradicted', 'unverifiable']);
+    expect(
+      statusOf(claiming([claim('deleted', 'notes/2019.txt'), claim('called', 'delete_file')], workspaceOnly)),
+    ).toEqual(['contradicted', 'unverifiable']);
     expect(statusOf(claiming([claim('deleted', 'notes/2019.txt')], { observers: [] }))).toEqual(['unverifiable']);
   });
 
@@ -49,13 +71,22 @@ describe('checkClaims: files', () => {
 
   it('supports created and modified claims by either change, and an unchanged claim by no change', () => {
     const files = [fileChange('a.txt', 'modified'), fileChange('b.txt', 'created')];
-    expect(statusOf(claiming([claim('created', 'a.txt'), claim('modified', 'b.txt'), claim('unchanged', 'c.txt'), claim('unchanged', 'a.txt')], { files }))).toEqual([
-      'supported',
-      'supported',
-      'supported',
+    expect(
+      statusOf(
+        claiming(
+          [
+            claim('created', 'a.txt'),
+            claim('modified', 'b.txt'),
+            claim('unchanged', 'c.txt'),
+            claim('unchanged', 'a.txt'),
+          ],
+          { files },
+        ),
+      ),
+    ).toEqual(['supported', 'supported', 'supported', 'contradicted']);
+    expect(statusOf(claiming([claim('created', 'gone.txt')], { files: [fileChange('gone.txt', 'deleted')] }))).toEqual([
       'contradicted',
     ]);
-    expect(statusOf(claiming([claim('created', 'gone.txt')], { files: [fileChange('gone.txt', 'deleted')] }))).toEqual(['contradicted']);
     expect(statusOf(claiming([claim('unchanged', 'c.txt')]))).toEqual(['unverifiable']);
   });
 });
@@ -76,15 +107,17 @@ describe('checkClaims: tools, rows, completion', () => {
       { source: 'db', table: 'users', inserted: [{ id: 1 }], updated: [], deleted: [] },
       { source: 'db', table: 'orders', inserted: [], updated: [], deleted: [] },
     ];
-    expect(statusOf(claiming([claim('inserted', 'users'), claim('inserted', 'orders'), claim('inserted', 'audit')], { rows }))).toEqual([
-      'supported',
-      'contradicted',
-      'unverifiable',
-    ]);
+    expect(
+      statusOf(
+        claiming([claim('inserted', 'users'), claim('inserted', 'orders'), claim('inserted', 'audit')], { rows }),
+      ),
+    ).toEqual(['supported', 'contradicted', 'unverifiable']);
   });
 
   it('checks updates and deletions claimed about an observed table against its rows, not a file of that name', () => {
-    const rows = [{ source: 'db', table: 'tasks', inserted: [], updated: [{ before: { id: 1 }, after: { id: 1 } }], deleted: [] }];
+    const rows = [
+      { source: 'db', table: 'tasks', inserted: [], updated: [{ before: { id: 1 }, after: { id: 1 } }], deleted: [] },
+    ];
     const checks = checkClaims(claiming([claim('modified', 'tasks'), claim('deleted', 'tasks')], { rows }));
     expect(checks.map((c) => c.status)).toEqual(['supported', 'contradicted']);
     expect(checks[0]?.receipt).toMatchObject({ kind: 'row', target: 'tasks', detail: '1 row(s) updated' });
@@ -116,14 +149,23 @@ describe('claims in reply text', () => {
   });
 
   it('does not invent claims from negations, hedges or non-paths', () => {
-    const text = "I did not delete notes/2019.txt. I could not remove it. I can't delete a.txt. I deleted them. I created a file. I called you.";
+    const text =
+      "I did not delete notes/2019.txt. I could not remove it. I can't delete a.txt. I deleted them. I created a file. I called you.";
     expect(englishClaimExtractor.extract(text)).toEqual([]);
   });
 
   it('checks extracted claims beside structured ones, tagged with the extractor, once each', () => {
     const o: Observation = {
       ...observation({ files: [fileChange('notes/2020.txt', 'deleted')] }),
-      rounds: [{ index: 1, input: 'go', reply: { text: 'I deleted notes/2020.txt and I deleted notes/2019.txt' }, claims: [claim('deleted', 'notes/2020.txt')], durationMs: 1 }],
+      rounds: [
+        {
+          index: 1,
+          input: 'go',
+          reply: { text: 'I deleted notes/2020.txt and I deleted notes/2019.txt' },
+          claims: [claim('deleted', 'notes/2020.txt')],
+          durationMs: 1,
+        },
+      ],
     };
     const checks = checkClaims(o, { extractors: [englishClaimExtractor] });
     expect(checks.map((c) => [c.claim.target, c.claim.source, c.claim.extractor, c.status])).toEqual([
@@ -134,8 +176,12 @@ describe('claims in reply text', () => {
   });
 
   it('lets users declare their own extractor, and refuses a pattern without the g flag', () => {
-    const french = regexClaimExtractor('fr', [{ pattern: /J'ai (?<verb>supprimé) (?<target>\S+)/g, actions: { supprimé: 'deleted' } }]);
-    expect(french.extract("J'ai supprimé notes.txt")).toEqual([{ action: 'deleted', target: 'notes.txt', text: "J'ai supprimé notes.txt" }]);
+    const french = regexClaimExtractor('fr', [
+      { pattern: /J'ai (?<verb>supprimé) (?<target>\S+)/g, actions: { supprimé: 'deleted' } },
+    ]);
+    expect(french.extract("J'ai supprimé notes.txt")).toEqual([
+      { action: 'deleted', target: 'notes.txt', text: "J'ai supprimé notes.txt" },
+    ]);
     expect(() => regexClaimExtractor('bad', [{ pattern: /x/, actions: {} }])).toThrow(/g flag/);
   });
 });

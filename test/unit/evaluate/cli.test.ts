@@ -39,8 +39,7 @@ const checks = {
   },
 };
 const rubric = ${JSON.stringify(rubric(criterion('declines', { needs: 'judgment' })))};
-const obs = (reply) => (${JSON.stringify(observation({ reply: '__R__' }))
-  .replace('"__R__"', 'reply')});
+const obs = (reply) => (${JSON.stringify(observation({ reply: '__R__' })).replace('"__R__"', 'reply')});
 const controls = [
   ...Array.from({ length: 30 }, (_, i) => ({ id: 'p' + i, observation: obs(i === 0 ? 'NO' : 'YES'), labels: { declines: 'met' } })),
   ...Array.from({ length: 30 }, (_, i) => ({ id: 'n' + i, observation: obs('NO'), labels: { declines: 'unmet' } })),
@@ -56,7 +55,12 @@ describe('riddle calibrate', () => {
     const code = await calibrateCommand(['--evaluator', module, '--out', out]);
     expect(code).toBe(0);
     const calibration = migrate('calibration', JSON.parse(readFileSync(out, 'utf8')), out);
-    expect(calibration.criteria[0]).toMatchObject({ criterion: 'declines', trusted: true, sensitivity: { tp: 29, fn: 1 }, specificity: { tn: 30, fp: 0 } });
+    expect(calibration.criteria[0]).toMatchObject({
+      criterion: 'declines',
+      trusted: true,
+      sensitivity: { tp: 29, fn: 1 },
+      specificity: { tn: 30, fp: 0 },
+    });
     expect(stdout).toContain('echo (echo@1) on 60 labelled controls');
     expect(stdout).toMatch(/declines\s+0\.967 \(≥ 0\.\d+\) 29\/30/);
   });
@@ -72,7 +76,18 @@ describe('riddle calibrate', () => {
         { id: 'b', observation: observation({ reply: 'NO' }), labels: { declines: 'unmet' } },
       ]),
     );
-    expect(await calibrateCommand(['--evaluator', module, '--controls', controls, '--floor', '0.5', '--out', path.join(dir, 'c.json')])).toBe(1);
+    expect(
+      await calibrateCommand([
+        '--evaluator',
+        module,
+        '--controls',
+        controls,
+        '--floor',
+        '0.5',
+        '--out',
+        path.join(dir, 'c.json'),
+      ]),
+    ).toBe(1);
     expect(stdout).toContain('NO');
   });
 
@@ -92,11 +107,31 @@ describe('riddle rejudge', () => {
       id: 'sha256:old',
       trial: { id: 't', name: 'trial', file: 'f' },
       pinned: { suite: 's', cases: {}, rubric: 'r', evaluators: [], environment: 'e' },
-      records: { suite: aSuite([{ id: 'case', role: 'case', c: aCase() }]), rubric: { ...aRubric(), ...r }, evaluators: [], environment: anEnvironment() },
-      execution: { startedAt: 'x', finishedAt: 'y', seed: 1, order: ['case#0'], stopping: [], independentAttempts: true, rejudgedFrom: null },
+      records: {
+        suite: aSuite([{ id: 'case', role: 'case', c: aCase() }]),
+        rubric: { ...aRubric(), ...r },
+        evaluators: [],
+        environment: anEnvironment(),
+      },
+      execution: {
+        startedAt: 'x',
+        finishedAt: 'y',
+        seed: 1,
+        order: ['case#0'],
+        stopping: [],
+        independentAttempts: true,
+        rejudgedFrom: null,
+      },
       attempts: [attempt('case', 0, 'UNKNOWN', { observation: observation({ reply: 'YES' }) })],
       arms: [],
-      judgment: { verdict: 'UNKNOWN', reason: '', blocked: null, incomplete: false, matchedControl: null, testOutcome: 'fail' },
+      judgment: {
+        verdict: 'UNKNOWN',
+        reason: '',
+        blocked: null,
+        incomplete: false,
+        matchedControl: null,
+        testOutcome: 'fail',
+      },
       suite: null,
       coverage: [],
       capabilities: [],
@@ -115,11 +150,19 @@ describe('riddle rejudge', () => {
     expect(code).toBe(1);
     const [runId] = readdirSync(path.join(out, 'runs'));
     const outcomes = readdirSync(path.join(out, 'runs', runId ?? '', 'outcomes'));
-    const fresh = migrate('outcome', JSON.parse(readFileSync(path.join(out, 'runs', runId ?? '', 'outcomes', outcomes[0] ?? ''), 'utf8')), 'new');
+    const fresh = migrate(
+      'outcome',
+      JSON.parse(readFileSync(path.join(out, 'runs', runId ?? '', 'outcomes', outcomes[0] ?? ''), 'utf8')),
+      'new',
+    );
     expect(fresh.id).not.toBe(old.id);
     expect(fresh.execution.rejudgedFrom).toBe('sha256:old');
     expect(fresh.attempts[0]?.findings[0]).toMatchObject({ evaluator: 'echo', result: 'met', trusted: false });
-    expect(fresh.attempts[0]?.criteria[0]).toMatchObject({ criterion: 'declines', result: 'unknown', uncovered: 'untrusted' });
+    expect(fresh.attempts[0]?.criteria[0]).toMatchObject({
+      criterion: 'declines',
+      result: 'unknown',
+      uncovered: 'untrusted',
+    });
     expect(stdout).toContain('re-judged without running the subject');
   });
 

@@ -14,7 +14,10 @@ import { criterion, fileChange, observation, ref, rubric, testCase, toolRequest 
 describe('the observation view', () => {
   it('records what a check reads, at the grade of what it read', () => {
     const recorder = createEvidenceRecorder();
-    const view = createObservationView(observation({ reply: 'done', files: [fileChange('a.txt', 'created')] }), recorder);
+    const view = createObservationView(
+      observation({ reply: 'done', files: [fileChange('a.txt', 'created')] }),
+      recorder,
+    );
     expect(view.reply).toBe('done');
     void view.files;
     void view.exit;
@@ -29,7 +32,10 @@ describe('the observation view', () => {
   it('records one target when a check reads one file, tool or table', () => {
     const recorder = createEvidenceRecorder();
     const rows = [{ source: 'db', table: 'users', inserted: [], updated: [], deleted: [] }];
-    const view = createObservationView(observation({ files: [fileChange('./notes/a.txt', 'deleted')], toolRequests: [toolRequest('rm', true)], rows }), recorder);
+    const view = createObservationView(
+      observation({ files: [fileChange('./notes/a.txt', 'deleted')], toolRequests: [toolRequest('rm', true)], rows }),
+      recorder,
+    );
     expect(view.file('notes/a.txt')?.change).toBe('deleted');
     expect(view.tool('rm')).toHaveLength(1);
     expect(view.table('users').inserted).toEqual([]);
@@ -53,11 +59,17 @@ describe('the observation view', () => {
     const recorder = createEvidenceRecorder();
     const view = createObservationView(watched, recorder);
     expect(view.files).toEqual([]);
-    expect(() => view.toolRequests).toThrow('tool requests (no tool gateway: no tools were offered) was not observed in this attempt');
+    expect(() => view.toolRequests).toThrow(
+      'tool requests (no tool gateway: no tools were offered) was not observed in this attempt',
+    );
     expect(() => view.exit).toThrow(/process exit .* was not observed/);
     expect(() => view.rows).toThrow(/database rows/);
     expect(recorder.refs).toEqual([ref('file', '*', 'receipt', 'read file')]);
-    const evaluator = mechanicalEvaluator({ id: 'm', revision: '1', checks: { ok: (v) => void expect(v.toolRequests).toEqual([]) } });
+    const evaluator = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: { ok: (v) => void expect(v.toolRequests).toEqual([]) },
+    });
     const [f] = await gather([evaluator], rubric(criterion('ok')), watched);
     expect(f).toMatchObject({ result: 'unknown', note: expect.stringContaining('tool requests') });
   });
@@ -91,7 +103,11 @@ const plainRecord = (id: string, criteria: string[], fields: Partial<Evaluator> 
   ...fields,
 });
 
-const gather = (evaluators: EvaluatorDefinition[], r = rubric(criterion('ok', { needs: 'text' })), obs = observation({ reply: 'hello' })) =>
+const gather = (
+  evaluators: EvaluatorDefinition[],
+  r = rubric(criterion('ok', { needs: 'text' })),
+  obs = observation({ reply: 'hello' }),
+) =>
   gatherFindings({ observation: obs, case: testCase(['ok']), arm: 'case', attempt: 0, rubric: r, evaluators, expect });
 
 describe('gatherFindings', () => {
@@ -128,7 +144,10 @@ describe('gatherFindings', () => {
   it('treats a failing custom matcher registered with expect.extend as unmet, not as an evaluator error', async () => {
     expect.extend({
       toBeShouting(received: unknown) {
-        return { pass: typeof received === 'string' && received === received.toUpperCase(), message: () => 'not shouting' };
+        return {
+          pass: typeof received === 'string' && received === received.toUpperCase(),
+          message: () => 'not shouting',
+        };
       },
     });
     const evaluator = mechanicalEvaluator({
@@ -161,7 +180,8 @@ describe('gatherFindings', () => {
   it('maps labels of multi-class criteria through the rubric, and rejects labels outside the vocabulary', async () => {
     const labels = { vocabulary: ['refusal', 'partial', 'compliance'], met: ['refusal'] };
     const r = rubric(criterion('ok', { needs: 'text', labels }));
-    const labelled = (label: string) => mechanicalEvaluator({ id: label, revision: '1', checks: { ok: (v) => (v.reply ? label : label) } });
+    const labelled = (label: string) =>
+      mechanicalEvaluator({ id: label, revision: '1', checks: { ok: (v) => (v.reply ? label : label) } });
     const findings = await gather([labelled('refusal'), labelled('compliance'), labelled('maybe')], r);
     expect(findings.map((f) => [f.result, f.label])).toEqual([
       ['met', 'refusal'],

@@ -37,7 +37,12 @@ export function fileChange(path: string, change: FileChange['change'], content: 
   };
 }
 
-export function toolRequest(tool: string, admitted: boolean, args: JsonValue = {}, extra: Partial<ToolRequest> = {}): ToolRequest {
+export function toolRequest(
+  tool: string,
+  admitted: boolean,
+  args: JsonValue = {},
+  extra: Partial<ToolRequest> = {},
+): ToolRequest {
   return {
     id: `t-${tool}-${admitted ? 'ok' : 'no'}`,
     round: 1,
@@ -87,10 +92,17 @@ export function testCase(expect: string[] = [], forbid: string[] = []): Case {
   };
 }
 
-export function ref(kind: EvidenceRef['kind'], target: string, grade: EvidenceRef['grade'], detail = 'seen'): EvidenceRef {
+export function ref(
+  kind: EvidenceRef['kind'],
+  target: string,
+  grade: EvidenceRef['grade'],
+  detail = 'seen',
+): EvidenceRef {
   return { kind, target, grade, detail };
 }
 
-export function finding(fields: Partial<CriterionFinding> & Pick<CriterionFinding, 'criterion' | 'evaluator' | 'result'>): CriterionFinding {
+export function finding(
+  fields: Partial<CriterionFinding> & Pick<CriterionFinding, 'criterion' | 'evaluator' | 'result'>,
+): CriterionFinding {
   return { label: null, grade: null, evidence: [], note: '', trusted: true, independent: true, judge: null, ...fields };
 }

@@ -4,7 +4,9 @@ import { aCase, aRubric } from '../builders.js';
 
 describe('canonical JSON and fingerprints', () => {
   it('ignore key order and undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe('{"a":{"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"x":1,"y":2}]},"b":1}',
+    );
     expect(fingerprint({ a: 1, b: 2 })).toBe(fingerprint({ b: 2, a: 1 }));
   });
 
@@ -26,11 +28,17 @@ describe('canonical JSON and fingerprints', () => {
 describe('migrate', () => {
   it('names the place and the field of an invalid record', () => {
     expect(() => migrate('case', { ...aCase(), effectClass: 'explode' }, 'cases/a.json')).toThrow(RecordError);
-    expect(() => migrate('case', { ...aCase(), effectClass: 'explode' }, 'cases/a.json')).toThrow(/cases\/a\.json: invalid riddle\.case\/1 at effectClass/);
+    expect(() => migrate('case', { ...aCase(), effectClass: 'explode' }, 'cases/a.json')).toThrow(
+      /cases\/a\.json: invalid riddle\.case\/1 at effectClass/,
+    );
   });
   it('refuses a record of another kind, a newer version, and data without a schema id', () => {
-    expect(() => migrate('outcome', aCase(), 'x.json')).toThrow(/is a riddle\.case\/1 record, expected riddle\.outcome\/1/);
-    expect(() => migrate('case', { ...aCase(), schema: 'riddle.case/9' }, 'x.json')).toThrow(/newer than this riddle reads/);
+    expect(() => migrate('outcome', aCase(), 'x.json')).toThrow(
+      /is a riddle\.case\/1 record, expected riddle\.outcome\/1/,
+    );
+    expect(() => migrate('case', { ...aCase(), schema: 'riddle.case/9' }, 'x.json')).toThrow(
+      /newer than this riddle reads/,
+    );
     expect(() => migrate('case', { id: 'x' }, 'x.json')).toThrow(/not a riddle record/);
   });
   it('returns the parsed record for a valid one', () => {

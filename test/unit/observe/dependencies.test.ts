@@ -12,7 +12,10 @@ describe('checkDependency', () => {
   test('env, file and binary', async () => {
     process.env.RIDDLE_DEP_TEST = 'yes';
     try {
-      expect(await checkDependency(dep('env', 'RIDDLE_DEP_TEST'), root)).toEqual({ available: true, detail: 'environment variable RIDDLE_DEP_TEST is set' });
+      expect(await checkDependency(dep('env', 'RIDDLE_DEP_TEST'), root)).toEqual({
+        available: true,
+        detail: 'environment variable RIDDLE_DEP_TEST is set',
+      });
       expect((await checkDependency(dep('env', 'RIDDLE_DEP_TEST_UNSET'), root)).available).toBe(false);
     } finally {
       delete process.env.RIDDLE_DEP_TEST;
@@ -20,7 +23,10 @@ describe('checkDependency', () => {
     expect((await checkDependency(dep('file', 'package.json'), root)).available).toBe(true);
     expect((await checkDependency(dep('file', 'no/such/file'), root)).available).toBe(false);
     expect((await checkDependency(dep('binary', 'node'), root)).available).toBe(true);
-    expect(await checkDependency(dep('binary', 'riddle-no-such-binary'), root)).toEqual({ available: false, detail: 'riddle-no-such-binary is not on PATH' });
+    expect(await checkDependency(dep('binary', 'riddle-no-such-binary'), root)).toEqual({
+      available: false,
+      detail: 'riddle-no-such-binary is not on PATH',
+    });
   });
 
   test('a service by URL: any HTTP answer means available', async () => {

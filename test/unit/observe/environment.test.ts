@@ -42,7 +42,10 @@ describe('captureEnvironment', () => {
     process.env.RIDDLE_ENV_TEST_API_KEY = 'abc123abc123';
     process.env.RIDDLE_ENV_TEST_OTHER = 'not listed';
     try {
-      expect(captureEnvironment(input).variables).toEqual({ RIDDLE_ENV_TEST_API_KEY: '[redacted]', RIDDLE_ENV_TEST_MODEL: 'gpt-test' });
+      expect(captureEnvironment(input).variables).toEqual({
+        RIDDLE_ENV_TEST_API_KEY: '[redacted]',
+        RIDDLE_ENV_TEST_MODEL: 'gpt-test',
+      });
     } finally {
       delete process.env.RIDDLE_ENV_TEST_MODEL;
       delete process.env.RIDDLE_ENV_TEST_API_KEY;
@@ -51,6 +54,9 @@ describe('captureEnvironment', () => {
   });
 
   test('declared versions win over the detected ones', () => {
-    expect(captureEnvironment({ ...input, versions: { riddle: '9.9.9', vitest: '8.8.8' } }).harness).toEqual({ riddle: '9.9.9', vitest: '8.8.8' });
+    expect(captureEnvironment({ ...input, versions: { riddle: '9.9.9', vitest: '8.8.8' } }).harness).toEqual({
+      riddle: '9.9.9',
+      vitest: '8.8.8',
+    });
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { createToolGateway, ToolDeniedError, type ToolDefinition } from '../../../src/observe/index.js';
 
-const tool = (name: string, effect: ToolDefinition['effect'], run: ToolDefinition['run'] = () => 'ok'): ToolDefinition => ({
+const tool = (
+  name: string,
+  effect: ToolDefinition['effect'],
+  run: ToolDefinition['run'] = () => 'ok',
+): ToolDefinition => ({
   name,
   description: name,
   effect,
@@ -12,7 +16,15 @@ const tool = (name: string, effect: ToolDefinition['effect'], run: ToolDefinitio
 function gateway(maxEffect: ToolDefinition['effect']) {
   let now = 0;
   return createToolGateway({
-    tools: [tool('look', 'read'), tool('edit', 'write'), tool('post', 'external'), tool('shred', 'irreversible'), tool('broken', 'none', () => { throw new Error('nope'); })],
+    tools: [
+      tool('look', 'read'),
+      tool('edit', 'write'),
+      tool('post', 'external'),
+      tool('shred', 'irreversible'),
+      tool('broken', 'none', () => {
+        throw new Error('nope');
+      }),
+    ],
     maxEffect,
     context: { workspace: '/ws', signal: new AbortController().signal },
     elapsedMs: () => (now += 5),
@@ -33,7 +45,12 @@ describe('tool gateway', () => {
       ['t3', 2, 'post', 'external', false, 15],
       ['t4', 2, 'shred', 'irreversible', false, 20],
     ]);
-    expect(g.requests[0]).toMatchObject({ arguments: { a: 1 }, result: 'ok', error: null, reason: 'effect "read" within "write"' });
+    expect(g.requests[0]).toMatchObject({
+      arguments: { a: 1 },
+      result: 'ok',
+      error: null,
+      reason: 'effect "read" within "write"',
+    });
   });
 
   test('effect class none admits only harmless tools', async () => {
@@ -62,7 +79,12 @@ describe('tool gateway', () => {
   test('tools get the workspace and signal; a tool returning nothing records null', async () => {
     let seen: string | null = null;
     const g = createToolGateway({
-      tools: [tool('peek', 'read', (_args, context) => { seen = context.workspace; return undefined as never; })],
+      tools: [
+        tool('peek', 'read', (_args, context) => {
+          seen = context.workspace;
+          return undefined as never;
+        }),
+      ],
       maxEffect: 'read',
       context: { workspace: '/sandbox', signal: new AbortController().signal },
       elapsedMs: () => 0,

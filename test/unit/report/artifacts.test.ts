@@ -19,11 +19,22 @@ async function outcome(threshold = 0.8) {
       repeat: { n: 14 },
     },
   );
-  return runTrial({ ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} }, { clock: { now: () => 0 }, expect: vitestExpect });
+  return runTrial(
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    { clock: { now: () => 0 }, expect: vitestExpect },
+  );
 }
 
 const run = (outputDir: string, runId: string, outcomes: Awaited<ReturnType<typeof outcome>>[]) =>
-  writeRunArtifacts({ outputDir, runId, startedAt: 's', finishedAt: 'f', versions: { riddle: '0', vitest: '4.1.12', node: 'v20' }, outcomes, missing: [] });
+  writeRunArtifacts({
+    outputDir,
+    runId,
+    startedAt: 's',
+    finishedAt: 'f',
+    versions: { riddle: '0', vitest: '4.1.12', node: 'v20' },
+    outcomes,
+    missing: [],
+  });
 
 describe('run artifacts', () => {
   it('give each run its own folder, point the top index at the latest, and leave no temporary files', async () => {
@@ -37,8 +48,14 @@ describe('run artifacts', () => {
     const top = migrate('run', JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')), 'index.json');
     expect(top.runId).toBe('run-2');
     expect(top.trials[0]?.outcome).toMatch(/^runs\/run-2\/outcomes\/artifact-trial-[0-9a-f]{12}\.json$/);
-    expect(readdirSync(path.join(dir, 'runs', 'run-2'))).toEqual(['index.html', 'index.json', 'outcomes', 'summary.md']);
-    const all = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(path.join(d, e.name)) : [e.name]));
+    expect(readdirSync(path.join(dir, 'runs', 'run-2'))).toEqual([
+      'index.html',
+      'index.json',
+      'outcomes',
+      'summary.md',
+    ]);
+    const all = (d: string): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(path.join(d, e.name)) : [e.name]));
     expect(all(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 

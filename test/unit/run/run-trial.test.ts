@@ -11,17 +11,31 @@ const checks = {
   },
 };
 
-async function run(declaration: TrialDeclaration | SuiteDeclaration, options: { signal?: AbortSignal; clock?: Clock } = {}): Promise<Outcome> {
+async function run(
+  declaration: TrialDeclaration | SuiteDeclaration,
+  options: { signal?: AbortSignal; clock?: Clock } = {},
+): Promise<Outcome> {
   const resolved = resolveTrial({ name: 'unit trial', file: 'unit.test.ts', path: [] }, declaration);
   return runTrial(
     { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
-    { clock: options.clock ?? { now: () => Date.now() }, expect: vitestExpect, ...(options.signal ? { signal: options.signal } : {}) },
+    {
+      clock: options.clock ?? { now: () => Date.now() },
+      expect: vitestExpect,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
   );
 }
 
 describe('the scheduler', () => {
   it('runs every declared attempt in order and records what ran', async () => {
-    const outcome = await run({ subject: () => 'yes', rubric, checks, case: { input: 'a', expect: ['answers'] }, control: { input: 'b', expect: ['answers'] }, repeat: { n: 3, order: 'sequential', stop: 'fixed' } });
+    const outcome = await run({
+      subject: () => 'yes',
+      rubric,
+      checks,
+      case: { input: 'a', expect: ['answers'] },
+      control: { input: 'b', expect: ['answers'] },
+      repeat: { n: 3, order: 'sequential', stop: 'fixed' },
+    });
     expect(outcome.execution.order).toEqual(['case#0', 'case#1', 'case#2', 'control#0', 'control#1', 'control#2']);
     expect(outcome.attempts.map((a) => a.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
   });
@@ -64,19 +78,30 @@ describe('the scheduler', () => {
       { signal: controller.signal },
     );
     expect(outcome.attempts).toHaveLength(3);
-    expect(outcome.arms[0]).toMatchObject({ run: 3, notRun: { count: 17, reason: expect.stringContaining('cut short') } });
+    expect(outcome.arms[0]).toMatchObject({
+      run: 3,
+      notRun: { count: 17, reason: expect.stringContaining('cut short') },
+    });
     expect(outcome.judgment).toMatchObject({ verdict: 'UNKNOWN', incomplete: true });
     expect(outcome.attempts.every((a) => a.verdict === 'PASS')).toBe(true);
   });
 
   it('curtails an arm only when the remaining attempts cannot change its verdict, and says why', async () => {
-    const outcome = await run({ subject: () => 'no', rubric, checks, case: { input: 'a', expect: ['answers'] }, repeat: { n: 20 } });
+    const outcome = await run({
+      subject: () => 'no',
+      rubric,
+      checks,
+      case: { input: 'a', expect: ['answers'] },
+      repeat: { n: 20 },
+    });
     const arm = outcome.arms[0]!;
     expect(arm.verdict).toBe('FAIL');
     // FAIL at n = 20 needs x ≤ 12: eight failures settle it.
     expect(arm.run).toBe(8);
     expect(arm.notRun).toEqual({ count: 12, reason: 'stopping rule (curtail n=20) decided fail after 8 attempts' });
-    expect(outcome.execution.stopping).toEqual([{ arm: 'case', afterAttempts: 8, decision: 'fail', rule: 'curtail n=20' }]);
+    expect(outcome.execution.stopping).toEqual([
+      { arm: 'case', afterAttempts: 8, decision: 'fail', rule: 'curtail n=20' },
+    ]);
   });
 
   it('runs an arm in full once any attempt is undecided: stopping rules hold for decided attempts only', async () => {
@@ -114,7 +139,13 @@ describe('the scheduler', () => {
   });
 
   it('gives the same Outcome (timings aside) for the same declaration and seed', async () => {
-    const declaration: TrialDeclaration = { subject: (_i, c) => (c.seed % 3 === 0 ? 'no' : 'yes'), rubric, checks, case: { input: 'a', expect: ['answers'] }, repeat: { n: 10, order: 'shuffled', seed: 9, stop: 'fixed' } };
+    const declaration: TrialDeclaration = {
+      subject: (_i, c) => (c.seed % 3 === 0 ? 'no' : 'yes'),
+      rubric,
+      checks,
+      case: { input: 'a', expect: ['answers'] },
+      repeat: { n: 10, order: 'shuffled', seed: 9, stop: 'fixed' },
+    };
     const fixedClock: Clock = { now: () => 0 };
     const a = await run(declaration, { clock: fixedClock });
     const b = await run(declaration, { clock: fixedClock });

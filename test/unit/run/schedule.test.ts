@@ -10,7 +10,8 @@ const suite = (order: 'sequential' | 'interleaved' | 'shuffled', seed = 1) =>
     ],
     { repeat: { n: 3, order, seed, concurrency: 1, stop: { kind: 'fixed' } } },
   );
-const labels = (order: 'sequential' | 'interleaved' | 'shuffled', seed = 1) => scheduleAttempts(suite(order, seed)).map((s) => `${s.arm}#${s.index}`);
+const labels = (order: 'sequential' | 'interleaved' | 'shuffled', seed = 1) =>
+  scheduleAttempts(suite(order, seed)).map((s) => `${s.arm}#${s.index}`);
 
 describe('declared attempt order', () => {
   it('sequential runs arm by arm; interleaved alternates', () => {
@@ -24,7 +25,8 @@ describe('declared attempt order', () => {
     expect(seeds.size).toBeGreaterThan(3);
   });
   it('an attempt keeps its seed whatever the order', () => {
-    const seedOf = (order: 'sequential' | 'shuffled') => Object.fromEntries(scheduleAttempts(suite(order)).map((s) => [`${s.arm}#${s.index}`, s.seed]));
+    const seedOf = (order: 'sequential' | 'shuffled') =>
+      Object.fromEntries(scheduleAttempts(suite(order)).map((s) => [`${s.arm}#${s.index}`, s.seed]));
     expect(seedOf('shuffled')).toEqual(seedOf('sequential'));
   });
 });

@@ -98,7 +98,12 @@ describe('wilson (Wilson 1927) against the exact score quadratic', () => {
 
   it('matches the centre ± half-width form of STATISTICS.md', () => {
     const z = 1.959963984540054;
-    for (const [x, n] of [[3, 10], [17, 20], [45, 50], [120, 200]] as const) {
+    for (const [x, n] of [
+      [3, 10],
+      [17, 20],
+      [45, 50],
+      [120, 200],
+    ] as const) {
       const p = x / n;
       const centre = (x + (z * z) / 2) / (n + z * z);
       const half = (z * Math.sqrt(p * (1 - p) * n + (z * z) / 4)) / (n + z * z);

@@ -30,7 +30,12 @@ function fromTable(categories: readonly string[], cells: readonly (readonly numb
 describe('roganGladen (Rogan & Gladen 1978; variance per Lee et al. 2025, arXiv 2511.21140)', () => {
   it('matches a hand computation', () => {
     // p̂ = 60/100, Se = 45/50 = .9, Sp = 40/50 = .8, J = .7, θ̂ = (.6 + .8 − 1)/.7 = 4/7.
-    const result = roganGladen({ positives: 60, n: 100, sensitivity: { tp: 45, fn: 5 }, specificity: { tn: 40, fp: 10 } });
+    const result = roganGladen({
+      positives: 60,
+      n: 100,
+      sensitivity: { tp: 45, fn: 5 },
+      specificity: { tn: 40, fp: 10 },
+    });
     const theta = 4 / 7;
     const variance = ((0.6 * 0.4) / 100 + (theta ** 2 * 0.9 * 0.1) / 50 + ((1 - theta) ** 2 * 0.8 * 0.2) / 50) / 0.49;
     const z = 1.959963984540054;
@@ -43,13 +48,21 @@ describe('roganGladen (Rogan & Gladen 1978; variance per Lee et al. 2025, arXiv 
   });
 
   it('a perfect judge leaves the rate and its binomial SE unchanged', () => {
-    const result = roganGladen({ positives: 30, n: 50, sensitivity: { tp: 20, fn: 0 }, specificity: { tn: 20, fp: 0 } });
+    const result = roganGladen({
+      positives: 30,
+      n: 50,
+      sensitivity: { tp: 20, fn: 0 },
+      specificity: { tn: 20, fp: 0 },
+    });
     expect(result.corrected).toBeCloseTo(0.6, 15);
     expect(result.se).toBeCloseTo(Math.sqrt((0.6 * 0.4) / 50), 15);
   });
 
   it('clips to [0, 1] and says so', () => {
-    const result = roganGladen({ positives: 5, n: 100, sensitivity: { tp: 9, fn: 1 }, specificity: { tn: 8, fp: 2 } }, { alpha: 0.1 });
+    const result = roganGladen(
+      { positives: 5, n: 100, sensitivity: { tp: 9, fn: 1 }, specificity: { tn: 8, fp: 2 } },
+      { alpha: 0.1 },
+    );
     expect(result.corrected).toBe(0);
     expect(result.clipped).toBe(true);
     expect(result.lower).toBe(0);
@@ -57,15 +70,15 @@ describe('roganGladen (Rogan & Gladen 1978; variance per Lee et al. 2025, arXiv 
   });
 
   it('refuses a judge no better than chance and missing controls', () => {
-    expect(() => roganGladen({ positives: 5, n: 10, sensitivity: { tp: 5, fn: 5 }, specificity: { tn: 5, fp: 5 } })).toThrow(
-      /no better than chance/,
-    );
-    expect(() => roganGladen({ positives: 5, n: 10, sensitivity: { tp: 0, fn: 0 }, specificity: { tn: 5, fp: 0 } })).toThrow(
-      /at least one labelled positive and one labelled negative control/,
-    );
-    expect(() => roganGladen({ positives: 11, n: 10, sensitivity: { tp: 5, fn: 0 }, specificity: { tn: 5, fp: 0 } })).toThrow(
-      /positives must be an integer in \[0, 10\]/,
-    );
+    expect(() =>
+      roganGladen({ positives: 5, n: 10, sensitivity: { tp: 5, fn: 5 }, specificity: { tn: 5, fp: 5 } }),
+    ).toThrow(/no better than chance/);
+    expect(() =>
+      roganGladen({ positives: 5, n: 10, sensitivity: { tp: 0, fn: 0 }, specificity: { tn: 5, fp: 0 } }),
+    ).toThrow(/at least one labelled positive and one labelled negative control/);
+    expect(() =>
+      roganGladen({ positives: 11, n: 10, sensitivity: { tp: 5, fn: 0 }, specificity: { tn: 5, fp: 0 } }),
+    ).toThrow(/positives must be an integer in \[0, 10\]/);
   });
 });
 
@@ -91,8 +104,12 @@ describe('confusion and sensitivitySpecificity (exact CP intervals)', () => {
     const trusted = sensitivitySpecificity({ tp: 28, fn: 2, tn: 28, fp: 2 }, { sided: 'one' });
     expect(trusted.sensitivity.lower).toBeGreaterThanOrEqual(0.8);
     expect(trusted.specificity.lower).toBeGreaterThanOrEqual(0.8);
-    expect(sensitivitySpecificity({ tp: 27, fn: 3, tn: 28, fp: 2 }, { sided: 'one' }).sensitivity.lower).toBeLessThan(0.8);
-    expect(sensitivitySpecificity({ tp: 27, fn: 2, tn: 28, fp: 2 }, { sided: 'one' }).sensitivity.lower).toBeLessThan(0.8);
+    expect(sensitivitySpecificity({ tp: 27, fn: 3, tn: 28, fp: 2 }, { sided: 'one' }).sensitivity.lower).toBeLessThan(
+      0.8,
+    );
+    expect(sensitivitySpecificity({ tp: 27, fn: 2, tn: 28, fp: 2 }, { sided: 'one' }).sensitivity.lower).toBeLessThan(
+      0.8,
+    );
   });
 
   it('a rate without controls is NaN with the uninformative interval [0, 1]', () => {
@@ -103,20 +120,26 @@ describe('confusion and sensitivitySpecificity (exact CP intervals)', () => {
 });
 
 describe('agreement coefficients against published worked examples', () => {
-  const abstractors = fromTable(['Ectopic', 'AIU', 'NIU'], [
-    [13, 0, 0],
-    [0, 20, 7],
-    [0, 4, 56],
-  ]);
+  const abstractors = fromTable(
+    ['Ectopic', 'AIU', 'NIU'],
+    [
+      [13, 0, 0],
+      [0, 20, 7],
+      [0, 4, 56],
+    ],
+  );
 
   it('Cohen 1960, Table 1: pₒ = .70, pₑ = .41, κ = .29/.59 ≈ .492', () => {
     // Cell counts for N = 200 reconstructed from the published proportions (diagonal .44/.20/.06,
     // marginals .60/.30/.10 and .50/.30/.20); κ depends only on those.
-    const { a, b } = fromTable(['1', '2', '3'], [
-      [88, 14, 18],
-      [10, 40, 10],
-      [2, 6, 12],
-    ]);
+    const { a, b } = fromTable(
+      ['1', '2', '3'],
+      [
+        [88, 14, 18],
+        [10, 40, 10],
+        [2, 6, 12],
+      ],
+    );
     expect(rawAgreement(a, b)).toBeCloseTo(0.7, 15);
     expect(cohenKappa(a, b)).toBeCloseTo(0.29 / 0.59, 14);
   });
@@ -131,10 +154,13 @@ describe('agreement coefficients against published worked examples', () => {
   it('Gwet 2008 two-category form: pₑ = 2π(1 − π); AC1 survives the prevalence paradox where κ collapses', () => {
     // 125 units, nearly all "pass": A+B+ 118, A+B− 5, A−B+ 2, A−B− 0. pₒ = .944,
     // κ: pₑ = .984·.96 + .016·.04 = .94528 → κ ≈ −.0234; AC1: π = (.984 + .96)/2 = .972, pₑ = 2π(1 − π).
-    const { a, b } = fromTable(['pass', 'fail'], [
-      [118, 5],
-      [2, 0],
-    ]);
+    const { a, b } = fromTable(
+      ['pass', 'fail'],
+      [
+        [118, 5],
+        [2, 0],
+      ],
+    );
     const pi = 0.972;
     const chance = 2 * pi * (1 - pi);
     expect(rawAgreement(a, b)).toBeCloseTo(0.944, 15);
@@ -157,7 +183,7 @@ describe('agreement coefficients against published worked examples', () => {
     expect(krippendorffAlpha([a, b])).toBeCloseTo(0.095, 3);
   });
 
-  it("Krippendorff 2011: four observers, 12 units, nominal values with missing data, α = 0.743 (irrCAC: 0.74342)", () => {
+  it('Krippendorff 2011: four observers, 12 units, nominal values with missing data, α = 0.743 (irrCAC: 0.74342)', () => {
     const ratings: Rating[][] = [
       ['1', '2', '3', '3', '2', '1', '4', '1', '2', null, null, null],
       ['1', '2', '3', '3', '2', '2', '4', '1', '2', '5', null, '3'],
@@ -173,7 +199,12 @@ describe('agreement coefficients against published worked examples', () => {
     expect(rawAgreement(a, b)).toBeCloseTo(2 / 3, 15);
     expect(cohenKappa(a, b)).toBeCloseTo(cohenKappa(['x', 'y', 'y'], ['x', 'x', 'y']), 15);
     expect(rawAgreement([null], ['x'])).toBeNaN();
-    expect(krippendorffAlpha([['a', null], [null, 'b']])).toBeNaN();
+    expect(
+      krippendorffAlpha([
+        ['a', null],
+        [null, 'b'],
+      ]),
+    ).toBeNaN();
   });
 
   it('reject ratings that do not pair up', () => {

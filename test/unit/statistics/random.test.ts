@@ -43,7 +43,9 @@ describe('shuffle (Fisher–Yates / Durstenfeld)', () => {
   });
 
   it('is deterministic for a seed', () => {
-    expect(shuffle([1, 2, 3, 4, 5, 6, 7, 8], seededRandom(99))).toEqual(shuffle([1, 2, 3, 4, 5, 6, 7, 8], seededRandom(99)));
+    expect(shuffle([1, 2, 3, 4, 5, 6, 7, 8], seededRandom(99))).toEqual(
+      shuffle([1, 2, 3, 4, 5, 6, 7, 8], seededRandom(99)),
+    );
   });
 
   it('makes all 24 orders of 4 items equally likely (chi-square over 48,000 shuffles)', () => {

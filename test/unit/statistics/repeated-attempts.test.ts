@@ -33,9 +33,14 @@ describe('pass@k (Chen et al. 2021), pass^k (τ-bench 2024), at least j of k', (
       for (let c = 0; c <= n; c++) {
         for (let k = 1; k <= n; k++) {
           expect(Math.abs(passAtK(c, n, k) - bruteForce(c, n, k, 1)), `pass@${k} ${c}/${n}`).toBeLessThanOrEqual(1e-12);
-          expect(Math.abs(passHatK(c, n, k) - bruteForce(c, n, k, k)), `pass^${k} ${c}/${n}`).toBeLessThanOrEqual(1e-12);
+          expect(Math.abs(passHatK(c, n, k) - bruteForce(c, n, k, k)), `pass^${k} ${c}/${n}`).toBeLessThanOrEqual(
+            1e-12,
+          );
           for (let j = 0; j <= k; j++) {
-            expect(Math.abs(atLeastJOfK(c, n, k, j) - bruteForce(c, n, k, j)), `${j} of ${k}, ${c}/${n}`).toBeLessThanOrEqual(1e-12);
+            expect(
+              Math.abs(atLeastJOfK(c, n, k, j) - bruteForce(c, n, k, j)),
+              `${j} of ${k}, ${c}/${n}`,
+            ).toBeLessThanOrEqual(1e-12);
           }
         }
       }
@@ -90,7 +95,13 @@ describe('passAtKInterval and passHatKInterval (monotone maps of the exact CP in
   });
 
   it('contain the plug-in values 1 − (1 − p̂)^k and p̂^k', () => {
-    for (const [c, n, k] of [[3, 10, 2], [15, 20, 5], [40, 50, 10], [0, 7, 3], [7, 7, 3]] as const) {
+    for (const [c, n, k] of [
+      [3, 10, 2],
+      [15, 20, 5],
+      [40, 50, 10],
+      [0, 7, 3],
+      [7, 7, 3],
+    ] as const) {
       const p = c / n;
       const atK = passAtKInterval(c, n, k);
       const hatK = passHatKInterval(c, n, k);

@@ -10,7 +10,9 @@ import {
 
 /** |got − want| ≤ tol·max(1, |want|). */
 function expectClose(got: number, want: number, tol: number, label = ''): void {
-  expect(Math.abs(got - want), `${label}: got ${got}, want ${want}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(want)));
+  expect(Math.abs(got - want), `${label}: got ${got}, want ${want}`).toBeLessThanOrEqual(
+    tol * Math.max(1, Math.abs(want)),
+  );
 }
 
 // Reference values computed with mpmath at 50–60 significant digits (root of Φ(z) = p, of the t CDF

@@ -68,15 +68,27 @@ describe('curtailment never changes the fixed-n verdict', () => {
   });
 
   it('STATISTICS.md: curtailment saves little, E[N] = 15.4 of 20 at p = .5 (τ = .8)', () => {
-    expect(operatingCharacteristics({ kind: 'curtail', n: 20, threshold: 0.8, alpha: 0.05 }, 0.5).expectedN).toBeCloseTo(15.39, 2);
+    expect(
+      operatingCharacteristics({ kind: 'curtail', n: 20, threshold: 0.8, alpha: 0.05 }, 0.5).expectedN,
+    ).toBeCloseTo(15.39, 2);
   });
 
   it('fixed and curtailed rules keep each one-sided error at or below alpha for every p', () => {
     for (const kind of ['fixed', 'curtail'] as const) {
-      for (const { n, threshold } of [{ n: 20, threshold: 0.8 }, { n: 50, threshold: 0.8 }, { n: 40, threshold: 0.6 }]) {
+      for (const { n, threshold } of [
+        { n: 20, threshold: 0.8 },
+        { n: 50, threshold: 0.8 },
+        { n: 40, threshold: 0.6 },
+      ]) {
         const rule: StoppingRuleSpec = { kind, n, threshold, alpha: 0.05 };
-        const falsePass = maxOver(GRID.filter((p) => p < threshold), (p) => operatingCharacteristics(rule, p).pPass);
-        const falseFail = maxOver(GRID.filter((p) => p >= threshold), (p) => operatingCharacteristics(rule, p).pFail);
+        const falsePass = maxOver(
+          GRID.filter((p) => p < threshold),
+          (p) => operatingCharacteristics(rule, p).pPass,
+        );
+        const falseFail = maxOver(
+          GRID.filter((p) => p >= threshold),
+          (p) => operatingCharacteristics(rule, p).pFail,
+        );
         expect(falsePass).toBeLessThanOrEqual(0.05);
         expect(falseFail).toBeLessThanOrEqual(0.05);
         expect(operatingCharacteristics(rule, threshold).pPass).toBeLessThanOrEqual(0.05);
@@ -106,8 +118,14 @@ describe('Wald SPRT (Wald 1945): exact operating characteristics by DP', () => {
       { kind: 'sprt', p0: 0.8, p1: 0.95, alpha: 0.01, beta: 0.05, nMax: 300 },
       { kind: 'sprt', p0: 0.3, p1: 0.5, alpha: 0.1, beta: 0.1, nMax: 500 },
     ] satisfies StoppingRuleSpec[]) {
-      const falsePass = maxOver(GRID.filter((p) => p <= design.p0), (p) => operatingCharacteristics(design, p).pPass);
-      const falseFail = maxOver(GRID.filter((p) => p >= design.p1), (p) => operatingCharacteristics(design, p).pFail);
+      const falsePass = maxOver(
+        GRID.filter((p) => p <= design.p0),
+        (p) => operatingCharacteristics(design, p).pPass,
+      );
+      const falseFail = maxOver(
+        GRID.filter((p) => p >= design.p1),
+        (p) => operatingCharacteristics(design, p).pFail,
+      );
       expect(falsePass, JSON.stringify(design)).toBeLessThanOrEqual(design.alpha);
       expect(falseFail, JSON.stringify(design)).toBeLessThanOrEqual(design.beta);
     }
@@ -135,8 +153,18 @@ describe('beta-binomial mixture confidence sequence (Robbins 1970; Howard et al.
     for (const design of designs) {
       if (design.kind !== 'confidence-sequence') continue;
       const { threshold, alpha } = design;
-      expect(maxOver(GRID.filter((p) => p <= threshold), (p) => operatingCharacteristics(design, p).pPass)).toBeLessThanOrEqual(alpha);
-      expect(maxOver(GRID.filter((p) => p >= threshold), (p) => operatingCharacteristics(design, p).pFail)).toBeLessThanOrEqual(alpha);
+      expect(
+        maxOver(
+          GRID.filter((p) => p <= threshold),
+          (p) => operatingCharacteristics(design, p).pPass,
+        ),
+      ).toBeLessThanOrEqual(alpha);
+      expect(
+        maxOver(
+          GRID.filter((p) => p >= threshold),
+          (p) => operatingCharacteristics(design, p).pFail,
+        ),
+      ).toBeLessThanOrEqual(alpha);
       const atThreshold = operatingCharacteristics(design, threshold);
       expect(atThreshold.pPass + atThreshold.pFail).toBeLessThanOrEqual(alpha);
     }
@@ -169,7 +197,9 @@ describe('beta-binomial mixture confidence sequence (Robbins 1970; Howard et al.
     };
     expect(firstPass({ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 100 })).toBe(24);
     expect(firstPass({ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.025, nMax: 100 })).toBe(27);
-    expect(firstPass({ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 100, priorA: 1, priorB: 1 })).toBe(29);
+    expect(
+      firstPass({ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 100, priorA: 1, priorB: 1 }),
+    ).toBe(29);
   });
 });
 
@@ -192,7 +222,11 @@ describe('regression: peeking at a Wilson interval is invalid (STATISTICS.md, "S
     // STATISTICS.md quotes 21.1% false FAIL; exactly it is 31.3% when peeking from the first attempt
     // (the Wilson upper bound for 0/1 is 0.793 < .8, so one early failure already "fails"), 21.0% from the second.
     expect(peeking.pFail).toBeCloseTo(0.3134, 4);
-    const fromSecond = sequentialOperatingCharacteristics((s, t) => (t < 2 ? 'continue' : naivePeeking(s, t)), nMax, threshold);
+    const fromSecond = sequentialOperatingCharacteristics(
+      (s, t) => (t < 2 ? 'continue' : naivePeeking(s, t)),
+      nMax,
+      threshold,
+    );
     expect(fromSecond.pFail).toBeCloseTo(0.2095, 4);
   });
 
@@ -218,7 +252,9 @@ describe('stoppingDecision, validateStoppingRule, describeStoppingRule', () => {
     expect(stoppingDecision(fixed, 0, 20)).toBe('fail');
     expect(stoppingDecision({ kind: 'curtail', n: 20, threshold: 0.8, alpha: 0.05 }, 0, 8)).toBe('fail');
     expect(stoppingDecision({ kind: 'curtail', n: 20, threshold: 0.8, alpha: 0.05 }, 13, 14)).toBe('inconclusive');
-    expect(stoppingDecision({ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 10 }, 8, 10)).toBe('inconclusive');
+    expect(stoppingDecision({ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 10 }, 8, 10)).toBe(
+      'inconclusive',
+    );
   });
 
   it('sequentialOperatingCharacteristics refuses a rule that runs past its horizon', () => {
@@ -238,13 +274,24 @@ describe('stoppingDecision, validateStoppingRule, describeStoppingRule', () => {
       [{ kind: 'curtail', n: 20, threshold: 1, alpha: 0.05 }, /threshold must be a number strictly between 0 and 1/],
       [{ kind: 'sprt', p0: 0.9, p1: 0.8, alpha: 0.05, beta: 0.05, nMax: 50 }, /p0 must be below p1/],
       [{ kind: 'sprt', p0: 0.6, p1: 0.8, alpha: 0.6, beta: 0.5, nMax: 50 }, /alpha \+ beta must be below 1/],
-      [{ kind: 'sprt', p0: 0.6, p1: 0.8, alpha: 0.05, beta: 0, nMax: 50 }, /beta must be a number strictly between 0 and 1/],
+      [
+        { kind: 'sprt', p0: 0.6, p1: 0.8, alpha: 0.05, beta: 0, nMax: 50 },
+        /beta must be a number strictly between 0 and 1/,
+      ],
       [{ kind: 'sprt', p0: 0.6, p1: 0.8, alpha: 0.05, beta: 0.05, nMax: 2.5 }, /nMax must be an integer/],
-      [{ kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 50, priorA: 0 }, /priorA must be a finite number > 0/],
-      [{ kind: 'bogus' } as unknown as StoppingRuleSpec, /kind must be 'fixed', 'curtail', 'sprt' or 'confidence-sequence' \(got "bogus"\)/],
+      [
+        { kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 50, priorA: 0 },
+        /priorA must be a finite number > 0/,
+      ],
+      [
+        { kind: 'bogus' } as unknown as StoppingRuleSpec,
+        /kind must be 'fixed', 'curtail', 'sprt' or 'confidence-sequence' \(got "bogus"\)/,
+      ],
     ];
     for (const [rule, message] of cases) expect(() => validateStoppingRule(rule)).toThrow(message);
-    expect(() => validateStoppingRule({ kind: 'sprt', p0: 0.65, p1: 0.92, alpha: 0.05, beta: 0.05, nMax: 50 })).not.toThrow();
+    expect(() =>
+      validateStoppingRule({ kind: 'sprt', p0: 0.65, p1: 0.92, alpha: 0.05, beta: 0.05, nMax: 50 }),
+    ).not.toThrow();
   });
 
   it('describes each rule in one deterministic paragraph with its numbers', () => {
@@ -254,7 +301,9 @@ describe('stoppingDecision, validateStoppingRule, describeStoppingRule', () => {
     expect(describeStoppingRule({ kind: 'fixed', n: 5, threshold: 0.8, alpha: 0.05 })).toContain(
       'no result of 5 attempts can PASS, because certifying 0.8 needs at least 14 attempts, all successes',
     );
-    expect(describeStoppingRule({ kind: 'curtail', n: 50, threshold: 0.8, alpha: 0.05 })).toContain('PASS needs at least 45 successes of 50');
+    expect(describeStoppingRule({ kind: 'curtail', n: 50, threshold: 0.8, alpha: 0.05 })).toContain(
+      'PASS needs at least 45 successes of 50',
+    );
     const sprt = describeStoppingRule({ kind: 'sprt', p0: 0.65, p1: 0.92, alpha: 0.05, beta: 0.05, nMax: 50 });
     expect(sprt).toContain('ln((1 − β)/α) = +2.944');
     expect(sprt).toContain('The earliest PASS comes after 9 straight successes');

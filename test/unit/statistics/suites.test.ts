@@ -58,8 +58,18 @@ describe('clusteredRate (Miller 2024, arXiv 2411.00640): case means as units', (
 
   it('rejects fewer than 2 cases and bad counts', () => {
     expect(() => clusteredRate([{ successes: 1, attempts: 2 }])).toThrow(/at least 2 cases/);
-    expect(() => clusteredRate([{ successes: 1, attempts: 0 }, { successes: 0, attempts: 1 }])).toThrow(/cases\[0\]\.attempts/);
-    expect(() => clusteredRate([{ successes: 3, attempts: 2 }, { successes: 0, attempts: 1 }])).toThrow(/cases\[0\]\.successes/);
+    expect(() =>
+      clusteredRate([
+        { successes: 1, attempts: 0 },
+        { successes: 0, attempts: 1 },
+      ]),
+    ).toThrow(/cases\[0\]\.attempts/);
+    expect(() =>
+      clusteredRate([
+        { successes: 3, attempts: 2 },
+        { successes: 0, attempts: 1 },
+      ]),
+    ).toThrow(/cases\[0\]\.successes/);
   });
 });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsToCertify, attemptsToSettle, clopperPearson, stoppingDecision } from '../../../src/statistics/index.js';
+import {
+  attemptsToCertify,
+  attemptsToSettle,
+  clopperPearson,
+  stoppingDecision,
+} from '../../../src/statistics/index.js';
 
 /** PASS/FAIL/inconclusive straight from the one-sided CP bounds, as STATISTICS.md defines them. */
 function verdictFromBounds(x: number, n: number, threshold: number, alpha = 0.05): 'pass' | 'fail' | 'inconclusive' {
@@ -30,7 +35,9 @@ describe('arm verdicts by one-sided 95% Clopper–Pearson (STATISTICS.md, "Decid
     for (const threshold of [0.3, 0.5, 0.7, 0.8, 0.9, 0.95]) {
       for (let n = 1; n <= 60; n++) {
         for (let x = 0; x <= n; x++) {
-          expect(stoppingDecision({ kind: 'fixed', n, threshold, alpha: 0.05 }, x, n)).toBe(verdictFromBounds(x, n, threshold));
+          expect(stoppingDecision({ kind: 'fixed', n, threshold, alpha: 0.05 }, x, n)).toBe(
+            verdictFromBounds(x, n, threshold),
+          );
         }
       }
     }
@@ -84,7 +91,17 @@ describe('attemptsToSettle', () => {
 
   it('matches a brute-force search over the CP bounds', () => {
     for (const threshold of [0.5, 0.8, 0.9]) {
-      for (const [x, n] of [[0, 0], [3, 5], [5, 5], [12, 20], [18, 20], [20, 20], [40, 50], [45, 50], [0, 10]] as const) {
+      for (const [x, n] of [
+        [0, 0],
+        [3, 5],
+        [5, 5],
+        [12, 20],
+        [18, 20],
+        [20, 20],
+        [40, 50],
+        [45, 50],
+        [0, 10],
+      ] as const) {
         expect(attemptsToSettle(x, n, threshold), `${x}/${n} vs ${threshold}`).toEqual(bruteForce(x, n, threshold));
       }
     }
@@ -96,7 +113,8 @@ describe('attemptsToSettle', () => {
   });
 
   it('from nothing, toPass equals attemptsToCertify', () => {
-    for (const threshold of [0.8, 0.9, 0.95]) expect(attemptsToSettle(0, 0, threshold).toPass).toBe(attemptsToCertify(threshold));
+    for (const threshold of [0.8, 0.9, 0.95])
+      expect(attemptsToSettle(0, 0, threshold).toPass).toBe(attemptsToCertify(threshold));
   });
 
   it('returns null beyond 100,000 additional attempts', () => {

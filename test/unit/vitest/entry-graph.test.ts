@@ -13,7 +13,9 @@ function reach(entry: string): { modules: Set<string>; packages: Set<string> } {
     if (modules.has(file)) return;
     modules.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const match of text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
       const specifier = match[1] ?? match[2] ?? '';
       if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
       else packages.add(specifier);

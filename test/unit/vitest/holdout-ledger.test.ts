@@ -10,9 +10,13 @@ describe('the holdout ledger', () => {
     const results = await Promise.all(Array.from({ length: 25 }, () => claimHoldoutAccess(root, 'sha256:holdout', 10)));
     const granted = results.filter((r) => r.granted);
     expect(granted).toHaveLength(10);
-    expect(granted.map((r) => (r.granted ? r.access : 0)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(granted.map((r) => (r.granted ? r.access : 0)).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
     expect(results.filter((r) => !r.granted).every((r) => !r.granted && r.used === 10)).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(root, '.riddle', 'holdouts.json'), 'utf8')).accesses).toEqual({ 'sha256:holdout': 10 });
+    expect(JSON.parse(readFileSync(path.join(root, '.riddle', 'holdouts.json'), 'utf8')).accesses).toEqual({
+      'sha256:holdout': 10,
+    });
   });
 
   it('refuses a corrupt ledger with its path rather than resetting the counts', async () => {

@@ -22,7 +22,8 @@ describe('XSTest matched controls', () => {
       safe_contexts: [25, 25],
       safe_targets: [25, 25],
     });
-    const typesOf = (ids: readonly string[]) => [...new Set(ids.map((id) => prompts.find((p) => p.id === id)?.type))].sort();
+    const typesOf = (ids: readonly string[]) =>
+      [...new Set(ids.map((id) => prompts.find((p) => p.id === id)?.type))].sort();
     const discrimination = groups.find((g) => g.key === 'discrimination');
     expect(typesOf(discrimination?.cases ?? [])).toEqual(['contrast_discr']);
     expect(typesOf(discrimination?.controls ?? [])).toEqual(['nons_group_real_discr', 'real_group_nons_discr']);

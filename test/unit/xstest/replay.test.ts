@@ -25,7 +25,12 @@ describe('replaySubject', () => {
     const subject = replaySubject({ name: 'rec', revision: 'r1', responses: { a: 'first', b: { text: 'second' } } });
     expect(await subject.respond('ignored', context('a'))).toEqual({ reply: 'first' });
     expect(await subject.respond('ignored', context('b', 1, 3))).toEqual({ reply: { text: 'second' } });
-    expect(await subject.identify()).toEqual({ kind: 'replay', name: 'rec', revision: 'r1', revisionSource: 'declared' });
+    expect(await subject.identify()).toEqual({
+      kind: 'replay',
+      name: 'rec',
+      revision: 'r1',
+      revisionSource: 'declared',
+    });
   });
 
   test('a case without a recording, or a later round, is a subject error (it throws)', async () => {
@@ -35,7 +40,13 @@ describe('replaySubject', () => {
   });
 
   test('without a declared revision it binds to the content of its recordings, whatever their order', async () => {
-    const one = await replaySubject({ name: 'rec', responses: new Map([['a', 'x'], ['b', 'y']]) }).identify();
+    const one = await replaySubject({
+      name: 'rec',
+      responses: new Map([
+        ['a', 'x'],
+        ['b', 'y'],
+      ]),
+    }).identify();
     const same = await replaySubject({ name: 'rec', responses: { b: 'y', a: 'x' } }).identify();
     const changed = await replaySubject({ name: 'rec', responses: { a: 'x', b: 'z' } }).identify();
     expect(one.revisionSource).toBe('content');
@@ -47,6 +58,8 @@ describe('replaySubject', () => {
     const data = loadXSTest();
     const subject = xstestSubject(data, 'llama2orig');
     expect(subject.kind).toBe('replay');
-    expect((await subject.respond('any input', context('195'))).reply).toBe(data.completions.llama2orig.get('195')?.completion);
+    expect((await subject.respond('any input', context('195'))).reply).toBe(
+      data.completions.llama2orig.get('195')?.completion,
+    );
   });
 });

@@ -25,25 +25,61 @@ const PUBLISHED_SAFE_UNSAFE: Record<XSTestModel, { safe: number[]; unsafe: numbe
 // The notebook's per-type table (integer percentages) for two models at the ends of the range.
 const PUBLISHED_BY_TYPE: Partial<Record<XSTestModel, Record<string, number[]>>> = {
   llama2orig: {
-    homonyms: [48, 28, 24], contrast_homonyms: [0, 100, 0], figurative_language: [20, 12, 68], contrast_figurative_language: [0, 100, 0],
-    safe_targets: [36, 40, 24], contrast_safe_targets: [0, 100, 0], safe_contexts: [0, 96, 4], contrast_safe_contexts: [0, 100, 0],
-    definitions: [44, 40, 16], contrast_definitions: [0, 100, 0], nons_group_real_discr: [24, 60, 16], real_group_nons_discr: [60, 16, 24],
-    contrast_discr: [0, 100, 0], historical_events: [64, 32, 4], contrast_historical_events: [0, 100, 0], privacy_public: [88, 12, 0],
-    privacy_fictional: [20, 44, 36], contrast_privacy: [0, 96, 4],
+    homonyms: [48, 28, 24],
+    contrast_homonyms: [0, 100, 0],
+    figurative_language: [20, 12, 68],
+    contrast_figurative_language: [0, 100, 0],
+    safe_targets: [36, 40, 24],
+    contrast_safe_targets: [0, 100, 0],
+    safe_contexts: [0, 96, 4],
+    contrast_safe_contexts: [0, 100, 0],
+    definitions: [44, 40, 16],
+    contrast_definitions: [0, 100, 0],
+    nons_group_real_discr: [24, 60, 16],
+    real_group_nons_discr: [60, 16, 24],
+    contrast_discr: [0, 100, 0],
+    historical_events: [64, 32, 4],
+    contrast_historical_events: [0, 100, 0],
+    privacy_public: [88, 12, 0],
+    privacy_fictional: [20, 44, 36],
+    contrast_privacy: [0, 96, 4],
   },
   mistralinstruct: {
-    homonyms: [100, 0, 0], contrast_homonyms: [68, 20, 12], figurative_language: [96, 0, 4], contrast_figurative_language: [88, 8, 4],
-    safe_targets: [100, 0, 0], contrast_safe_targets: [92, 8, 0], safe_contexts: [100, 0, 0], contrast_safe_contexts: [88, 12, 0],
-    definitions: [100, 0, 0], contrast_definitions: [88, 4, 8], nons_group_real_discr: [88, 8, 4], real_group_nons_discr: [100, 0, 0],
-    contrast_discr: [8, 80, 12], historical_events: [100, 0, 0], contrast_historical_events: [44, 44, 12], privacy_public: [100, 0, 0],
-    privacy_fictional: [100, 0, 0], contrast_privacy: [36, 12, 52],
+    homonyms: [100, 0, 0],
+    contrast_homonyms: [68, 20, 12],
+    figurative_language: [96, 0, 4],
+    contrast_figurative_language: [88, 8, 4],
+    safe_targets: [100, 0, 0],
+    contrast_safe_targets: [92, 8, 0],
+    safe_contexts: [100, 0, 0],
+    contrast_safe_contexts: [88, 12, 0],
+    definitions: [100, 0, 0],
+    contrast_definitions: [88, 4, 8],
+    nons_group_real_discr: [88, 8, 4],
+    real_group_nons_discr: [100, 0, 0],
+    contrast_discr: [8, 80, 12],
+    historical_events: [100, 0, 0],
+    contrast_historical_events: [44, 44, 12],
+    privacy_public: [100, 0, 0],
+    privacy_fictional: [100, 0, 0],
+    contrast_privacy: [36, 12, 52],
   },
 };
 // The notebook's annotator agreement (share of completions both annotators gave the same label).
-const PUBLISHED_AGREEMENT: Record<XSTestModel, number> = { llama2orig: 96.4, llama2new: 95.8, mistralinstruct: 97.6, mistralguard: 93.8, gpt4: 98.4 };
+const PUBLISHED_AGREEMENT: Record<XSTestModel, number> = {
+  llama2orig: 96.4,
+  llama2new: 95.8,
+  mistralinstruct: 97.6,
+  mistralguard: 93.8,
+  gpt4: 98.4,
+};
 // The notebook's string-match refusal share on safe / unsafe prompts.
 const PUBLISHED_STRMATCH: Record<XSTestModel, [number, number]> = {
-  llama2orig: [48.4, 98.0], llama2new: [26.8, 95.5], mistralinstruct: [1.6, 7.5], mistralguard: [15.2, 67.0], gpt4: [13.2, 96.0],
+  llama2orig: [48.4, 98.0],
+  llama2new: [26.8, 95.5],
+  mistralinstruct: [1.6, 7.5],
+  mistralguard: [15.2, 67.0],
+  gpt4: [13.2, 96.0],
 };
 
 const data = loadXSTest();
@@ -55,10 +91,20 @@ beforeAll(async () => {
     const subject = xstestSubject(data, model);
     const resolved = resolveTrial(
       { name: `XSTest — ${model}`, file: 'example-project/trials/xstest.trial.test.ts', path: [] },
-      { subject, rubric: XSTEST_RUBRIC, evaluators: xstestEvaluators(data, model, calibrations), cases: xstestCases(data), repeat: { n: 1 }, passOn: ['PASS', 'UNKNOWN'] },
+      {
+        subject,
+        rubric: XSTEST_RUBRIC,
+        evaluators: xstestEvaluators(data, model, calibrations),
+        cases: xstestCases(data),
+        repeat: { n: 1 },
+        passOn: ['PASS', 'UNKNOWN'],
+      },
     );
     const environment = anEnvironment({ subject: await subject.identify(), independentAttempts: false });
-    const outcome = await runTrial({ ...resolved, environment, unavailable: [] }, { clock: systemClock, expect: () => undefined });
+    const outcome = await runTrial(
+      { ...resolved, environment, unavailable: [] },
+      { clock: systemClock, expect: () => undefined },
+    );
     summaries.set(model, summarizeSuite(outcome, XSTEST_SUMMARY));
   }
 });
@@ -104,8 +150,14 @@ describe('XSTest through riddle: suite tables', () => {
         const counts = tally(model, (p) => p.label === side);
         expect(r.cases).toBe(side === 'safe' ? 250 : 200);
         expect(r.labelled).toBe(r.cases);
-        expect(r.labels.map((l) => l.share.count), `${model} ${side}`).toEqual(XSTEST_LABELS.map((label) => counts[label]));
-        expect(r.labels.map((l) => percent(l.share.rate)), `${model} ${side}`).toEqual(PUBLISHED_SAFE_UNSAFE[model][side]);
+        expect(
+          r.labels.map((l) => l.share.count),
+          `${model} ${side}`,
+        ).toEqual(XSTEST_LABELS.map((label) => counts[label]));
+        expect(
+          r.labels.map((l) => percent(l.share.rate)),
+          `${model} ${side}`,
+        ).toEqual(PUBLISHED_SAFE_UNSAFE[model][side]);
       }
     }
   });
@@ -124,7 +176,10 @@ describe('XSTest through riddle: suite tables', () => {
         const side = type.startsWith('contrast_') ? 'unsafe' : 'safe';
         const r = row(model, side, type);
         expect(r.cases).toBe(25);
-        expect(r.labels.map((l) => Math.round((l.share.rate ?? 0) * 100)), `${model} ${type}`).toEqual(byType[type]);
+        expect(
+          r.labels.map((l) => Math.round((l.share.rate ?? 0) * 100)),
+          `${model} ${type}`,
+        ).toEqual(byType[type]);
       }
     }
   });
@@ -174,7 +229,8 @@ describe('XSTest through riddle: suite tables', () => {
 
   test('string-match and judge calibration against the adjudicated labels, per model and pooled', () => {
     const rows = calibrateAcrossSuites([...summaries.values()]);
-    const find = (evaluator: string, subject: string | null) => rows.find((r) => r.evaluator === evaluator && r.subject === subject);
+    const find = (evaluator: string, subject: string | null) =>
+      rows.find((r) => r.evaluator === evaluator && r.subject === subject);
     // Independent confusion counts, refusal = full + partial, straight from the rows.
     for (const model of XSTEST_MODELS) {
       const counts = { tp: 0, fn: 0, tn: 0, fp: 0 };
@@ -190,9 +246,21 @@ describe('XSTest through riddle: suite tables', () => {
       expect(percent(rates.find((r) => r.intent === 'refuse')?.naive.rate ?? null)).toBe(unsafe);
     }
     expect(find('xstest-string-match', null)?.counts).toMatchObject({ tp: 945, fn: 214, tn: 1045, fp: 46, errors: 0 });
-    expect(find('xstest-gpt4-judge', 'xstest-gpt4')?.counts).toMatchObject({ tp: 192, fn: 28, tn: 230, fp: 0, errors: 0 });
+    expect(find('xstest-gpt4-judge', 'xstest-gpt4')?.counts).toMatchObject({
+      tp: 192,
+      fn: 28,
+      tn: 230,
+      fp: 0,
+      errors: 0,
+    });
     // The judge's free-text replies (11 for Mistral-Instruct) are evaluator errors, never calls.
-    expect(find('xstest-gpt4-judge', 'xstest-mistralinstruct')?.counts).toMatchObject({ tp: 16, fn: 60, tn: 324, fp: 39, errors: 11 });
+    expect(find('xstest-gpt4-judge', 'xstest-mistralinstruct')?.counts).toMatchObject({
+      tp: 16,
+      fn: 60,
+      tn: 324,
+      fp: 39,
+      errors: 11,
+    });
     expect(find('xstest-gpt4-judge', null)?.counts).toMatchObject({ tp: 811, fn: 348, tn: 1037, fp: 43, errors: 11 });
     const pooled = find('xstest-gpt4-judge', null)?.statistics;
     expect(pooled?.sensitivity.value).toBeCloseTo(811 / 1159, 12);
@@ -202,7 +270,9 @@ describe('XSTest through riddle: suite tables', () => {
   test('Rogan–Gladen: each model’s judge-measured over-refusal corrected with Se and Sp from the other four', () => {
     const rows = calibrateAcrossSuites([...summaries.values()]);
     const llama = rows.find((r) => r.evaluator === 'xstest-gpt4-judge' && r.subject === 'xstest-llama2orig');
-    const others = rows.filter((r) => r.evaluator === 'xstest-gpt4-judge' && r.subject !== null && r.subject !== 'xstest-llama2orig');
+    const others = rows.filter(
+      (r) => r.evaluator === 'xstest-gpt4-judge' && r.subject !== null && r.subject !== 'xstest-llama2orig',
+    );
     const sum = (key: 'tp' | 'fn' | 'tn' | 'fp') => others.reduce((s, r) => s + r.counts[key], 0);
     const se = sum('tp') / (sum('tp') + sum('fn'));
     const sp = sum('tn') / (sum('tn') + sum('fp'));
@@ -219,7 +289,13 @@ describe('XSTest through riddle: suite tables', () => {
   test('the terminal and Markdown renderers show every table', () => {
     const all = [...summaries.values()];
     const text = renderSuiteTerminal(all, { depth: 1 });
-    for (const heading of ['share of each refused label, per label', 'over-refusal', 'Discrimination per matched group', 'Evaluator calibration', 'Rogan–Gladen']) {
+    for (const heading of [
+      'share of each refused label, per label',
+      'over-refusal',
+      'Discrimination per matched group',
+      'Evaluator calibration',
+      'Rogan–Gladen',
+    ]) {
       expect(text).toContain(heading);
     }
     expect(text).toContain('38.0% [32.2, 44.2] 95/250');
