@@ -8,16 +8,35 @@ import { leftovers } from './leftovers.js';
  * only launch MCP servers as commands. It is plain JavaScript on Node built-ins so it runs with `node` whether
  * riddle runs from its build or its sources; it is written out per attempt rather than shipped as a file.
  */
-const BRIDGE_SOURCE = `// riddle MCP stdio bridge: relays JSON-RPC between stdio and riddle's tool gateway at RIDDLE_MCP_URL.
+const BRIDGE_SOURCE = `// riddle MCP stdio bridge: relays JSON-RPC between stdio and riddle's tool gateway at RIDDLE_MCP_URL,
+// through the unix socket RIDDLE_MCP_SOCKET when that is set (an isolated subject may have no network).
+import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 const url = process.env.RIDDLE_MCP_URL;
+const socketPath = process.env.RIDDLE_MCP_SOCKET;
 if (!url) {
   process.stderr.write('riddle MCP bridge: RIDDLE_MCP_URL is not set\\n');
   process.exit(2);
 }
+const target = new URL(url);
 let session = null;
 let protocol = null;
 const write = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+function post(headers, body) {
+  return new Promise((resolve, reject) => {
+    const options = { method: 'POST', path: target.pathname, headers: { ...headers, host: target.host } };
+    if (socketPath) options.socketPath = socketPath;
+    else Object.assign(options, { hostname: target.hostname, port: target.port });
+    const req = request(options, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 async function relay(line) {
   let message;
   try {
@@ -30,10 +49,10 @@ async function relay(line) {
   if (session) headers['mcp-session-id'] = session;
   if (protocol) headers['mcp-protocol-version'] = protocol;
   try {
-    const response = await fetch(url, { method: 'POST', headers, body: line });
-    session = response.headers.get('mcp-session-id') ?? session;
-    const body = await response.text();
-    const replies = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+    const response = await post(headers, line);
+    session = response.headers['mcp-session-id'] ?? session;
+    const body = response.body;
+    const replies = (response.headers['content-type'] ?? '').includes('text/event-stream')
       ? body.split(/\\r?\\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter(Boolean)
       : body.trim() ? [body] : [];
     for (const reply of replies) {
@@ -59,19 +78,26 @@ export interface StdioBridge {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** The folder holding the bridge and its socket: an isolated subject needs it mounted to reach the tools. */
+  folder: string;
+  /** Where the gateway also listens, for the bridge (a unix socket in `folder`). */
+  socket: string;
   remove(): Promise<void>;
 }
 
-/** Write the bridge into a fresh temporary folder and say how to launch it against `url`. */
+/** Write the bridge into a fresh temporary folder and say how to launch it against `url` (or the socket beside it). */
 export async function writeStdioBridge(url: string): Promise<StdioBridge> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'riddle-mcp-'));
   leftovers.holdFolder(folder);
   const file = path.join(folder, 'riddle-mcp-bridge.mjs');
+  const socket = path.join(folder, 'mcp.sock');
   await writeFile(file, BRIDGE_SOURCE);
   return {
     command: process.execPath,
     args: [file],
-    env: { RIDDLE_MCP_URL: url },
+    env: { RIDDLE_MCP_URL: url, RIDDLE_MCP_SOCKET: socket },
+    folder,
+    socket,
     async remove() {
       await rm(folder, { recursive: true, force: true });
       leftovers.releaseFolder(folder);

@@ -1,3 +1,5 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmod } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -9,7 +11,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
-import { writeStdioBridge } from './mcp-bridge.js';
+import { writeStdioBridge, type StdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
 import type { ToolGateway } from './tool-gateway.js';
 
@@ -68,17 +70,30 @@ function refuse(res: ServerResponse, status: number, text: string): void {
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: text } }));
 }
 
+/** The attempt's token, compared in constant time: a process that does not know it learns nothing by trying. */
+function holdsToken(pathname: string, token: string): boolean {
+  const expected = Buffer.from(`/mcp/${token}`);
+  const given = Buffer.from(pathname);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /**
  * Serve an attempt's tool gateway over MCP streamable HTTP on 127.0.0.1 (a free port), stateless with JSON
- * responses, plus a stdio bridge for clients that launch servers as commands. Requests whose Host is not this
- * loopback address are refused, so a web page cannot reach the tools through DNS rebinding.
+ * responses, plus a stdio bridge for clients that launch servers as commands. The gateway belongs to one attempt:
+ * its URL carries a fresh unguessable token (`/mcp/<token>`), and a request without it is refused (401), so a
+ * process of another trial or attempt that finds the port cannot list or call this attempt's tools, nor have its
+ * requests recorded as this attempt's. Requests whose Host is not this loopback address are refused too, so a web
+ * page cannot reach the tools through DNS rebinding. The same server answers on a unix socket beside the bridge,
+ * which an isolated subject without a network reaches through the bridge.
  */
 export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolServer> {
   let port = 0;
+  const token = randomBytes(32).toString('base64url');
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
       return refuse(res, 403, 'host not allowed');
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return refuse(res, 404, 'not found');
+    if (!holdsToken(new URL(req.url ?? '/', 'http://127.0.0.1').pathname, token))
+      return refuse(res, 401, "not this attempt's tool gateway: the URL must carry its token (RIDDLE_MCP_URL)");
     // Stateless: there is no server-initiated stream to open, and no session to end.
     if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
     const server = mcpServer(gateway);
@@ -90,30 +105,49 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
     await server.connect(transport);
     await transport.handleRequest(req, res);
   };
-  const http = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) refuse(res, 500, message(error));
     });
-  });
+  };
+  const http = createServer(listener);
+  const local = createServer(listener);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(0, '127.0.0.1', () => resolve());
   });
   port = (http.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const url = `http://127.0.0.1:${port}/mcp/${token}`;
   const stop = async () => {
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
+    for (const server of [http, local]) {
+      server.closeAllConnections();
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   };
-  const bridge = await writeStdioBridge(url).catch(async (error: unknown) => {
+  let bridge: StdioBridge | undefined;
+  try {
+    bridge = await writeStdioBridge(url);
+    const socket = bridge.socket;
+    await new Promise<void>((resolve, reject) => {
+      local.once('error', reject);
+      local.listen(socket, () => resolve());
+    });
+    await chmod(socket, 0o600);
+  } catch (error) {
     await stop();
+    await bridge?.remove();
     throw error;
-  });
+  }
+  const opened = bridge;
   return {
-    endpoints: { url, stdio: { command: bridge.command, args: bridge.args, env: bridge.env } },
+    endpoints: {
+      url,
+      stdio: { command: opened.command, args: opened.args, env: opened.env },
+      folder: opened.folder,
+    },
     async close() {
       await stop();
-      await bridge.remove();
+      await opened.remove();
     },
   };
 }

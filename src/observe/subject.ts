@@ -40,6 +40,13 @@ export interface SubjectResponse {
   failure?: RoundFailure;
   /** Remarks for the Observation's notes (ignored receipt lines, unmeasured resources…). */
   notes?: string[];
+  /**
+   * A recording's own input for this round (what its user actually said), kept as the round's input in place of the
+   * Case's placeholder: recorded conversations differ in what their simulated user said.
+   */
+  recordedInput?: JsonValue;
+  /** This was the recording's last round: the attempt ends here even if the Case allows more rounds. */
+  last?: boolean;
 }
 
 /** The tools an attempt may use: every call is recorded and admitted or denied by effect class. */
@@ -49,10 +56,12 @@ export interface ToolCaller {
 
 /** Where an attempt's tools are served over MCP, for subjects that speak MCP rather than call functions. */
 export interface McpEndpoints {
-  /** Streamable HTTP endpoint on 127.0.0.1. */
+  /** Streamable HTTP endpoint on 127.0.0.1; its path carries the attempt's token, without which requests are refused. */
   url: string;
   /** A stdio MCP server relaying to `url`, for clients that only launch servers as commands. */
   stdio: { command: string; args: string[]; env: Record<string, string> };
+  /** Folder of the stdio bridge and the gateway's unix socket: mounted into an isolated subject's sandbox. */
+  folder: string;
 }
 
 /** What a subject may use during one round of one attempt. */
@@ -78,10 +87,19 @@ export interface AttemptContext {
   recordReceipt(receipt: Receipt): void;
 }
 
+/**
+ * Whether a subject's attempts are independent samples: `independent` (a live subject), `not-independent` (one
+ * cached output served again), `recorded-samples` (recorded runs that were themselves independent samples of the
+ * original subject: intervals describe that subject as recorded).
+ */
+export type AttemptIndependence = 'independent' | 'not-independent' | 'recorded-samples';
+
 /** Something that acts: a function, a command, an HTTP service. The only thing observe/ runs. */
 export interface Subject {
   readonly kind: SubjectIdentity['kind'];
   readonly name: string;
+  /** Declared independence of its attempts; default: `not-independent` for replay subjects, else `independent`. */
+  readonly independence?: AttemptIndependence;
   /** Resolve the immutable revision the Outcome binds to (declared, git, package version…). */
   identify(): Promise<SubjectIdentity>;
   /** Run one round. Throwing is a subject error, recorded as a status, never a FAIL. */

@@ -137,6 +137,79 @@ describe('MCP tool gateway', () => {
     expect(status).toBe(403);
   });
 
+  test("a request without the attempt's token is refused (401) and never reaches the tools", async () => {
+    const { gateway, server } = await served();
+    const url = new URL(server.endpoints.url);
+    expect(url.pathname).toMatch(/^\/mcp\/[A-Za-z0-9_-]{43}$/);
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    for (const pathname of ['/mcp', '/', `/mcp/${'A'.repeat(43)}`, `${url.pathname}x`]) {
+      for (const body of [list, call]) {
+        const response = await fetch(new URL(pathname, url), { method: 'POST', headers, body });
+        expect(response.status, pathname).toBe(401);
+      }
+    }
+    expect(gateway.requests).toEqual([]);
+    const allowed = await fetch(url, { method: 'POST', headers, body: call });
+    expect(allowed.status).toBe(200);
+    expect(gateway.requests.map((r) => r.tool)).toEqual(['add']);
+  });
+
+  test("one trial's subject cannot call another attempt's tool, nor have it recorded as that attempt's", async () => {
+    const privateTool: ToolDefinition = {
+      name: 'read_private_notes',
+      description: "Trial A's private tool",
+      effect: 'read',
+      inputSchema: { type: 'object', properties: {} },
+      run: () => 'the notes of trial A',
+    };
+    const gatewayA = createToolGateway({
+      tools: [privateTool],
+      maxEffect: 'write',
+      context: { workspace: null, signal: new AbortController().signal },
+      elapsedMs: () => 0,
+    });
+    const serverA = await serveToolsOverMcp(gatewayA);
+    try {
+      // Trial B's subject knows its own gateway and finds A's port (loopback ports are easy to scan).
+      const portA = new URL(serverA.endpoints.url).port;
+      const subjectB = functionSubject({
+        name: 'trial-b',
+        revision: '1',
+        run: async (_input, context) => {
+          const own = new URL(context.mcp!.url);
+          const stolen = new URL(`http://127.0.0.1:${portA}${own.pathname}`);
+          const tries: string[] = [];
+          for (const target of [stolen, new URL(`http://127.0.0.1:${portA}/mcp`)]) {
+            const c = new Client({ name: 'b', version: '1' });
+            tries.push(
+              await c
+                .connect(new StreamableHTTPClientTransport(target))
+                .then(() => c.callTool({ name: 'read_private_notes', arguments: {} }))
+                .then((r) => `called: ${JSON.stringify(r)}`)
+                .catch((error: Error) => `refused: ${error.message}`),
+            );
+            await c.close();
+          }
+          return { reply: tries };
+        },
+      });
+      const observed = await observeAttempt(plan(subjectB, 'go', { tools, toolServer: 'mcp' }));
+      const tries = observed.observation?.rounds[0]?.reply as string[];
+      expect(tries).toHaveLength(2);
+      for (const attempt of tries) expect(attempt).toMatch(/^refused: .*not this attempt's tool gateway/);
+      expect(gatewayA.requests).toEqual([]);
+    } finally {
+      await serverA.close();
+    }
+  });
+
   test('a function subject can ask for the tools over MCP; the attempt records its requests and closes the server', async () => {
     let url = '';
     const subject = functionSubject({
