@@ -3,7 +3,6 @@ import {
   describeStoppingRule,
   lnBeta,
   operatingCharacteristics,
-  seededRandom,
   sequentialOperatingCharacteristics,
   stoppingDecision,
   validateStoppingRule,
@@ -13,40 +12,50 @@ import type { StoppingDecision, StoppingRuleSpec } from '../../../src/statistics
 
 const GRID = Array.from({ length: 101 }, (_, i) => i / 100);
 
-function maxOver(ps: number[], value: (p: number) => number): number {
-  return Math.max(...ps.map(value));
+/**
+ * Check that a rule's stopping region is monotone: at every t, PASS at S successes means PASS at S + 1, and FAIL at
+ * S means FAIL at S − 1. Then P(PASS | p) rises and P(FAIL | p) falls with p (couple the attempts as U < p: a run
+ * at a larger p has at least as many successes at every t, so it cannot fail where the smaller one did not, nor miss
+ * a PASS the smaller one reached), and the exact error at the boundary p bounds it for every p beyond, a check of
+ * the whole interval in one dynamic programme instead of a grid of them.
+ */
+function expectMonotone(rule: StoppingRuleSpec): void {
+  const horizon = rule.kind === 'fixed' || rule.kind === 'curtail' ? rule.n : rule.nMax;
+  for (let trials = 0; trials <= horizon; trials++) {
+    const decisions = Array.from({ length: trials + 1 }, (_, successes) => stoppingDecision(rule, successes, trials));
+    const firstPass = decisions.indexOf('pass');
+    const lastFail = decisions.lastIndexOf('fail');
+    if (firstPass >= 0) expect(decisions.slice(firstPass).every((d) => d === 'pass')).toBe(true);
+    if (lastFail >= 0) expect(decisions.slice(0, lastFail + 1).every((d) => d === 'fail')).toBe(true);
+  }
 }
 
 describe('curtailment never changes the fixed-n verdict', () => {
-  it('property: 100,000 seeded sequences over 36 rules and mixed p give identical verdicts', () => {
+  it('exhaustive: over 36 rules, wherever curtailment stops, every way the remaining attempts can go gives that verdict at n', () => {
     const rules: { n: number; threshold: number; alpha: number }[] = [];
     for (const n of [5, 10, 14, 20, 30, 50]) {
       for (const threshold of [0.5, 0.8, 0.9]) for (const alpha of [0.05, 0.1]) rules.push({ n, threshold, alpha });
     }
-    const random = seededRandom(20240611);
+    // Every state (successes, trials), reachable or not, and every final count it can lead to: an exact check
+    // of what a Monte Carlo over sequences would only sample.
     let mismatches = 0;
-    let stoppedEarly = 0;
-    for (let sequence = 0; sequence < 100_000; sequence++) {
-      const rule = rules[sequence % rules.length] as (typeof rules)[number];
-      // Mixed p: a third uniform on [0, 1], a third at the threshold, a third near it.
-      const mix = sequence % 3;
-      const p = mix === 0 ? random() : mix === 1 ? rule.threshold : rule.threshold + (random() - 0.5) * 0.2;
-      const outcomes = Array.from({ length: rule.n }, () => random() < p);
+    let earlyStops = 0;
+    for (const rule of rules) {
       const curtail: StoppingRuleSpec = { kind: 'curtail', ...rule };
-      let successes = 0;
-      let trials = 0;
-      let decision: StoppingDecision = stoppingDecision(curtail, 0, 0);
-      while (decision === 'continue') {
-        if (outcomes[trials]) successes++;
-        trials++;
-        decision = stoppingDecision(curtail, successes, trials);
+      const fixed: StoppingRuleSpec = { kind: 'fixed', ...rule };
+      for (let trials = 0; trials <= rule.n; trials++) {
+        for (let successes = 0; successes <= trials; successes++) {
+          const decision = stoppingDecision(curtail, successes, trials);
+          if (decision === 'continue') continue;
+          if (trials < rule.n) earlyStops++;
+          for (let later = 0; later <= rule.n - trials; later++) {
+            if (stoppingDecision(fixed, successes + later, rule.n) !== decision) mismatches++;
+          }
+        }
       }
-      if (trials < rule.n) stoppedEarly++;
-      const total = outcomes.filter(Boolean).length;
-      if (decision !== stoppingDecision({ kind: 'fixed', ...rule }, total, rule.n)) mismatches++;
     }
     expect(mismatches).toBe(0);
-    expect(stoppedEarly).toBeGreaterThan(50_000);
+    expect(earlyStops).toBeGreaterThan(rules.length);
   });
 
   it('exact OC: curtailed and fixed rules have the same verdict probabilities; curtail runs fewer attempts', () => {
@@ -81,17 +90,11 @@ describe('curtailment never changes the fixed-n verdict', () => {
         { n: 40, threshold: 0.6 },
       ]) {
         const rule: StoppingRuleSpec = { kind, n, threshold, alpha: 0.05 };
-        const falsePass = maxOver(
-          GRID.filter((p) => p < threshold),
-          (p) => operatingCharacteristics(rule, p).pPass,
-        );
-        const falseFail = maxOver(
-          GRID.filter((p) => p >= threshold),
-          (p) => operatingCharacteristics(rule, p).pFail,
-        );
-        expect(falsePass).toBeLessThanOrEqual(0.05);
-        expect(falseFail).toBeLessThanOrEqual(0.05);
-        expect(operatingCharacteristics(rule, threshold).pPass).toBeLessThanOrEqual(0.05);
+        expectMonotone(rule);
+        // By monotonicity the errors for p < τ and p ≥ τ are at most those at τ itself.
+        const atThreshold = operatingCharacteristics(rule, threshold);
+        expect(atThreshold.pPass).toBeLessThanOrEqual(0.05);
+        expect(atThreshold.pFail).toBeLessThanOrEqual(0.05);
       }
     }
   });
@@ -114,20 +117,17 @@ describe('Wald SPRT (Wald 1945): exact operating characteristics by DP', () => {
     for (const design of [
       example,
       { kind: 'sprt', p0: 0.5, p1: 0.8, alpha: 0.05, beta: 0.1, nMax: 100 },
-      { kind: 'sprt', p0: 0.7, p1: 0.9, alpha: 0.05, beta: 0.05, nMax: 200 },
-      { kind: 'sprt', p0: 0.8, p1: 0.95, alpha: 0.01, beta: 0.05, nMax: 300 },
-      { kind: 'sprt', p0: 0.3, p1: 0.5, alpha: 0.1, beta: 0.1, nMax: 500 },
+      { kind: 'sprt', p0: 0.7, p1: 0.9, alpha: 0.05, beta: 0.05, nMax: 150 },
+      { kind: 'sprt', p0: 0.8, p1: 0.95, alpha: 0.01, beta: 0.05, nMax: 150 },
+      { kind: 'sprt', p0: 0.3, p1: 0.5, alpha: 0.1, beta: 0.1, nMax: 200 },
     ] satisfies StoppingRuleSpec[]) {
-      const falsePass = maxOver(
-        GRID.filter((p) => p <= design.p0),
-        (p) => operatingCharacteristics(design, p).pPass,
+      expectMonotone(design);
+      expect(operatingCharacteristics(design, design.p0).pPass, JSON.stringify(design)).toBeLessThanOrEqual(
+        design.alpha,
       );
-      const falseFail = maxOver(
-        GRID.filter((p) => p >= design.p1),
-        (p) => operatingCharacteristics(design, p).pFail,
+      expect(operatingCharacteristics(design, design.p1).pFail, JSON.stringify(design)).toBeLessThanOrEqual(
+        design.beta,
       );
-      expect(falsePass, JSON.stringify(design)).toBeLessThanOrEqual(design.alpha);
-      expect(falseFail, JSON.stringify(design)).toBeLessThanOrEqual(design.beta);
     }
   });
 
@@ -144,28 +144,19 @@ describe('Wald SPRT (Wald 1945): exact operating characteristics by DP', () => {
 describe('beta-binomial mixture confidence sequence (Robbins 1970; Howard et al. 2021)', () => {
   const designs: StoppingRuleSpec[] = [
     { kind: 'confidence-sequence', threshold: 0.8, alpha: 0.05, nMax: 50 },
-    { kind: 'confidence-sequence', threshold: 0.5, alpha: 0.1, nMax: 200 },
-    { kind: 'confidence-sequence', threshold: 0.9, alpha: 0.05, nMax: 300, priorA: 1, priorB: 1 },
-    { kind: 'confidence-sequence', threshold: 0.8, alpha: 0.01, nMax: 400, priorA: 4, priorB: 1 },
+    { kind: 'confidence-sequence', threshold: 0.5, alpha: 0.1, nMax: 100 },
+    { kind: 'confidence-sequence', threshold: 0.9, alpha: 0.05, nMax: 150, priorA: 1, priorB: 1 },
+    { kind: 'confidence-sequence', threshold: 0.8, alpha: 0.01, nMax: 150, priorA: 4, priorB: 1 },
   ];
 
   it('keeps P(PASS | p <= τ) <= alpha and P(FAIL | p >= τ) <= alpha; at p = τ both together <= alpha', () => {
     for (const design of designs) {
       if (design.kind !== 'confidence-sequence') continue;
       const { threshold, alpha } = design;
-      expect(
-        maxOver(
-          GRID.filter((p) => p <= threshold),
-          (p) => operatingCharacteristics(design, p).pPass,
-        ),
-      ).toBeLessThanOrEqual(alpha);
-      expect(
-        maxOver(
-          GRID.filter((p) => p >= threshold),
-          (p) => operatingCharacteristics(design, p).pFail,
-        ),
-      ).toBeLessThanOrEqual(alpha);
+      expectMonotone(design);
       const atThreshold = operatingCharacteristics(design, threshold);
+      expect(atThreshold.pPass).toBeLessThanOrEqual(alpha);
+      expect(atThreshold.pFail).toBeLessThanOrEqual(alpha);
       expect(atThreshold.pPass + atThreshold.pFail).toBeLessThanOrEqual(alpha);
     }
   });
