@@ -15,7 +15,14 @@ export default defineConfig({
             'riddle/trial': source('./src/vitest/index.ts'),
           },
         },
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // Tests are bounded by the work they do, not by the clock: a loaded 2-core machine may run an exhaustive
+          // check ten times slower than an idle one, and that must not fail it.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         test: {
