@@ -1,107 +1,371 @@
-// Benchmarks: each figure is printed as a ratio against a baseline measured in the same run, so the numbers
-// compare across machines. Run with `npm run bench` (builds first). Not a test: nothing here fails on a threshold.
-import { performance } from 'node:perf_hooks';
-import { systemClock } from '../dist/model/index.js';
-import { resolveTrial, runTrial } from '../dist/run/index.js';
-import { clopperPearson, wilson } from '../dist/statistics/index.js';
-import { captureEnvironment } from '../dist/observe/index.js';
+// riddle benchmark: whole `vitest run` processes of generated workloads, riddle beside plain Vitest doing the same
+// work, in the same run. Each figure is a paired difference (a big and a small size run back to back, their order
+// alternating), so process start-up and collection cancel out; the median and the range of the pairs are shown.
+// Not a test: nothing here fails on a threshold; it says whether each goal is met, with the measured figure.
+//
+//   npm run bench             full run (several minutes on 2 cores)
+//   npm run bench -- --quick  fewer pairs and smaller sizes (about a minute or two)
+//   npm run bench -- --only=attempts,trials,io,scale,sampler,mcp
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-function expect(actual) {
-  return {
-    toMatch(re) {
-      if (!re.test(String(actual)))
-        throw Object.assign(new Error(`expected ${actual} to match ${re}`), { name: 'AssertionError' });
-    },
-  };
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const work = path.join(here, '.work');
+const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const quick = process.argv.includes('--quick');
+const only =
+  process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',') ?? null;
+const wanted = (name) => only === null || only.includes(name);
+const PAIRS = quick ? 3 : 5;
+
+/** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
+const MS_PER_TICK = 10;
+
+/** CPU of this process's reaped descendants (cutime + cstime), in ms: a finished child's whole tree lands here. */
+function childrenCpuMs() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * MS_PER_TICK;
 }
 
-function time(fn, repeat = 5) {
-  const samples = [];
-  for (let i = 0; i < repeat; i += 1) {
-    const start = performance.now();
-    fn();
-    samples.push(performance.now() - start);
+/** Pids of a process and all its descendants, following /proc/<pid>/task/<tid>/children. */
+function tree(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i += 1) {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pids[i]}/task/${tid}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(' ').map(Number));
+      } catch {
+        // the task ended between listing and reading
+      }
+    }
   }
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  return pids;
 }
 
-async function timeAsync(fn, repeat = 5) {
-  const samples = [];
-  for (let i = 0; i < repeat; i += 1) {
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
+function treeRssBytes(pid) {
+  let total = 0;
+  for (const member of tree(pid)) {
+    try {
+      total += Number(readFileSync(`/proc/${member}/statm`, 'utf8').split(' ')[1]) * 4096;
+    } catch {
+      // ended meanwhile
+    }
   }
-  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  return total;
 }
 
-const subject = (input) => `Sure: ${input}`;
-const declaration = (n) => ({
-  subject,
+/** Run `vitest run` in a workload folder; CPU of the whole process tree, wall, peak summed RSS, exit time. */
+function vitestRun(dir, env) {
+  return new Promise((resolve, reject) => {
+    const cpuBefore = childrenCpuMs();
+    const started = performance.now();
+    const child = spawn(process.execPath, [vitestBin, 'run'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    let peakRss = 0;
+    const timer = setInterval(() => {
+      peakRss = Math.max(peakRss, treeRssBytes(child.pid));
+    }, 50);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const exitedAt = Date.now();
+      const wallMs = performance.now() - started;
+      const cpuMs = childrenCpuMs() - cpuBefore;
+      if (code !== 0) {
+        reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
+        return;
+      }
+      resolve({ cpuMs, wallMs, peakRss, exitedAt, output });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Workloads. Each is a folder under bench/.work with a config and one test file whose size comes from BENCH_N, and
+// which writes the start and end of its test phase (beforeAll / afterAll, epoch ms) to BENCH_TIMES.
+
+const PACKAGE = '{ "private": true, "type": "module" }\n';
+const RIDDLE_CONFIG = `import { defineConfig } from 'vitest/config';
+import { riddle } from 'riddle/plugin';
+export default defineConfig({
+  plugins: [riddle({ outputDir: process.env.BENCH_REPORT })],
+  test: { include: ['*.test.mjs'], maxConcurrency: 50, testTimeout: 600_000, hookTimeout: 600_000 },
+});
+`;
+const PLAIN_CONFIG = `import { defineConfig } from 'vitest/config';
+export default defineConfig({ test: { include: ['*.test.mjs'], maxConcurrency: 50, testTimeout: 600_000 } });
+`;
+const PHASE = `import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+const N = Number(process.env.BENCH_N);
+let phaseStart = 0;
+beforeAll(() => { phaseStart = Date.now(); });
+afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now() })); });
+`;
+
+const workloads = {
+  /** One trial of N attempts of a function subject with one mechanical check. */
+  'riddle-attempts': {
+    config: RIDDLE_CONFIG,
+    test: `${PHASE}import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+trial('answers', {
+  subject: (input) => 'Sure: ' + input,
   revision: 'bench@1',
   rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
-  checks: { answers: (o) => expect(o.reply).toMatch(/^Sure/) },
+  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
   case: { input: 'a', expect: ['answers'] },
-  control: { input: 'b', expect: ['answers'] },
-  repeat: { n, stop: 'fixed' },
+  repeat: { n: N, stop: 'fixed' },
+  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
 });
-
-async function trialOf(n) {
-  const resolved = resolveTrial({ name: 'bench', file: 'bench.mjs', path: [] }, declaration(n));
-  const environment = captureEnvironment({
-    subject: await resolved.subject.identify(),
-    tools: [],
-    prompts: {},
-    dependencies: [],
-    budgets: resolved.suite.arms[0].case.stop,
-    maxEffect: 'read',
-    variables: [],
-    versions: { riddle: 'bench', vitest: 'bench' },
-    projectRoot: process.cwd(),
-    independentAttempts: true,
-    notes: [],
+`,
+  },
+  /** N plain tests doing the same work: call the function, check its reply. */
+  'plain-attempts': {
+    config: PLAIN_CONFIG,
+    test: `${PHASE}import { expect, test } from 'vitest';
+const subject = (input) => 'Sure: ' + input;
+for (let i = 0; i < N; i += 1) test('answers ' + i, () => { expect(subject('a')).toMatch(/^Sure/); });
+`,
+  },
+  /** N trials of one attempt each. */
+  'riddle-trials': {
+    config: RIDDLE_CONFIG,
+    test: `${PHASE}import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+for (let i = 0; i < N; i += 1)
+  trial('answers ' + i, {
+    subject: (input) => 'Sure: ' + input,
+    revision: 'bench@1',
+    rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+    checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
+    case: { input: 'a', expect: ['answers'] },
+    repeat: { n: 1, stop: 'fixed' },
+    passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
   });
-  return runTrial({ ...resolved, environment, unavailable: [], fixtures: {} }, { clock: systemClock, expect });
+`,
+  },
+  /** One trial of N attempts of a 20 ms I/O-bound subject at concurrency 50. */
+  'riddle-io': {
+    config: RIDDLE_CONFIG,
+    test: `${PHASE}import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+trial('waits', {
+  subject: async (input) => { await sleep(20); return 'Sure: ' + input; },
+  revision: 'bench@1',
+  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
+  case: { input: 'a', expect: ['answers'] },
+  repeat: { n: N, stop: 'fixed', concurrency: 50 },
+  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
+});
+`,
+  },
+  /** N concurrent plain tests (maxConcurrency 50) awaiting the same 20 ms. */
+  'plain-io': {
+    config: PLAIN_CONFIG,
+    test: `${PHASE}import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'vitest';
+const subject = async (input) => { await sleep(20); return 'Sure: ' + input; };
+for (let i = 0; i < N; i += 1)
+  test.concurrent('waits ' + i, async ({ expect }) => { expect(await subject('a')).toMatch(/^Sure/); });
+`,
+  },
+};
+
+function prepare(name) {
+  const dir = path.join(work, name);
+  mkdirSync(dir, { recursive: true });
+  const workload = workloads[name];
+  writeFileSync(path.join(dir, 'package.json'), PACKAGE);
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), workload.config);
+  writeFileSync(path.join(dir, 'workload.test.mjs'), workload.test);
+  return dir;
 }
 
-const N = 500;
-const baselineAttempts = time(() => {
-  for (let i = 0; i < 2 * N; i += 1) expect(subject('a')).toMatch(/^Sure/);
-});
-const riddleAttempts = await timeAsync(() => trialOf(N));
-const perAttempt = riddleAttempts / (2 * N);
+function folderBytes(dir) {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
+  }
+  return total;
+}
 
-const baselineIntervals = time(() => {
-  for (let n = 1; n <= 200; n += 1) for (let x = 0; x <= n; x += 5) wilson(x, n);
-});
-const exactIntervals = time(() => {
-  for (let n = 1; n <= 200; n += 1) for (let x = 0; x <= n; x += 5) clopperPearson(x, n);
-});
+/** One measured run of a workload at size n. */
+async function measure(name, n) {
+  const dir = prepare(name);
+  const times = path.join(dir, `times-${n}.json`);
+  const report = path.join(dir, 'riddle-report');
+  rmSync(report, { recursive: true, force: true });
+  const run = await vitestRun(dir, { BENCH_N: String(n), BENCH_TIMES: times, BENCH_REPORT: report });
+  const phase = JSON.parse(readFileSync(times, 'utf8'));
+  const artifactBytes = folderBytes(report);
+  rmSync(report, { recursive: true, force: true });
+  return { ...run, phaseMs: phase.end - phase.start, afterPhaseMs: run.exitedAt - phase.end, artifactBytes };
+}
 
-globalThis.gc?.();
-const heapBefore = process.memoryUsage().heapUsed;
-const big = await trialOf(2000);
-globalThis.gc?.();
-const heapAfter = process.memoryUsage().heapUsed;
-const outcomeBytes = Buffer.byteLength(JSON.stringify(big));
+/** Paired big-minus-small differences per unit, order alternating; each field's median and range. */
+async function paired(name, small, big) {
+  const deltas = [];
+  for (let pair = 0; pair < PAIRS; pair += 1) {
+    const order = pair % 2 === 0 ? [small, big] : [big, small];
+    const runs = {};
+    for (const n of order) runs[n] = await measure(name, n);
+    const per = (field) => (runs[big][field] - runs[small][field]) / (big - small);
+    deltas.push({ cpuMs: per('cpuMs'), wallMs: per('wallMs'), phaseMs: per('phaseMs'), big: runs[big] });
+  }
+  return deltas;
+}
 
-const rows = [
-  [
-    'trial of 2×500 attempts vs calling the subject + check directly',
-    `${(riddleAttempts / baselineAttempts).toFixed(1)}×`,
-    `${perAttempt.toFixed(3)} ms per attempt`,
-  ],
-  [
-    'Clopper–Pearson vs Wilson (n ≤ 200)',
-    `${(exactIntervals / baselineIntervals).toFixed(1)}×`,
-    `${exactIntervals.toFixed(1)} ms for ${200 * 21} intervals`,
-  ],
-  [
-    'heap held by a 2×2000-attempt Outcome vs its JSON size',
-    `${((heapAfter - heapBefore) / outcomeBytes).toFixed(1)}×`,
-    `${(outcomeBytes / 1e6).toFixed(1)} MB of JSON`,
-  ],
-];
-const width = Math.max(...rows.map((r) => r[0].length));
-console.log('riddle benchmarks (ratio against a baseline measured in this run)\n');
-for (const [name, ratio, detail] of rows) console.log(`  ${name.padEnd(width)}  ${ratio.padStart(7)}  ${detail}`);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const spread = (values) => `${fmt(Math.min(...values))}…${fmt(Math.max(...values))}`;
+const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+const lines = [];
+const goals = [];
+function line(text) {
+  lines.push(text);
+  console.log(text);
+}
+function goal(name, met, figure) {
+  goals.push({ name, met, figure });
+  console.log(`  goal: ${name}: ${met ? 'met' : 'NOT met'} (${figure})`);
+}
+function describe(label, deltas, unit) {
+  const cpu = deltas.map((d) => d.cpuMs);
+  const wall = deltas.map((d) => d.wallMs);
+  line(
+    `  ${label.padEnd(44)} CPU ${fmt(median(cpu)).padStart(7)} ms/${unit} [${spread(cpu)}]   wall ${fmt(median(wall)).padStart(7)} ms/${unit} [${spread(wall)}]`,
+  );
+  return { cpu: median(cpu), wall: median(wall) };
+}
+
+console.log(
+  `riddle benchmark${quick ? ' (quick)' : ''}: ${PAIRS} big/small pairs per figure, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}\n`,
+);
+
+if (wanted('attempts')) {
+  const [small, big] = quick ? [200, 2000] : [500, 5000];
+  console.log(`per attempt: one trial of ${big} − ${small} attempts (function subject), beside as many plain tests`);
+  const riddle = describe('riddle attempt', await paired('riddle-attempts', small, big), 'attempt');
+  const plain = describe('plain Vitest test', await paired('plain-attempts', small, big), 'test');
+  const ratio = riddle.cpu / plain.cpu;
+  line(`  ratio riddle / plain: ${ratio.toFixed(2)}×`);
+  goal('per-attempt CPU ≤ 0.05 ms', riddle.cpu <= 0.05, `${fmt(riddle.cpu)} ms`);
+  goal('per-attempt CPU ≤ 0.15× a plain Vitest test', ratio <= 0.15, `${ratio.toFixed(2)}×`);
+}
+
+if (wanted('trials')) {
+  const [small, big] = quick ? [10, 60] : [20, 120];
+  console.log(`\nper trial: ${big} − ${small} one-attempt trials, beside as many plain tests`);
+  const riddle = describe('riddle one-attempt trial', await paired('riddle-trials', small, big), 'trial');
+  const plain = describe('plain Vitest test', await paired('plain-attempts', small, big), 'test');
+  const fixed = riddle.cpu - plain.cpu;
+  line(
+    `  riddle's fixed cost per trial (trial − plain test): ${fmt(fixed)} ms CPU, ${fmt(riddle.wall - plain.wall)} ms wall`,
+  );
+  goal('per-trial fixed cost ≤ 2 ms', fixed <= 2, `${fmt(fixed)} ms CPU`);
+}
+
+if (wanted('io')) {
+  const [small, big] = [100, 1000];
+  const ideal = (n) => (n / 50) * 20;
+  console.log(`\n20 ms I/O-bound subject at concurrency 50: ${big} attempts (ideal test phase ${ideal(big)} ms)`);
+  for (const [label, name] of [
+    ['riddle', 'riddle-io'],
+    ['plain Vitest (test.concurrent)', 'plain-io'],
+  ]) {
+    const deltas = await paired(name, small, big);
+    const phase = deltas.map((d) => d.big.phaseMs);
+    const efficiency = phase.map((p) => ideal(big) / p);
+    const marginal = deltas.map((d) => (ideal(big) - ideal(small)) / (big - small) / d.phaseMs);
+    line(
+      `  ${label.padEnd(32)} test phase ${fmt(median(phase))} ms [${spread(phase)}]: ${(100 * median(efficiency)).toFixed(0)}% of ideal (marginal ${(100 * median(marginal)).toFixed(0)}%), CPU ${fmt(median(deltas.map((d) => d.cpuMs)))} ms/attempt`,
+    );
+    if (name === 'riddle-io')
+      goal(
+        '20 ms I/O, 1,000 attempts at concurrency 50 ≥ 95% of ideal wall',
+        median(efficiency) >= 0.95,
+        `${(100 * median(efficiency)).toFixed(1)}%`,
+      );
+  }
+}
+
+if (wanted('scale')) {
+  const sizes = quick ? [5_000, 15_000] : [10_000, 30_000, 100_000];
+  console.log(`\nat scale: one trial of ${sizes.join(' / ')} attempts (one run each)`);
+  const perAttempt = [];
+  let peak = 0;
+  for (const n of sizes) {
+    const run = await measure('riddle-attempts', n);
+    perAttempt.push(run.afterPhaseMs / n);
+    peak = Math.max(peak, run.peakRss);
+    line(
+      `  ${String(n).padStart(7)} attempts: wall ${fmt(run.wallMs)} ms, test phase ${fmt(run.phaseMs)} ms, after the tests ${fmt(run.afterPhaseMs)} ms (${fmt(run.afterPhaseMs / n)} ms/attempt), CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)}, artifacts ${mb(run.artifactBytes)}`,
+    );
+  }
+  const growth = perAttempt[perAttempt.length - 1] / perAttempt[0];
+  line(`  after-test time per attempt, largest / smallest size: ${growth.toFixed(2)}× (linear ≈ 1)`);
+  goal(
+    `after-test phase linear in attempts (≤ 1.3× per attempt from ${sizes[0]} to ${sizes.at(-1)})`,
+    growth <= 1.3,
+    `${growth.toFixed(2)}×`,
+  );
+  goal(`peak RSS ≤ 300 MB at ${sizes.at(-1)} attempts`, peak <= 300 * 2 ** 20, mb(peak));
+}
+
+if (wanted('sampler')) {
+  const { sampleGroup } = await import('../dist/observe/process-sampler.js');
+  const seconds = quick ? 2 : 4;
+  console.log(
+    `\n/proc sampler watching a sleeping command for ${seconds} s (${readdirSync('/proc').filter((p) => /^\d+$/.test(p)).length} processes on the host)`,
+  );
+  const child = spawn('sh', ['-c', `sleep ${seconds} & sleep ${seconds}; wait`], { detached: true, stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 100));
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  const sampler = sampleGroup(child.pid);
+  await new Promise((r) => child.on('exit', r));
+  sampler.stop();
+  const used = process.cpuUsage(cpuBefore);
+  const share = (used.user + used.system) / 1000 / (performance.now() - wallBefore);
+  line(`  sampler: ${(100 * share).toFixed(2)}% of a core`);
+  goal('sampler ≤ 1% of a core', share <= 0.01, `${(100 * share).toFixed(2)}%`);
+}
+
+rmSync(work, { recursive: true, force: true });
+console.log('\nsummary');
+for (const { name, met, figure } of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);
