@@ -11,7 +11,7 @@ import {
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
-import { redactData, secretValues } from './secrets.js';
+import { processSecretValues, redactData } from './secrets.js';
 import type {
   AttemptContext,
   RoundFailure,
@@ -95,7 +95,7 @@ export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt
   let result: ObservedAttempt;
   try {
     // Subjects may print, write or pass on secrets they were given: scrub the evidence before anyone keeps it.
-    result = redactData(await observe(plan, held), secretValues(process.env));
+    result = redactData(await observe(plan, held), processSecretValues());
   } catch (error) {
     result = {
       status: 'harness_error',

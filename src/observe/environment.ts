@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import {
   type StopCondition,
   type SubjectIdentity,
 } from '../model/index.js';
-import { redactData, redactVariable, secretValues } from './secrets.js';
+import { redactData, redactVariable, refreshProcessSecretValues } from './secrets.js';
 import type { ToolDefinition } from './subject.js';
 
 export interface EnvironmentInput {
@@ -49,9 +50,16 @@ function riddleVersion(): string {
   return versionIn(fileURLToPath(new URL('../../package.json', import.meta.url)));
 }
 
+const harnessCache = new Map<string, { riddle: string; vitest: string }>();
+
 /** riddle's version and the Vitest version a project resolves: recorded in every Environment and run index. */
 export function harnessVersions(projectRoot: string): { riddle: string; vitest: string } {
-  return { riddle: riddleVersion(), vitest: vitestVersion(projectRoot) };
+  let versions = harnessCache.get(projectRoot);
+  if (!versions) {
+    versions = { riddle: riddleVersion(), vitest: vitestVersion(projectRoot) };
+    harnessCache.set(projectRoot, versions);
+  }
+  return versions;
 }
 
 /** The Vitest version the project resolves, else the one riddle resolves. */
@@ -66,23 +74,67 @@ function vitestVersion(projectRoot: string): string {
   return 'not installed';
 }
 
-function git(root: string, args: string[]): string | null {
-  try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return null;
-  }
+function git(root: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      resolve(error ? null : stdout.trim()),
+    );
+  });
 }
 
 /** sha256 of the nearest lockfile at or above the project root (workspaces keep it at the top). */
-function lockfileHash(root: string): string | null {
+async function lockfileHash(root: string): Promise<string | null> {
   for (let dir = root; ; dir = path.dirname(dir)) {
     for (const name of LOCKFILES) {
-      const lock = path.join(dir, name);
-      if (existsSync(lock)) return sha256(readFileSync(lock));
+      const content = await readFile(path.join(dir, name)).catch(() => null);
+      if (content !== null) return sha256(content);
     }
     if (path.dirname(dir) === dir) return null;
   }
+}
+
+/** Facts about the project and machine that cannot change while a run lasts. */
+export interface RunFacts {
+  project: Environment['project'];
+  runtime: Environment['runtime'];
+}
+
+const runFactsCache = new Map<string, Promise<RunFacts>>();
+
+/**
+ * The project's git commit and status, lockfile hash and the machine, captured once per project root and kept
+ * (per worker) until `forgetRunFacts`: running git and hashing the lockfile for every trial cost tens of
+ * milliseconds each. Asynchronous, so capturing overlaps with collection and other work; it never rejects.
+ */
+export function runFacts(projectRoot: string): Promise<RunFacts> {
+  let facts = runFactsCache.get(projectRoot);
+  if (!facts) {
+    facts = captureRunFacts(projectRoot);
+    runFactsCache.set(projectRoot, facts);
+  }
+  return facts;
+}
+
+/** Drop the captured run facts, so the next trial captures them afresh (a new run in a reused worker). */
+export function forgetRunFacts(): void {
+  runFactsCache.clear();
+}
+
+async function captureRunFacts(root: string): Promise<RunFacts> {
+  const [commit, lockfileSha256] = await Promise.all([git(root, ['rev-parse', 'HEAD']), lockfileHash(root)]);
+  const status = commit === null ? null : await git(root, ['status', '--porcelain']);
+  const cpus = os.cpus();
+  return {
+    project: { gitCommit: commit, dirty: status === null ? null : status.length > 0, lockfileSha256 },
+    runtime: {
+      node: process.version,
+      os: `${os.type()} ${os.release()}`,
+      arch: os.arch(),
+      cpuModel: cpus[0]?.model ?? 'unknown',
+      cpuCount: cpus.length,
+      memoryBytes: os.totalmem(),
+    },
+  };
 }
 
 /**
@@ -90,9 +142,8 @@ function lockfileHash(root: string): string | null {
  * Environment variables are recorded only by name from the allowlist, and the value of any that looks secret (by
  * name or by a known key prefix) is never written.
  */
-export function captureEnvironment(input: EnvironmentInput): Environment {
-  const commit = git(input.projectRoot, ['rev-parse', 'HEAD']);
-  const status = commit === null ? null : git(input.projectRoot, ['status', '--porcelain']);
+export async function captureEnvironment(input: EnvironmentInput): Promise<Environment> {
+  const facts = await runFacts(input.projectRoot);
   const variables: Record<string, string> = {};
   for (const name of [...input.variables].sort()) {
     const value = process.env[name];
@@ -117,20 +168,9 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
       available,
       detail,
     })),
-    runtime: {
-      node: process.version,
-      os: `${os.type()} ${os.release()}`,
-      arch: os.arch(),
-      cpuModel: os.cpus()[0]?.model ?? 'unknown',
-      cpuCount: os.cpus().length,
-      memoryBytes: os.totalmem(),
-    },
+    runtime: { ...facts.runtime },
     harness: input.versions ?? harnessVersions(input.projectRoot),
-    project: {
-      gitCommit: commit,
-      dirty: status === null ? null : status.length > 0,
-      lockfileSha256: lockfileHash(input.projectRoot),
-    },
+    project: { ...facts.project },
     variables,
     budgets: {
       timeoutMs: input.budgets.timeoutMs,
@@ -141,6 +181,7 @@ export function captureEnvironment(input: EnvironmentInput): Environment {
     independentAttempts: input.independentAttempts,
     notes: [...input.notes],
   };
-  // Free text (dependency details, notes) could still quote a secret value: scrub the whole record.
-  return redactData(environment, secretValues(process.env));
+  // Free text (dependency details, notes) could still quote a secret value: scrub the whole record. A trial's start
+  // is also when the secret values attempts scrub are read afresh from process.env.
+  return redactData(environment, refreshProcessSecretValues());
 }

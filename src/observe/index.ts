@@ -35,6 +35,13 @@ export {
   type ObservedAttempt,
   type KeptSandbox,
 } from './attempt.js';
-export { captureEnvironment, harnessVersions, type EnvironmentInput } from './environment.js';
+export {
+  captureEnvironment,
+  forgetRunFacts,
+  harnessVersions,
+  runFacts,
+  type EnvironmentInput,
+  type RunFacts,
+} from './environment.js';
 export { redactVariable, redactText, redactData, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';

@@ -30,6 +30,23 @@ export function secretValues(env: Readonly<Record<string, string | undefined>>):
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * Secret values of `process.env`, read once and kept: enumerating `process.env` costs a tenth of a millisecond or
+ * more, too much to repeat for every attempt. `refreshProcessSecretValues` reads them again; each trial does so as
+ * its Environment is captured, so a secret set before a trial starts is always scrubbed from its attempts.
+ */
+export function processSecretValues(): readonly string[] {
+  processSecrets ??= secretValues(process.env);
+  return processSecrets;
+}
+
+/** Read the secret values of `process.env` afresh (at a trial's start) and keep them for its attempts. */
+export function refreshProcessSecretValues(): readonly string[] {
+  processSecrets = secretValues(process.env);
+  return processSecrets;
+}
+let processSecrets: readonly string[] | null = null;
+
 /** Replace every known secret value, and anything shaped like a well-known key, in a text. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;

@@ -17,6 +17,7 @@ import {
 import type {} from './meta.js';
 import type {} from './plugin.js';
 import { claimHoldoutAccess } from './holdout-ledger.js';
+import { progressReport } from './progress-writer.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
@@ -135,7 +136,12 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         keepFailedSandboxes: resolved.keepFailedSandboxes,
         claimExtractors: resolved.claimExtractors,
       },
-      { clock: systemClock, expect: context.expect, signal: context.signal },
+      {
+        clock: systemClock,
+        expect: context.expect,
+        signal: context.signal,
+        ...progressReport(context.task.id),
+      },
     );
     const outcome = holdout?.granted
       ? { ...ran, execution: { ...ran.execution, holdout: { access: holdout.access, budget: holdout.budget } } }

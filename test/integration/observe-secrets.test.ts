@@ -126,7 +126,7 @@ describe('planted secrets', () => {
       ),
     );
 
-    const environment = captureEnvironment({
+    const environment = await captureEnvironment({
       subject: { kind: 'command', name: 'leaky-command', revision: '1', revisionSource: 'declared' },
       tools: [leaky],
       prompts: { system: 'be helpful' },

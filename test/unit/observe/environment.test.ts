@@ -1,5 +1,23 @@
-import { describe, expect, test } from 'vitest';
-import { captureEnvironment, type EnvironmentInput } from '../../../src/observe/index.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { captureEnvironment, forgetRunFacts, runFacts, type EnvironmentInput } from '../../../src/observe/index.js';
+import { processSecretValues } from '../../../src/observe/secrets.js';
+
+// Count the git processes riddle starts, to show the run facts are captured once.
+const gitCalls = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:child_process', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:child_process')>();
+  return {
+    ...actual,
+    execFile: ((...args: Parameters<typeof actual.execFile>) => {
+      if (args[0] === 'git') gitCalls.count += 1;
+      return actual.execFile(...args);
+    }) as typeof actual.execFile,
+  };
+});
 
 const root = new URL('../../../', import.meta.url).pathname;
 const input: EnvironmentInput = {
@@ -19,8 +37,8 @@ const input: EnvironmentInput = {
 };
 
 describe('captureEnvironment', () => {
-  test('records the machine, harness versions, project state, prompts and tools by fingerprint', () => {
-    const environment = captureEnvironment(input);
+  test('records the machine, harness versions, project state, prompts and tools by fingerprint', async () => {
+    const environment = await captureEnvironment(input);
     expect(environment.runtime.node).toBe(process.version);
     expect(environment.runtime.cpuCount).toBeGreaterThan(0);
     expect(environment.harness.riddle).toMatch(/^\d+\.\d+\.\d+/);
@@ -37,12 +55,12 @@ describe('captureEnvironment', () => {
     expect(environment.effectPolicy).toEqual({ maxEffect: 'write' });
   });
 
-  test('variables only from the allowlist, secret-looking values redacted, unset ones absent', () => {
+  test('variables only from the allowlist, secret-looking values redacted, unset ones absent', async () => {
     process.env.RIDDLE_ENV_TEST_MODEL = 'gpt-test';
     process.env.RIDDLE_ENV_TEST_API_KEY = 'abc123abc123';
     process.env.RIDDLE_ENV_TEST_OTHER = 'not listed';
     try {
-      expect(captureEnvironment(input).variables).toEqual({
+      expect((await captureEnvironment(input)).variables).toEqual({
         RIDDLE_ENV_TEST_API_KEY: '[redacted]',
         RIDDLE_ENV_TEST_MODEL: 'gpt-test',
       });
@@ -53,10 +71,78 @@ describe('captureEnvironment', () => {
     }
   });
 
-  test('declared versions win over the detected ones', () => {
-    expect(captureEnvironment({ ...input, versions: { riddle: '9.9.9', vitest: '8.8.8' } }).harness).toEqual({
+  test('declared versions win over the detected ones', async () => {
+    expect((await captureEnvironment({ ...input, versions: { riddle: '9.9.9', vitest: '8.8.8' } })).harness).toEqual({
       riddle: '9.9.9',
       vitest: '8.8.8',
     });
+  });
+});
+
+describe('run facts', () => {
+  let repo = '';
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+  beforeEach(() => {
+    repo = mkdtempSync(path.join(os.tmpdir(), 'riddle-run-facts-'));
+    git('init', '-q');
+    writeFileSync(path.join(repo, 'package-lock.json'), '{}');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    forgetRunFacts();
+  });
+  afterEach(() => {
+    forgetRunFacts();
+    rmSync(repo, { recursive: true, force: true });
+  });
+
+  test('git commit, status and lockfile are captured once for many trials, and are right', async () => {
+    const before = gitCalls.count;
+    const environments = await Promise.all(
+      Array.from({ length: 20 }, () => captureEnvironment({ ...input, projectRoot: repo })),
+    );
+    expect(gitCalls.count - before).toBe(2); // rev-parse and status, once
+    for (const environment of environments)
+      expect(environment.project).toEqual({
+        gitCommit: git('rev-parse', 'HEAD'),
+        dirty: false,
+        lockfileSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+  });
+
+  test('kept until forgotten: a change after the capture shows in the next run, not this one', async () => {
+    expect((await runFacts(repo)).project.dirty).toBe(false);
+    writeFileSync(path.join(repo, 'package-lock.json'), '{"changed":true}');
+    expect((await runFacts(repo)).project.dirty).toBe(false);
+    forgetRunFacts();
+    const fresh = await runFacts(repo);
+    expect(fresh.project.dirty).toBe(true);
+    expect(fresh.project.gitCommit).toBe(git('rev-parse', 'HEAD'));
+  });
+
+  test('outside a git work tree the commit and status are null, not a failure', async () => {
+    const plain = mkdtempSync(path.join(os.tmpdir(), 'riddle-run-facts-plain-'));
+    try {
+      const facts = await runFacts(plain);
+      expect(facts.project.gitCommit).toBeNull();
+      expect(facts.project.dirty).toBeNull();
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('secret values of process.env', () => {
+  afterEach(() => {
+    delete process.env.RIDDLE_ENV_TEST_LATE_TOKEN;
+  });
+
+  test('read once and kept for attempts, read afresh when a trial captures its Environment', async () => {
+    const kept = processSecretValues();
+    expect(processSecretValues()).toBe(kept);
+    process.env.RIDDLE_ENV_TEST_LATE_TOKEN = 'late-token-value-0001';
+    expect(processSecretValues()).not.toContain('late-token-value-0001');
+    await captureEnvironment(input);
+    expect(processSecretValues()).toContain('late-token-value-0001');
   });
 });
