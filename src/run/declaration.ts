@@ -30,6 +30,7 @@ import {
   type SubjectFunction,
   type ToolDefinition,
 } from '../observe/index.js';
+import { MAX_TIMER_MS, trialBudgetMs } from './budget.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -163,9 +164,6 @@ export interface ResolvedTrial {
   variables: string[];
   prompts: Record<string, string>;
 }
-
-/** Time a subject past its budget may take to be stopped: observe/'s kill grace plus its abort grace. */
-const STOP_GRACE_MS = 7_000;
 
 export const DEFAULTS = {
   threshold: { rate: 0.8, alpha: 0.05 },
@@ -371,6 +369,12 @@ export function resolveTrial(
   if (!Number.isInteger(seed)) throw new TrialDeclarationError(site, 'repeat.seed', `must be an integer, got ${seed}`);
   const attemptMs = declared.budget?.attemptMs ?? DEFAULTS.attemptMs;
   if (!(attemptMs > 0)) throw new TrialDeclarationError(site, 'budget.attemptMs', `must be positive, got ${attemptMs}`);
+  if (attemptMs > MAX_TIMER_MS)
+    throw new TrialDeclarationError(
+      site,
+      'budget.attemptMs',
+      `must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest timer Node keeps), got ${attemptMs}`,
+    );
   const budget = {
     timeoutMs: attemptMs,
     maxOutputBytes: declared.budget?.maxOutputBytes ?? DEFAULTS.maxOutputBytes,
@@ -506,7 +510,7 @@ export function resolveTrial(
     dependencies,
     fixtures,
     // Each attempt may overrun its budget by the time it takes to stop the subject (kill and abort graces).
-    budgetMs: (attemptMs * rounds + STOP_GRACE_MS) * waves + 10_000,
+    budgetMs: trialBudgetMs({ attemptMs, rounds, waves }),
     variables: declared.variables ?? [],
     prompts: declared.prompts ?? {},
     sealed,

@@ -1,4 +1,5 @@
 export { runTrial, type TrialPlan, type RunServices } from './run-trial.js';
+export { trialProgress } from './progress.js';
 export { runAttempt, type AttemptSetup } from './attempt.js';
 export { assembleOutcome, declarationWarnings, type OutcomeParts } from './outcome.js';
 export { scheduleAttempts, attemptSeed, type AttemptSlot } from './schedule.js';
@@ -20,3 +21,4 @@ export {
   type RepeatDeclaration,
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
+export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './budget.js';

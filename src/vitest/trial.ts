@@ -9,6 +9,7 @@ import {
   resolveTrial,
   runTrial,
   TrialDeclarationError,
+  testTimeoutMs,
   type DeclarationSite,
   type ProjectSettings,
   type SuiteDeclaration,
@@ -84,7 +85,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     console.warn(`riddle: trial "${name}": ${warning}`);
   const { budgetMs } = declared;
 
-  test(name, { timeout: budgetMs, meta: { riddle: { trial: name } } }, async (context) => {
+  test(name, { timeout: testTimeoutMs(budgetMs), meta: { riddle: { trial: name } } }, async (context) => {
     const site = siteAtRun(context, name);
     const resolved = resolveTrial(site, declaration, projectSettings());
     const root = process.cwd();
