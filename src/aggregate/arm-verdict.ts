@@ -9,7 +9,7 @@ import {
   type Rubric,
   type Verdict,
 } from '../model/index.js';
-import { attemptsToSettle, clopperPearson, wilson } from '../statistics/index.js';
+import { attemptsToSettle, binomialVerdict, clopperPearson, wilson } from '../statistics/index.js';
 import { armPressure } from './pressure.js';
 
 /** How a sequential stopping rule ended the arm, when one decided it instead of the fixed-n bound. */
@@ -38,22 +38,32 @@ function countBy<K extends string>(keys: readonly K[], values: readonly K[]): Re
 
 const fmt = (x: number) => x.toFixed(3);
 
-/** PASS iff the one-sided exact lower bound clears τ, FAIL iff the upper bound falls below it (STATISTICS.md). */
+/** PASS iff the one-sided exact lower bound reaches τ, FAIL iff the upper bound is below it (ties: tie.ts). */
 function decide(successes: number, attempts: number, rubric: Rubric): RateVerdict {
   if (attempts === 0) return 'UNKNOWN';
-  const { lower, upper } = clopperPearson(successes, attempts, { alpha: rubric.threshold.alpha, sided: 'one' });
-  if (lower >= rubric.threshold.rate) return 'PASS';
-  if (upper < rubric.threshold.rate) return 'FAIL';
-  return 'UNKNOWN';
+  const verdict = binomialVerdict(successes, attempts, rubric.threshold.rate, rubric.threshold.alpha);
+  return verdict === 'pass' ? 'PASS' : verdict === 'fail' ? 'FAIL' : 'UNKNOWN';
 }
 
 /**
- * An arm's distribution and verdict. Attempts count as successes only when PASS; FAIL, PARTIAL and CONTRADICTED
- * are failures. DISPUTED attempts are counted as failures and again as passes: if the two verdicts differ the
- * arm is DISPUTED. Attempts without a verdict (errors, blocks, uncovered criteria) are never imputed: under the
- * Rubric's `bound` policy they are bounded the same way (UNKNOWN when they could swing it), under `exclude` they
- * are left out of the bound. Any contradicted attempt makes the arm CONTRADICTED: a false claim of success is not
- * averaged away.
+ * The arm rule on two shares of the same attempts (DESIGN.md, contract 8): PASS when the fully passing share
+ * certifies τ; PARTIAL when only the share meeting every required criterion does; FAIL when even that share is
+ * bounded below τ; UNKNOWN otherwise.
+ */
+function armRule(full: number, required: number, attempts: number, rubric: Rubric): 'PASS' | 'PARTIAL' | RateVerdict {
+  if (decide(full, attempts, rubric) === 'PASS') return 'PASS';
+  const requiredVerdict = decide(required, attempts, rubric);
+  return requiredVerdict === 'PASS' ? 'PARTIAL' : requiredVerdict;
+}
+
+/**
+ * An arm's distribution and verdict, by the arm rule above. An attempt passes fully when PASS; it meets every
+ * required criterion when PASS or PARTIAL; FAIL and CONTRADICTED attempts do neither. DISPUTED attempts are counted
+ * as failing and again as passing: if the two verdicts differ the arm is DISPUTED. Attempts without a verdict
+ * (errors, blocks, uncovered criteria) are never imputed: under the Rubric's `bound` policy they stay in the
+ * denominator and are bounded the same way (UNKNOWN when they could swing it), under `exclude` they leave it and
+ * are listed as exclusions. Any contradicted attempt makes the arm CONTRADICTED: a false claim of success is not
+ * averaged away. The arm's rate and Wilson interval use the decision's denominator.
  */
 export function summarizeArm(input: ArmInput): ArmSummary {
   const { rubric, attempts } = input;
@@ -66,23 +76,28 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     attempts.map((a) => a.verdict),
   );
   const successes = verdicts.PASS;
+  const requiredMet = verdicts.PASS + verdicts.PARTIAL;
   const failures = verdicts.FAIL + verdicts.PARTIAL + verdicts.CONTRADICTED;
   const disputed = verdicts.DISPUTED;
   const missing = rubric.missingEvidence === 'bound' ? verdicts.UNKNOWN : 0;
   const attemptsInBound = successes + failures + disputed + missing;
+  const exclusions =
+    rubric.missingEvidence === 'exclude'
+      ? attempts
+          .filter((a) => a.verdict === 'UNKNOWN')
+          .map((a) => ({ index: a.index, status: a.status, reason: a.reason }))
+      : [];
   const { rate: tau, alpha } = rubric.threshold;
   const bound = clopperPearson(successes, attemptsInBound, { alpha, sided: 'one' });
-  const decided = successes + failures;
-  const rate = decided > 0 ? successes / decided : null;
-  const descriptive = decided > 0 ? wilson(successes, decided, { alpha: 0.05, sided: 'two' }) : null;
+  const requiredBound = clopperPearson(requiredMet, attemptsInBound, { alpha, sided: 'one' });
+  const rate = attemptsInBound > 0 ? successes / attemptsInBound : null;
+  const descriptive = attemptsInBound > 0 ? wilson(successes, attemptsInBound, { alpha: 0.05, sided: 'two' }) : null;
 
-  const low = decide(successes, attemptsInBound, rubric);
-  const high = decide(successes + disputed + missing, attemptsInBound, rubric);
+  const rule = (extra: number) => armRule(successes + extra, requiredMet + extra, attemptsInBound, rubric);
+  const low = rule(0);
+  const high = rule(disputed + missing);
   // Whether the disputed attempts alone, with the missing ones held either way, change the verdict.
-  const disputeSwings = () =>
-    disputed > 0 &&
-    (low !== decide(successes + disputed, attemptsInBound, rubric) ||
-      decide(successes + missing, attemptsInBound, rubric) !== high);
+  const disputeSwings = () => disputed > 0 && (low !== rule(disputed) || rule(missing) !== high);
 
   let verdict: Verdict;
   let reason: string;
@@ -102,7 +117,10 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     verdict = low;
     if (low === 'PASS')
       reason = `${tally}; one-sided ${fmt(1 - alpha)} exact lower bound ${fmt(bound.lower)} ≥ τ ${tau}`;
-    else if (low === 'FAIL') reason = `${tally}; exact upper bound ${fmt(bound.upper)} < τ ${tau}`;
+    else if (low === 'PARTIAL')
+      reason = `${requiredMet}/${attemptsInBound} met every required criterion (exact lower bound ${fmt(requiredBound.lower)} ≥ τ ${tau}) but only ${tally} fully (lower bound ${fmt(bound.lower)} < τ)`;
+    else if (low === 'FAIL')
+      reason = `${requiredMet}/${attemptsInBound} met every required criterion; exact upper bound ${fmt(requiredBound.upper)} < τ ${tau}`;
     else {
       toSettle = attemptsToSettle(successes, attemptsInBound, tau, alpha);
       const more = [
@@ -125,7 +143,9 @@ export function summarizeArm(input: ArmInput): ArmSummary {
   const notCompleted = ATTEMPT_STATUSES.filter((s) => s !== 'completed' && statuses[s] > 0).map(
     (s) => `${statuses[s]} ${s}`,
   );
-  if (notCompleted.length > 0) reason += ` [${notCompleted.join(', ')}: never imputed]`;
+  if (notCompleted.length > 0)
+    reason += ` [${notCompleted.join(', ')}: never imputed${exclusions.length ? `, ${exclusions.length} excluded` : ''}]`;
+  else if (exclusions.length > 0) reason += ` [${exclusions.length} without a verdict excluded]`;
 
   const refusalName = rubric.refusal;
   const refusalResults = refusalName
@@ -168,6 +188,13 @@ export function summarizeArm(input: ArmInput): ArmSummary {
       upper: bound.upper,
       toSettle,
     },
+    required: {
+      successes: requiredMet,
+      attempts: attemptsInBound,
+      lower: requiredBound.lower,
+      upper: requiredBound.upper,
+    },
+    exclusions,
     verdict,
     reason,
     refusal: refusalName

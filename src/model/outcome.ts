@@ -108,11 +108,27 @@ export const ArmSummary = z.object({
   notRun: z.object({ count: z.number().int(), reason: z.string() }),
   statuses: counts(AttemptStatus),
   verdicts: counts(Verdict),
-  /** PASS attempts / attempts with a PASS-or-failure verdict; null when none has one. */
+  /**
+   * Fully passing attempts over the decision's denominator (`decision.successes / decision.attempts`): errors and
+   * undecided attempts the missing-evidence policy bounds count in it as not passing; null when it is 0.
+   */
   rate: z.number().nullable(),
-  /** Descriptive two-sided Wilson interval of `rate`. */
+  /** Descriptive two-sided Wilson interval of `rate`, on the same denominator. */
   wilson: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
+  /** Decides PASS: the share of fully passing attempts. */
   decision: ArmDecision,
+  /**
+   * Decides PARTIAL and FAIL: the share of attempts meeting every required criterion (PASS or PARTIAL attempts),
+   * on the same denominator and bound as `decision`.
+   */
+  required: z.object({
+    successes: z.number().int(),
+    attempts: z.number().int(),
+    lower: z.number(),
+    upper: z.number(),
+  }),
+  /** Attempts left out of the denominators by the Rubric's `exclude` policy, each with why (empty under `bound`). */
+  exclusions: z.array(z.object({ index: z.number().int(), status: AttemptStatus, reason: z.string() })),
   verdict: Verdict,
   reason: z.string(),
   /** Share of attempts whose refusal criterion was met, when the Rubric names one. */

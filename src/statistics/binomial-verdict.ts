@@ -1,4 +1,5 @@
 import { betaTails } from './incomplete-beta.js';
+import { atMost, clearlyBelow } from './tie.js';
 
 /** Verdict of x successes in n attempts against a declared threshold. */
 export type BinomialVerdict = 'pass' | 'fail' | 'inconclusive';
@@ -21,12 +22,13 @@ function lowerBinomialTail(x: number, n: number, p: number): number {
  *
  * Evaluated without root finding: the binomial tails are monotone in p, so
  *   L ≥ τ ⇔ P(X ≥ x | n, τ) ≤ alpha (x ≥ 1)   and   U < τ ⇔ P(X ≤ x | n, τ) < alpha (x < n)
- * (Clopper & Pearson 1934: L and U are where those tails equal alpha). Arguments are assumed valid,
- * with 0 < τ < 1.
+ * (Clopper & Pearson 1934: L and U are where those tails equal alpha). A tail equal to alpha within
+ * `TIE_TOLERANCE` is a tie, decided as the bound reaching τ: PASS, and not FAIL (see tie.ts). Arguments are
+ * assumed valid, with 0 < τ < 1.
  */
 export function binomialVerdict(x: number, n: number, threshold: number, alpha: number): BinomialVerdict {
-  if (x >= 1 && upperBinomialTail(x, n, threshold) <= alpha) return 'pass';
-  if (x < n && lowerBinomialTail(x, n, threshold) < alpha) return 'fail';
+  if (x >= 1 && atMost(upperBinomialTail(x, n, threshold), alpha)) return 'pass';
+  if (x < n && clearlyBelow(lowerBinomialTail(x, n, threshold), alpha)) return 'fail';
   return 'inconclusive';
 }
 

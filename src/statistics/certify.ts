@@ -1,5 +1,6 @@
 import { binomialVerdict } from './binomial-verdict.js';
 import type { AttemptsToSettle } from './types.js';
+import { atMost } from './tie.js';
 import { assertCounts, assertOpenUnit } from './validate.js';
 
 /** Largest number of additional attempts `attemptsToSettle` looks at. */
@@ -9,16 +10,16 @@ const SETTLE_SEARCH_CAP = 100_000;
  * Smallest n such that n successes out of n attempts give a one-sided (1 − alpha) Clopper–Pearson lower
  * bound ≥ threshold: with x = n the lower bound is alpha^(1/n) (Clopper & Pearson 1934), so
  * n = ⌈ln alpha / ln τ⌉ (τ = .8 → 14, .9 → 29, .95 → 59 at alpha = .05). The float ceiling is checked
- * against the defining inequality n·ln τ ≤ ln alpha, so a ratio that is an integer is not rounded up.
+ * against the defining inequality τⁿ ≤ alpha with the tie tolerance `binomialVerdict` uses, so the n it returns
+ * is exactly the n at which n of n attempts PASS (τ = .05, alpha = .05: 1).
  */
 export function attemptsToCertify(threshold: number, alpha = 0.05): number {
   assertOpenUnit('attemptsToCertify', 'threshold', threshold);
   assertOpenUnit('attemptsToCertify', 'alpha', alpha);
-  const logAlpha = Math.log(alpha);
-  const logThreshold = Math.log(threshold);
-  let n = Math.max(1, Math.ceil(logAlpha / logThreshold));
-  while (n > 1 && (n - 1) * logThreshold <= logAlpha) n--;
-  while (n * logThreshold > logAlpha) n++;
+  const certifies = (n: number) => atMost(threshold ** n, alpha);
+  let n = Math.max(1, Math.ceil(Math.log(alpha) / Math.log(threshold)));
+  while (n > 1 && certifies(n - 1)) n--;
+  while (!certifies(n)) n++;
   return n;
 }
 

@@ -38,6 +38,8 @@ export { jeffreys } from './jeffreys.js';
 
 // Verdict helpers
 export { attemptsToCertify, attemptsToSettle } from './certify.js';
+export { binomialVerdict, type BinomialVerdict } from './binomial-verdict.js';
+export { TIE_TOLERANCE } from './tie.js';
 
 // Repeated-attempt metrics
 export { atLeastJOfK, passAtK, passHatK } from './repeated-attempts.js';

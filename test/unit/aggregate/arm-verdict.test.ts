@@ -33,8 +33,8 @@ describe('arm verdict by exact one-sided bounds (τ = 0.8, α = 0.05)', () => {
     expect(summarize(attempts({ PASS: 12, FAIL: 8 })).verdict).toBe('FAIL');
     expect(summarize(attempts({ PASS: 13, FAIL: 7 })).verdict).toBe('UNKNOWN');
   });
-  it('counts PARTIAL and CONTRADICTED as failures, and any contradiction makes the arm CONTRADICTED', () => {
-    expect(summarize(attempts({ PASS: 12, PARTIAL: 8 })).verdict).toBe('FAIL');
+  it('counts CONTRADICTED as a failure, and any contradiction makes the arm CONTRADICTED', () => {
+    expect(summarize(attempts({ PASS: 12, CONTRADICTED: 1, FAIL: 7 })).verdict).toBe('CONTRADICTED');
     const lied = summarize(attempts({ PASS: 19, CONTRADICTED: 1 }));
     expect(lied.verdict).toBe('CONTRADICTED');
     expect(lied.reason).toMatch(/1 attempt\(s\) claimed/);
@@ -66,6 +66,45 @@ describe('arm verdict by exact one-sided bounds (τ = 0.8, α = 0.05)', () => {
     const blocked = summarize(attempts({ UNKNOWN: 3 }, { status: 'blocked' }));
     expect(blocked).toMatchObject({ verdict: 'UNKNOWN', reason: expect.stringMatching(/blocked/) });
     expect(blocked.statuses.blocked).toBe(3);
+  });
+  it('PARTIAL when every attempt meets the required criteria but misses an optional one (14/14)', () => {
+    const partial = summarize(attempts({ PARTIAL: 14 }));
+    expect(partial.verdict).toBe('PARTIAL');
+    expect(partial.decision.successes).toBe(0);
+    expect(partial.required).toMatchObject({ successes: 14, attempts: 14 });
+    expect(partial.reason).toMatch(/14\/14 met every required criterion/);
+  });
+  it('PASS when the full-pass share certifies τ, FAIL only when even the required share is bounded below it', () => {
+    expect(summarize(attempts({ PASS: 20 })).verdict).toBe('PASS');
+    expect(summarize(attempts({ PASS: 12, PARTIAL: 8 })).verdict).toBe('PARTIAL');
+    expect(summarize(attempts({ PARTIAL: 12, FAIL: 8 })).verdict).toBe('FAIL');
+    expect(summarize(attempts({ PARTIAL: 13, FAIL: 7 })).verdict).toBe('UNKNOWN');
+    expect(summarize(attempts({ PASS: 5, PARTIAL: 9 })).verdict).toBe('PARTIAL');
+  });
+  it('the rate and its interval use the decision denominator: 7 passes and 3 errors are 7/10, not 7/7', () => {
+    const errored = attempts({ PASS: 7 }).concat(
+      attempts({ UNKNOWN: 3 }, { status: 'subject_error' }).map((a, i) => ({ ...a, index: 7 + i })),
+    );
+    const s = summarize(errored);
+    expect(s.decision).toMatchObject({ successes: 7, attempts: 10 });
+    expect(s.rate).toBe(0.7);
+    expect(s.wilson?.upper).toBeLessThan(1);
+    expect(s.exclusions).toEqual([]);
+  });
+  it('under `exclude` the excluded attempts are recorded as exclusions beside the rate', () => {
+    const errored = attempts({ PASS: 14 }).concat(
+      attempts({ UNKNOWN: 6 }, { status: 'subject_error' }).map((a, i) => ({ ...a, index: 14 + i })),
+    );
+    const s = summarize(errored, aRubric({ missingEvidence: 'exclude' }));
+    expect(s.rate).toBe(1);
+    expect(s.decision.attempts).toBe(14);
+    expect(s.exclusions).toHaveLength(6);
+    expect(s.exclusions[0]).toMatchObject({ index: 14, status: 'subject_error' });
+    expect(s.reason).toMatch(/6 excluded/);
+  });
+  it('an exact tie of the lower bound with τ is PASS, as attemptsToCertify promises (τ = .05, α = .05, 1/1)', () => {
+    const tie = summarize(attempts({ PASS: 1 }), aRubric({ threshold: { rate: 0.05, alpha: 0.05 } }));
+    expect(tie.verdict).toBe('PASS');
   });
   it('reports a descriptive Wilson interval beside the deciding exact bounds', () => {
     const s = summarize(attempts({ PASS: 15, FAIL: 5 }));

@@ -25,6 +25,8 @@ function arm(id: string, role: 'case' | 'control', verdict: Verdict, fields: Par
       upper: 1,
       toSettle: null,
     },
+    required: { successes: 20, attempts: 20, lower: 0.8609, upper: 1 },
+    exclusions: [],
     verdict,
     reason: `${verdict} by the bound`,
     refusal: null,

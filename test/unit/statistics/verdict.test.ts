@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   attemptsToCertify,
   attemptsToSettle,
+  binomialVerdict,
   clopperPearson,
   stoppingDecision,
+  TIE_TOLERANCE,
 } from '../../../src/statistics/index.js';
 
 /** PASS/FAIL/inconclusive straight from the one-sided CP bounds, as STATISTICS.md defines them. */
@@ -41,6 +43,26 @@ describe('arm verdicts by one-sided 95% Clopper–Pearson (STATISTICS.md, "Decid
         }
       }
     }
+  });
+});
+
+describe('an exact tie at the bound is decided one way everywhere (tolerance TIE_TOLERANCE)', () => {
+  it('τ = .05, α = .05, 1 of 1: L = α = τ exactly, so PASS by the verdict, the stopping rule and attemptsToCertify', () => {
+    expect(TIE_TOLERANCE).toBe(1e-9);
+    expect(clopperPearson(1, 1, { alpha: 0.05, sided: 'one' }).lower).toBeCloseTo(0.05, 12);
+    expect(binomialVerdict(1, 1, 0.05, 0.05)).toBe('pass');
+    expect(stoppingDecision({ kind: 'fixed', n: 1, threshold: 0.05, alpha: 0.05 }, 1, 1)).toBe('pass');
+    expect(attemptsToCertify(0.05, 0.05)).toBe(1);
+    expect(attemptsToSettle(0, 0, 0.05, 0.05).toPass).toBe(1);
+  });
+  it('τ = .5, α = .125, 3 of 3 (L = .5 exactly) is PASS; 2 of 2 is not', () => {
+    expect(binomialVerdict(3, 3, 0.5, 0.125)).toBe('pass');
+    expect(binomialVerdict(2, 2, 0.5, 0.125)).toBe('inconclusive');
+  });
+  it('an upper bound equal to τ is not below it: 0 of 1 at τ = .95, α = .05 (U = .95) is not FAIL', () => {
+    expect(clopperPearson(0, 1, { alpha: 0.05, sided: 'one' }).upper).toBeCloseTo(0.95, 12);
+    expect(binomialVerdict(0, 1, 0.95, 0.05)).toBe('inconclusive');
+    expect(binomialVerdict(0, 1, 0.951, 0.05)).toBe('fail');
   });
 });
 
