@@ -30,7 +30,7 @@ import {
   type SubjectFunction,
   type ToolDefinition,
 } from '../observe/index.js';
-import { MAX_TIMER_MS, trialBudgetMs } from './budget.js';
+import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =

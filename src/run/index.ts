@@ -21,4 +21,4 @@ export {
   type RepeatDeclaration,
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
-export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './budget.js';
+export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './trial-timeout.js';
