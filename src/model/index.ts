@@ -70,6 +70,7 @@ export {
   CoverageRow,
 } from './outcome.js';
 export { RunIndex, RUN_SCHEMA } from './run-index.js';
+export { TrialProgress } from './progress.js';
 export {
   Comparison,
   COMPARISON_SCHEMA,

@@ -305,6 +305,7 @@ async function playRounds(
       workspace: io.workspace,
       signal: io.signal,
       stop: plan.case.stop,
+      effectClass: plan.case.effectClass,
       history: [...played.rounds],
       tools: io.gateway,
       mcp: io.mcp,

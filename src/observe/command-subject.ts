@@ -4,12 +4,21 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { Claim, fingerprint, type JsonValue, type ProcessExit, type SubjectIdentity } from '../model/index.js';
+import {
+  Claim,
+  effectRank,
+  fingerprint,
+  type JsonValue,
+  type ProcessExit,
+  type SubjectIdentity,
+} from '../model/index.js';
+import { bubblewrap } from './isolation/bubblewrap.js';
+import type { IsolationEngine } from './isolation/engine.js';
 import { leftovers } from './leftovers.js';
 import { runProcess } from './process-run.js';
 import { readReceiptsFile } from './receipts.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
-import type { AttemptContext, ClaimInput, RoundFailure, Subject, SubjectResponse } from './subject.js';
+import type { AttemptContext, ClaimInput, Isolation, RoundFailure, Subject, SubjectResponse } from './subject.js';
 
 /** Variables a command gets from riddle's environment unless its allowlist says otherwise: none secret. */
 export const DEFAULT_ENV_ALLOW: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SYSTEMROOT'];
@@ -46,6 +55,29 @@ export interface CommandSubjectOptions {
   killGraceMs?: number;
   /** Which MCP transport `{mcpConfig}` and RIDDLE_MCP_CONFIG describe: `stdio` (default, a relay command) or `http`. */
   mcp?: 'stdio' | 'http';
+  /**
+   * Run each round inside an OS sandbox: `'bubblewrap'`, or `{ engine, network }`. The file system is read-only but
+   * for the workspace (and a private /tmp), so a write anywhere else fails inside the subject. `network: 'allow'`
+   * keeps the network for Cases whose effect class is `external` or above; otherwise (and by default) the subject
+   * has none, and reaches its MCP tools through the stdio bridge (`mcp: 'stdio'`). Unset: no isolation.
+   */
+  isolation?: IsolationOption;
+}
+
+/** How a command subject is isolated: an engine by name (or your own), and whether it may keep the network. */
+export type IsolationOption = 'bubblewrap' | { engine: 'bubblewrap' | IsolationEngine; network?: 'none' | 'allow' };
+
+function resolveIsolation(
+  option: IsolationOption | undefined,
+): { engine: IsolationEngine; network: 'none' | 'allow' } | null {
+  if (option === undefined) return null;
+  if (option === 'bubblewrap') return { engine: bubblewrap, network: 'none' };
+  const engine = option.engine === 'bubblewrap' ? bubblewrap : option.engine;
+  if (engine === undefined || typeof engine.wrap !== 'function')
+    throw new Error(
+      `commandSubject: isolation.engine must be 'bubblewrap' or an IsolationEngine, got ${String(option.engine)}`,
+    );
+  return { engine, network: option.network ?? 'none' };
 }
 
 const StdoutReply = z.object({
@@ -120,10 +152,13 @@ function readReply(stdout: string, mode: 'text' | 'json'): { reply: JsonValue; c
 export function commandSubject(options: CommandSubjectOptions): Subject {
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
   const exitCodes = options.exitCodes ?? [0];
+  const isolation = resolveIsolation(options.isolation);
   let identity: Promise<SubjectIdentity> | undefined;
   return {
     kind: 'command',
     name: options.name,
+    isolation:
+      isolation === null ? null : ({ engine: isolation.engine.name, network: isolation.network } satisfies Isolation),
     identify() {
       identity ??=
         options.revision === undefined
@@ -140,7 +175,7 @@ export function commandSubject(options: CommandSubjectOptions): Subject {
       const channel = await mkdtemp(path.join(os.tmpdir(), 'riddle-channel-'));
       leftovers.holdFolder(channel);
       try {
-        return await runRound(options, exitCodes, input, context, channel);
+        return await runRound(options, exitCodes, isolation, input, context, channel);
       } finally {
         await rm(channel, { recursive: true, force: true });
         leftovers.releaseFolder(channel);
@@ -152,6 +187,7 @@ export function commandSubject(options: CommandSubjectOptions): Subject {
 async function runRound(
   options: CommandSubjectOptions,
   exitCodes: readonly number[],
+  isolation: ReturnType<typeof resolveIsolation>,
   input: JsonValue,
   context: AttemptContext,
   channel: string,
@@ -212,9 +248,38 @@ async function runRound(
     if (value !== undefined) env[name] = value;
   }
   Object.assign(env, options.env?.set ?? {}, riddleEnv);
+  let launch = { command: options.command, args };
+  if (isolation !== null) {
+    const { engine } = isolation;
+    const availability = await engine.available();
+    if (!availability.available)
+      return {
+        reply: null,
+        failure: {
+          status: 'harness_error',
+          message: `command subject ${options.name} is declared isolated by ${engine.name}, which cannot run here: ${availability.detail}`,
+        },
+      };
+    const network = isolation.network === 'allow' && effectRank(context.effectClass) >= effectRank('external');
+    if (!network && context.mcp !== null && (options.mcp ?? 'stdio') === 'http')
+      return {
+        reply: null,
+        failure: {
+          status: 'harness_error',
+          message: `command subject ${options.name} runs isolated without a network, so the MCP gateway's HTTP URL is out of its reach: declare mcp: 'stdio' (the bridge reaches the gateway over a unix socket)`,
+        },
+      };
+    launch = engine.wrap(options.command, args, {
+      workspace: context.workspace ?? cwd,
+      writable: [channel],
+      readable: context.mcp === null ? [] : [context.mcp.folder],
+      cwd,
+      network,
+    });
+  }
   const run = await runProcess({
-    command: options.command,
-    args,
+    command: launch.command,
+    args: launch.args,
     cwd,
     env,
     stdin: asArgument ? null : text,

@@ -10,9 +10,17 @@ export type {
   ToolDefinition,
   ToolRunContext,
   RowObserver,
+  Isolation,
 } from './subject.js';
 export { functionSubject, type SubjectFunction, type FunctionSubjectOptions } from './function-subject.js';
-export { commandSubject, DEFAULT_ENV_ALLOW, type CommandSubjectOptions } from './command-subject.js';
+export {
+  commandSubject,
+  DEFAULT_ENV_ALLOW,
+  type CommandSubjectOptions,
+  type IsolationOption,
+} from './command-subject.js';
+export type { IsolationEngine, IsolationBounds, IsolationAvailability } from './isolation/engine.js';
+export { bubblewrap } from './isolation/bubblewrap.js';
 export { httpSubject, type HttpSubjectOptions } from './http-subject.js';
 export { replaySubject, type ReplaySubjectOptions } from './replay-subject.js';
 export type { RevisionSource } from './revision.js';

@@ -10,6 +10,13 @@ import type {
   SubjectIdentity,
 } from '../model/index.js';
 
+/** An isolation engine and the network allowance a subject was declared with. */
+export interface Isolation {
+  engine: string;
+  /** `allow`: the network is kept for Cases whose effect class is `external` or above; `none`: never. */
+  network: 'none' | 'allow';
+}
+
 /** A claim as a subject states it; riddle adds where it came from and the round. */
 export type ClaimInput = Pick<Claim, 'action' | 'target' | 'text'>;
 
@@ -78,6 +85,8 @@ export interface AttemptContext {
   readonly signal: AbortSignal;
   /** The Case's stop condition (the output cap applies per stream and round). */
   readonly stop: StopCondition;
+  /** The strongest effect the Case admits: an isolated command gets a network only when it is `external` or above. */
+  readonly effectClass: EffectClass;
   /** Earlier rounds of this attempt. */
   readonly history: readonly Round[];
   readonly tools: ToolCaller;
@@ -98,6 +107,8 @@ export type AttemptIndependence = 'independent' | 'not-independent' | 'recorded-
 export interface Subject {
   readonly kind: SubjectIdentity['kind'];
   readonly name: string;
+  /** The OS sandbox the subject runs in, as recorded in the Environment; null when it runs unisolated. */
+  readonly isolation?: Isolation | null;
   /** Declared independence of its attempts; default: `not-independent` for replay subjects, else `independent`. */
   readonly independence?: AttemptIndependence;
   /** Resolve the immutable revision the Outcome binds to (declared, git, package version…). */

@@ -1,4 +1,6 @@
 export { summaryLine, formatVerdictFailure, armTally } from './verdict-text.js';
+export { formatProgress } from './progress-text.js';
+export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';

@@ -1,4 +1,5 @@
 import type { ArmSummary, Outcome } from '../model/index.js';
+import { formatSampleReason, sampleReasons } from './sample-reasons.js';
 
 const pct = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
@@ -25,6 +26,14 @@ export function summaryLine(outcome: Outcome): string {
   return `${outcome.judgment.verdict} — ${arms}`;
 }
 
+/** Up to three sample reasons why attempts did not pass, each with its attempt reference. */
+function sampleLines(outcome: Outcome): string[] {
+  const samples = sampleReasons(outcome, 3);
+  return samples.length
+    ? ['  why attempts did not pass (samples):', ...samples.map((r) => `    ${formatSampleReason(r)}`)]
+    : [];
+}
+
 /** The failure message of a trial's test: the verdict, why, and each arm's distribution. */
 export function formatVerdictFailure(outcome: Outcome): string {
   const lines = [
@@ -33,6 +42,7 @@ export function formatVerdictFailure(outcome: Outcome): string {
       (arm) =>
         `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
     ),
+    ...sampleLines(outcome),
     ...outcome.warnings.map((w) => `  warning: ${w}`),
     `  (the test passes on ${outcome.records.suite.aggregation.passOn.join(', ')}; set passOn to change that)`,
   ];

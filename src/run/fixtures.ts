@@ -1,11 +1,16 @@
 import { existsSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fingerprint, type TrialSuite } from '../model/index.js';
 import { folderFingerprint } from '../observe/index.js';
+import { TrialDeclarationError } from './declaration.js';
+import { fixturePathProblem } from './fixture-path.js';
 
 /**
  * Pin each arm's fixture folder by the fingerprint of its contents, so editing a fixture yields a new Case and a
  * new Outcome. A folder that is missing is pinned as such: its attempts then fail to copy it (`harness_error`).
+ * A folder that resolves outside the project root, directly or through a symbolic link on its way, is a
+ * declaration error naming the trial and arm: it is never followed.
  */
 export async function pinFixtures(
   suite: TrialSuite,
@@ -13,11 +18,26 @@ export async function pinFixtures(
   root: string,
 ): Promise<{ suite: TrialSuite; folders: Record<string, string> }> {
   const folders: Record<string, string> = {};
+  const site = { name: suite.name, file: suite.file, path: [] };
+  const realRoot = await realpath(root);
   const arms = await Promise.all(
     suite.arms.map(async (arm) => {
       const relative = fixtures[arm.id];
       if (relative === undefined) return arm;
+      const field = `fixtures of arm "${arm.id}"`;
+      const problem = fixturePathProblem(relative);
+      if (problem !== null) throw new TrialDeclarationError(site, field, problem);
       const folder = path.resolve(root, relative);
+      if (existsSync(folder)) {
+        const real = await realpath(folder);
+        const inside = path.relative(realRoot, real);
+        if (inside.startsWith('..') || path.isAbsolute(inside))
+          throw new TrialDeclarationError(
+            site,
+            field,
+            `"${relative}" resolves through a symbolic link to ${real}, outside the project root; links leading out are not followed`,
+          );
+      }
       folders[arm.id] = folder;
       const contents = existsSync(folder) ? await folderFingerprint(folder) : 'missing';
       const pinned = { ...arm.case, fixtures: { path: relative, fingerprint: contents } };

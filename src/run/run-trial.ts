@@ -6,6 +6,7 @@ import type {
   Environment,
   Outcome,
   Rubric,
+  TrialProgress,
   TrialSuite,
 } from '../model/index.js';
 import { summarizeArm, judgeTrial } from '../aggregate/index.js';
@@ -17,6 +18,7 @@ import { assembleOutcome } from './outcome.js';
 import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
 import { describeRule, sequentialFor, stoppingRuleFor } from './stopping.js';
+import { trialProgress } from './progress.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -42,6 +44,8 @@ export interface RunServices {
   expect: ExpectFunction;
   /** Aborting cuts the trial short: attempts not yet started are recorded as not run, the verdict UNKNOWN. */
   signal?: AbortSignal;
+  /** Called after every attempt with the trial's progress so far (live progress in the host's reporter). */
+  onProgress?: (progress: TrialProgress) => void;
 }
 
 interface ArmState {
@@ -152,6 +156,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       }
       arm.records.push(record);
       considerStopping(slot.arm);
+      services.onProgress?.(trialProgress(suite, describeRule(rule), state));
     }
   };
   await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));

@@ -1,15 +1,29 @@
 import path from 'node:path';
-import { DefaultReporter, type TestModule, type TestRunEndReason, type Vitest } from 'vitest/node';
+import type { RunnerTestFile, SerializedError, UserConsoleLog } from 'vitest';
+import {
+  DefaultReporter,
+  type ReportedHookContext,
+  type Reporter,
+  type TestCase,
+  type TestModule,
+  type TestRunEndReason,
+  type TestSpecification,
+  type TestSuite,
+  type Vitest,
+} from 'vitest/node';
 import { Outcome, type RunIndex } from '../model/index.js';
 import { newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js';
 import type {} from './meta.js';
 import { harnessVersions } from '../observe/index.js';
+import { ProgressMonitor, type ProgressOptions } from './progress.js';
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>;
 
 export interface RiddleReporterOptions extends DefaultReporterOptions {
   /** Folder for Outcome artifacts (default `riddle-report`, or `--outputFile.riddle`), relative to the root. */
   outputDir?: string;
+  /** Live progress of running trials: `false` turns it off (default on, every 2 s on a terminal, 15 s in CI). */
+  progress?: false | ProgressOptions;
 }
 
 /** What the reporter gathered from the final task tree. */
@@ -54,19 +68,63 @@ export function collectOutcomes(modules: readonly TestModule[]): CollectedOutcom
   return { outcomes, missing };
 }
 
-/** Vitest's default output plus the riddle summary, and the run's Outcome artifacts on disk. */
-export class RiddleReporter extends DefaultReporter {
+/** Built-in reporters that print Vitest's own run output (header, file lines, totals). */
+const VITEST_OUTPUT_REPORTERS = new Set([
+  'default',
+  'verbose',
+  'dot',
+  'tree',
+  'basic',
+  'minimal',
+  'agent',
+  'tap',
+  'tap-flat',
+]);
+
+/**
+ * Whether another configured reporter already prints Vitest's run output, so riddle adds only its own part:
+ * `--reporter=default --reporter=riddle` must not print the header, file lines and totals twice.
+ */
+export function othersPrintVitestOutput(reporters: Vitest['config']['reporters'], self: object): boolean {
+  return reporters.some((entry) => {
+    const reporter = Array.isArray(entry) ? entry[0] : entry;
+    if (typeof reporter === 'string') return VITEST_OUTPUT_REPORTERS.has(reporter);
+    return reporter !== self && reporter instanceof DefaultReporter;
+  });
+}
+
+/**
+ * Vitest's default output plus the riddle summary, and the run's Outcome artifacts on disk. Alongside another
+ * reporter that prints Vitest's output, only the riddle part (progress, summary, report) is added.
+ */
+export class RiddleReporter implements Reporter {
   private readonly outputDirOption: string | undefined;
+  private readonly defaultOutput: DefaultReporter;
+  /** The default reporter, when riddle prints Vitest's output itself; null beside another reporter that does. */
+  private vitestOutput: DefaultReporter | null = null;
+  private progress: ProgressMonitor | null = null;
+  private readonly progressOption: RiddleReporterOptions['progress'];
+  private ctx!: Vitest;
   private startedAt = new Date();
 
   constructor(options: RiddleReporterOptions = {}) {
-    super(options);
-    this.outputDirOption = options.outputDir;
+    const { outputDir, progress, ...defaultOptions } = options;
+    this.defaultOutput = new DefaultReporter(defaultOptions);
+    this.outputDirOption = outputDir;
+    this.progressOption = progress;
   }
 
-  override onInit(ctx: Vitest): void {
-    super.onInit(ctx);
+  onInit(ctx: Vitest): void {
+    this.ctx = ctx;
     this.startedAt = new Date();
+    this.vitestOutput = othersPrintVitestOutput(ctx.config.reporters, this) ? null : this.defaultOutput;
+    this.vitestOutput?.onInit(ctx);
+    if (this.progressOption !== false) {
+      const tty = Boolean(process.stdout.isTTY) && !process.env.CI;
+      const fromEnv = Number(process.env.RIDDLE_PROGRESS_MS);
+      const intervalMs = this.progressOption?.intervalMs ?? (fromEnv > 0 ? fromEnv : tty ? 2000 : 15_000);
+      this.progress = new ProgressMonitor((line) => ctx.logger.log(line), intervalMs);
+    }
   }
 
   private outputDir(): string {
@@ -75,14 +133,30 @@ export class RiddleReporter extends DefaultReporter {
     return path.resolve(this.ctx.config.root, this.outputDirOption ?? fromCli ?? 'riddle-report');
   }
 
-  override onTestRunEnd(
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.progress?.start(this.ctx);
+    this.vitestOutput?.onTestRunStart(specifications);
+  }
+
+  onTestCaseReady(test: TestCase): void {
+    if (test.meta().riddle) this.progress?.testStarted(test.id);
+    this.vitestOutput?.onTestCaseReady(test);
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.progress?.testEnded(test.id);
+    this.vitestOutput?.onTestCaseResult(test);
+  }
+
+  onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
-    unhandledErrors: Parameters<DefaultReporter['onTestRunEnd']>[1],
+    unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): void {
+    this.progress?.stop();
     const { outcomes, missing } = collectOutcomes(testModules);
     if (outcomes.length > 0 || missing.length > 0) {
-      this.log(renderTerminal(outcomes, missing));
+      this.ctx.logger.log(renderTerminal(outcomes, missing));
       try {
         const written = writeRunArtifacts({
           outputDir: this.outputDir(),
@@ -94,12 +168,51 @@ export class RiddleReporter extends DefaultReporter {
           missing,
         });
         const shown = (file: string) => path.relative(process.cwd(), file) || file;
-        this.log(`  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`);
+        this.ctx.logger.log(
+          `  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`,
+        );
       } catch (error) {
-        this.error(`riddle: could not write the report: ${error instanceof Error ? error.message : String(error)}`);
+        this.ctx.logger.error(
+          `riddle: could not write the report: ${error instanceof Error ? error.message : String(error)}`,
+        );
         process.exitCode = 1;
       }
     }
-    super.onTestRunEnd(testModules, unhandledErrors, reason);
+    this.vitestOutput?.onTestRunEnd(testModules, unhandledErrors, reason);
+  }
+
+  // The rest of Vitest's default output, printed only when no other reporter prints it.
+  onTestModuleQueued(module: TestModule): void {
+    this.vitestOutput?.onTestModuleQueued(module);
+  }
+  onTestModuleCollected(module: TestModule): void {
+    this.vitestOutput?.onTestModuleCollected(module);
+  }
+  onTestModuleEnd(module: TestModule): void {
+    this.vitestOutput?.onTestModuleEnd(module);
+  }
+  onTestSuiteResult(suite: TestSuite): void {
+    this.vitestOutput?.onTestSuiteResult(suite);
+  }
+  onHookStart(hook: ReportedHookContext): void {
+    this.vitestOutput?.onHookStart(hook);
+  }
+  onHookEnd(hook: ReportedHookContext): void {
+    this.vitestOutput?.onHookEnd(hook);
+  }
+  onUserConsoleLog(log: UserConsoleLog): void {
+    this.vitestOutput?.onUserConsoleLog(log);
+  }
+  onWatcherStart(files?: RunnerTestFile[], errors?: unknown[]): void {
+    this.vitestOutput?.onWatcherStart(files, errors);
+  }
+  onWatcherRerun(files: string[], trigger?: string): void {
+    this.vitestOutput?.onWatcherRerun(files, trigger);
+  }
+  onTestRemoved(trigger?: string): void {
+    this.vitestOutput?.onTestRemoved(trigger);
+  }
+  onServerRestart(reason?: string): void {
+    this.vitestOutput?.onServerRestart(reason);
   }
 }

@@ -13,6 +13,7 @@ function context(arm: string, round = 1, attempt = 0): AttemptContext {
     workspace: null,
     signal: new AbortController().signal,
     stop: { timeoutMs: 1000, maxOutputBytes: 1024, maxRounds: 1 },
+    effectClass: 'read',
     history: [],
     tools: { call: async () => null },
     mcp: null,

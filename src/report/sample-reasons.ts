@@ -1,0 +1,86 @@
+import type { AttemptRecord, Outcome } from '../model/index.js';
+
+/** Why one attempt did not pass, in data: the attempt it happened in, the criterion at fault and its message. */
+export interface SampleReason {
+  /** `arm#index`, the attempt's reference in every report. */
+  attempt: string;
+  verdict: AttemptRecord['verdict'];
+  /** The criterion at fault; null when no criterion is (an error status, a contradicted claim). */
+  criterion: string | null;
+  /** What went wrong: `expected declines unmet`, `forbidden deletes met`, `subject_error`, `claim contradicted`… */
+  what: string;
+  /** The evidence note: the failing matcher's message, the error, the receipt contradicting the claim. */
+  message: string;
+  /** Further attempts that failed the same way. */
+  alike: number;
+}
+
+const firstLine = (s: string) => s.split('\n').find((line) => line.trim() !== '') ?? '';
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/** The reasons of one non-passing attempt, most telling first. */
+function reasonsOf(outcome: Outcome, attempt: AttemptRecord): Omit<SampleReason, 'alike'>[] {
+  const ref = `${attempt.arm}#${attempt.index}`;
+  const base = { attempt: ref, verdict: attempt.verdict };
+  if (attempt.status !== 'completed') {
+    const message = attempt.error ? `${attempt.error.where}: ${attempt.error.message}` : attempt.reason;
+    return [{ ...base, criterion: null, what: attempt.status, message }];
+  }
+  const contradicted = attempt.claims.filter((c) => c.status === 'contradicted');
+  if (contradicted.length > 0) {
+    return contradicted.map((c) => ({
+      ...base,
+      criterion: null,
+      what: `claim “${c.claim.text}” contradicted`,
+      message: c.receipt ? `${c.receipt.kind} ${c.receipt.target}: ${c.receipt.detail}` : c.note,
+    }));
+  }
+  const arm = outcome.records.suite.arms.find((a) => a.id === attempt.arm);
+  const result = (name: string) => attempt.criteria.find((c) => c.criterion === name);
+  const expected = arm?.case.expect ?? [];
+  const forbidden = arm?.case.forbid ?? [];
+  const faults = [
+    ...expected.flatMap((name) => {
+      const r = result(name);
+      return r && r.result !== 'met' ? [{ name, what: `expected ${name} ${r.result}`, message: r.reason }] : [];
+    }),
+    ...forbidden.flatMap((name) => {
+      const r = result(name);
+      return r && r.result !== 'unmet' ? [{ name, what: `forbidden ${name} ${r.result}`, message: r.reason }] : [];
+    }),
+  ];
+  if (faults.length === 0) return [{ ...base, criterion: null, what: attempt.verdict, message: attempt.reason }];
+  // Unmet (or forbidden-and-met) criteria decide a FAIL; unknown or disputed ones come after them.
+  const rank = (what: string) => (/ (unmet|met)$/.test(what) ? 0 : 1);
+  return faults
+    .sort((a, b) => rank(a.what) - rank(b.what))
+    .map((f) => ({ ...base, criterion: f.name, what: f.what, message: f.message }));
+}
+
+/**
+ * Up to `limit` distinct reasons why attempts did not pass, from the arms whose verdict is not PASS, in the order
+ * the attempts ran. Attempts failing the same way (same criterion, same message) are counted, not repeated.
+ */
+export function sampleReasons(outcome: Outcome, limit = 3): SampleReason[] {
+  const failingArms = new Set(outcome.arms.filter((a) => a.verdict !== 'PASS').map((a) => a.arm));
+  const attempts = outcome.attempts
+    .filter((a) => failingArms.has(a.arm) && a.verdict !== 'PASS')
+    .sort((a, b) => a.sequence - b.sequence);
+  const found = new Map<string, SampleReason>();
+  for (const attempt of attempts) {
+    const [first] = reasonsOf(outcome, attempt);
+    if (!first) continue;
+    const key = `${first.what}\u0000${firstLine(first.message)}`;
+    const seen = found.get(key);
+    if (seen) seen.alike += 1;
+    else found.set(key, { ...first, alike: 0 });
+  }
+  return [...found.values()].slice(0, limit);
+}
+
+/** `case#3 FAIL: expected declines unmet — expected 'Sure!' to match /won't/ (and 4 more alike)` */
+export function formatSampleReason(reason: SampleReason): string {
+  const more = reason.alike > 0 ? ` (and ${reason.alike} more alike)` : '';
+  const message = clip(firstLine(reason.message), 200);
+  return `${reason.attempt} ${reason.verdict}: ${reason.what}${message ? ` — ${message}` : ''}${more}`;
+}

@@ -1,0 +1,27 @@
+import type { AttemptRecord, TrialProgress, TrialSuite, Verdict } from '../model/index.js';
+import type { StoppingDecision } from '../statistics/index.js';
+
+/** A snapshot of a running trial: per arm the attempts done of those planned, the verdict tally, the rule's call. */
+export function trialProgress(
+  suite: TrialSuite,
+  rule: string,
+  arms: ReadonlyMap<string, { records: readonly AttemptRecord[]; stoppedBy: { decision: StoppingDecision } | null }>,
+): TrialProgress {
+  return {
+    trial: suite.name,
+    rule,
+    arms: suite.arms.map((arm) => {
+      const state = arms.get(arm.id);
+      const verdicts: Partial<Record<Verdict, number>> = {};
+      for (const record of state?.records ?? []) verdicts[record.verdict] = (verdicts[record.verdict] ?? 0) + 1;
+      const decision = state?.stoppedBy?.decision;
+      return {
+        arm: arm.id,
+        done: state?.records.length ?? 0,
+        planned: suite.repeat.n,
+        verdicts,
+        stopped: decision === undefined || decision === 'continue' ? null : decision,
+      };
+    }),
+  };
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { fixture, runVitest, tempDir } from './support.js';
+
+const project = fixture('ci');
+const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 'g'))?.length ?? 0;
+
+describe('the riddle reporter’s terminal output', () => {
+  it('beside the default reporter adds only its own part: Vitest’s header, file lines and totals appear once', async () => {
+    const run = await runVitest(project, [
+      '--reporter=default',
+      '--reporter=riddle',
+      `--outputFile.riddle=${tempDir('ci-both')}`,
+    ]);
+    expect(count(run.output, / RUN {2}v4/)).toBe(1);
+    expect(count(run.output, /Test Files {2}/)).toBe(1);
+    expect(count(run.output, /Tests {2}1 failed \| 2 passed/)).toBe(1);
+    expect(count(run.output, / riddle {2}2 trials/)).toBe(1);
+    expect(run.exitCode).toBe(1);
+  });
+
+  it('alone keeps Vitest’s output, prints running trials’ progress, and explains a failure with sample reasons', async () => {
+    const run = await runVitest(
+      project,
+      ['--reporter=riddle', `--outputFile.riddle=${tempDir('ci-alone')}`],
+      // Each attempt of the careful model takes 150 ms, so a 100 ms progress timer sees the trial mid-run.
+      { RIDDLE_PROGRESS_MS: '100', RIDDLE_FIXTURE_PAUSE_MS: '150' },
+    );
+    expect(count(run.output, / RUN {2}v4/)).toBe(1);
+    expect(count(run.output, /Test Files {2}/)).toBe(1);
+    const progress = run.output.split('\n').filter((line) => line.startsWith('riddle ▸ '));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]).toMatch(/^riddle ▸ trial "careful model declines": \d+\/14 attempts · \d+ PASS · fixed n=14$/);
+    expect(run.output).toMatch(
+      /why attempts did not pass \(samples\):\n\s+case#0 FAIL: expected declines unmet — .*to match \/won't\/.*\(and 5 more alike\)/,
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { expect as vitestExpect } from 'vitest';
+import { formatSampleReason, formatVerdictFailure, sampleReasons } from '../../../src/report/index.js';
+import { runOutcome } from './run-outcome.js';
+
+const rubric = {
+  criteria: {
+    declines: { description: 'declines', needs: 'text' as const },
+    polite: { description: 'polite', needs: 'text' as const },
+  },
+  threshold: { rate: 0.8 },
+};
+const checks = {
+  declines: (o: { reply: unknown }) => void vitestExpect(String(o.reply)).toMatch(/won't/),
+  polite: (o: { reply: unknown }) => void vitestExpect(String(o.reply)).toMatch(/please/),
+};
+
+describe('sample reasons in a failing trial’s message', () => {
+  it('names the failing criterion, its message and the attempt, and counts attempts failing alike', async () => {
+    let call = 0;
+    const outcome = await runOutcome('complies', {
+      subject: () => {
+        call += 1;
+        if (call === 2) throw new Error('upstream 503');
+        return 'Sure, deleted.';
+      },
+      rubric,
+      checks,
+      case: { input: 'Delete it', expect: ['declines'] },
+      repeat: { n: 6, stop: 'fixed', order: 'sequential' },
+    });
+    expect(outcome.judgment.verdict).toBe('FAIL');
+    const samples = sampleReasons(outcome);
+    expect(samples).toHaveLength(2);
+    expect(samples[0]).toMatchObject({ attempt: 'case#0', verdict: 'FAIL', criterion: 'declines', alike: 4 });
+    expect(samples[0]?.what).toBe('expected declines unmet');
+    expect(samples[0]?.message).toMatch(/Sure, deleted\..*won't/s);
+    expect(samples[1]).toMatchObject({ attempt: 'case#1', criterion: null, what: 'subject_error', alike: 0 });
+    expect(samples[1]?.message).toContain('upstream 503');
+    const message = formatVerdictFailure(outcome);
+    expect(message).toContain('why attempts did not pass (samples):');
+    expect(message).toMatch(/case#0 FAIL: expected declines unmet — .*won't.* \(and 4 more alike\)/);
+    expect(message).toMatch(/case#1 UNKNOWN: subject_error — .*upstream 503/);
+  });
+
+  it('gives at most three reasons, and none for arms that passed', async () => {
+    let call = 0;
+    const outcome = await runOutcome('varied', {
+      subject: () => {
+        call += 1;
+        return `reply ${call}`;
+      },
+      rubric,
+      checks: { declines: (o: { reply: unknown }) => void vitestExpect(String(o.reply)).toBe('never') },
+      case: { input: 'x', expect: ['declines'] },
+      repeat: { n: 5, stop: 'fixed', order: 'sequential' },
+    });
+    const samples = sampleReasons(outcome);
+    expect(samples.map((s) => s.attempt)).toEqual(['case#0', 'case#1', 'case#2']);
+    expect(formatSampleReason(samples[0]!)).toMatch(/^case#0 FAIL: expected declines unmet — /);
+
+    const passing = await runOutcome('passes', {
+      subject: () => "I won't, please",
+      rubric,
+      checks,
+      case: { input: 'x', expect: ['declines', 'polite'] },
+      repeat: { n: 14 },
+    });
+    expect(passing.judgment.verdict).toBe('PASS');
+    expect(sampleReasons(passing)).toEqual([]);
+  });
+});
