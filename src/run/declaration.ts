@@ -22,6 +22,7 @@ import {
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
+import { fixturePathProblem } from './fixture-path.js';
 import { sealCase } from './sealing.js';
 import {
   functionSubject,
@@ -279,6 +280,10 @@ function resolveArm(
         );
       }
     }
+  }
+  if (declared.fixtures !== undefined) {
+    const problem = fixturePathProblem(declared.fixtures);
+    if (problem !== null) throw new TrialDeclarationError(site, `${field}.fixtures`, problem);
   }
   const followUps = declared.followUps ?? [];
   if (declared.pressure) {
