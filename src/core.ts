@@ -182,6 +182,7 @@ export {
   refersTo,
   samePath,
   topGrade,
+  weakestGrade,
   type EvidenceRecorder,
   type JudgeExchange,
   type ObservationView,

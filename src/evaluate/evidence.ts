@@ -80,6 +80,13 @@ export function describeToolRequest(r: ToolRequest): string {
   return `${r.id} ${r.tool}(${JSON.stringify(r.arguments)}) ${outcome}`;
 }
 
+/** The least direct grade among some, or null for none. */
+export function weakestGrade(grades: readonly EvidenceGrade[]): EvidenceGrade | null {
+  let worst: EvidenceGrade | null = null;
+  for (const grade of grades) if (worst === null || gradeRank(grade) < gradeRank(worst)) worst = grade;
+  return worst;
+}
+
 /** The most direct grade among some, or null for none. */
 export function topGrade(grades: readonly EvidenceGrade[]): EvidenceGrade | null {
   let best: EvidenceGrade | null = null;
@@ -157,9 +164,22 @@ export interface ObservationView {
   tool(name: string): readonly ToolRequest[];
   /** Row changes of one observed table (a table nobody observed ends the check with `NoEvidence`). */
   table(name: string): RowChanges;
-  /** The Observation itself, for matchers; reading it records nothing. */
+  /**
+   * The Observation itself, behind a tracking proxy: reading a part through it records that part as the view's own
+   * getters do, so a check cannot read the reply here and keep a receipt grade.
+   */
   readonly observation: Observation;
 }
+
+const rawObservations = new WeakMap<object, Observation>();
+
+/** The untracked Observation behind a view, for matchers and judges that record their own evidence. */
+export function rawObservation(view: object): Observation | undefined {
+  return rawObservations.get(view);
+}
+
+/** The parts of an Observation whose reading the view records; the rest (observers, notes) are read freely. */
+const TRACKED_PARTS = ['rounds', 'exit', 'files', 'toolRequests', 'receipts', 'rows', 'resources'] as const;
 
 export function createObservationView(observation: Observation, recorder: EvidenceRecorder): ObservationView {
   const read = <T>(
@@ -239,8 +259,17 @@ export function createObservationView(observation: Observation, recorder: Eviden
         );
       return watched('rows', 'row', changes, name, 'observed');
     },
-    observation,
+    get observation() {
+      return tracked;
+    },
   };
+  const tracked = new Proxy(observation, {
+    get(target, key, receiver) {
+      if ((TRACKED_PARTS as readonly PropertyKey[]).includes(key)) return view[key as (typeof TRACKED_PARTS)[number]];
+      return Reflect.get(target, key, receiver);
+    },
+  });
   viewRecorders.set(view, recorder);
+  rawObservations.set(view, observation);
   return view;
 }

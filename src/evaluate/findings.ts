@@ -9,7 +9,7 @@ import {
   type Observation,
   type Rubric,
 } from '../model/index.js';
-import { createEvidenceRecorder, createObservationView, refersTo, topGrade } from './evidence.js';
+import { createEvidenceRecorder, createObservationView, refersTo, weakestGrade } from './evidence.js';
 import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
 
 /**
@@ -37,9 +37,14 @@ function isCheckFinding(value: unknown): value is CheckFinding {
   return (result === 'met' || result === 'unmet' || result === 'unknown') && typeof note === 'string';
 }
 
-/** The most direct grade among the evidence about the criterion's target; null when none is about it. */
+/**
+ * The grade a check's finding rests on: the weakest grade of any evidence it read, since its answer may hang on
+ * any of it (a check that reads the files and then decides on the reply text is a text finding, whatever else it
+ * read); null when none of the evidence is about the criterion's target.
+ */
 export function gradeFor(criterion: Pick<Criterion, 'target'>, evidence: readonly EvidenceRef[]): EvidenceGrade | null {
-  return topGrade(evidence.filter((ref) => refersTo(ref, criterion.target)).map((ref) => ref.grade));
+  if (!evidence.some((ref) => refersTo(ref, criterion.target))) return null;
+  return weakestGrade(evidence.map((ref) => ref.grade));
 }
 
 /**

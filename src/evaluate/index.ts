@@ -14,6 +14,7 @@ export {
   refersTo,
   samePath,
   topGrade,
+  weakestGrade,
   type EvidenceRecorder,
   type JudgeExchange,
   type ObservationView,

@@ -2,7 +2,7 @@ import { EVALUATOR_SCHEMA, type Case, type Evaluator, type Observation } from '.
 import { withCalibration, type CalibrationFloor } from './calibration.js';
 import type { Calibration } from '../model/index.js';
 import type { CheckContext, CheckFinding, CriterionCheck, EvaluatorDefinition } from './evaluator.js';
-import { ANY_TARGET } from './evidence.js';
+import { ANY_TARGET, rawObservation } from './evidence.js';
 
 function fail(factory: string, id: string, problem: string): never {
   throw new TypeError(`${factory}("${id}"): ${problem}`);
@@ -156,7 +156,11 @@ export function modelJudge(options: ModelJudgeOptions): EvaluatorDefinition {
   if (options.met.length === 0) fail('modelJudge', id, 'name the labels that mean met');
   const parse = options.parse ?? parseJudgeLabel;
   const check: CriterionCheck = async (view, context: CheckContext): Promise<CheckFinding> => {
-    const prompt = options.prompt(view.observation, { criterion: context.criterion, case: context.case });
+    // The prompt is retained whole on the finding, so what the judge read is on record without tracking it here.
+    const prompt = options.prompt(rawObservation(view) ?? view.observation, {
+      criterion: context.criterion,
+      case: context.case,
+    });
     const reply = await options.call(prompt);
     context.retain({ model: model.id, prompt, reply });
     const label = parse(reply, vocabulary);

@@ -12,6 +12,7 @@ import { checkClaims, type ClaimCheckOptions } from './claims.js';
 import {
   ANY_TARGET,
   describeToolRequest,
+  rawObservation,
   recorderOf,
   samePath,
   unwatched,
@@ -63,7 +64,8 @@ function resolve(
 ): { observation: Observation | null; recorder: EvidenceRecorder | undefined } {
   if (holdsObservation(received)) {
     const recorder = recorderOf(received);
-    if (recorder) return { observation: (received as ObservationView).observation, recorder };
+    if (recorder)
+      return { observation: rawObservation(received) ?? (received as ObservationView).observation, recorder };
     if (isObservation(received)) return { observation: received, recorder };
     const inner = (received as { observation: unknown }).observation;
     if (inner === null) return { observation: null, recorder };

@@ -19,7 +19,7 @@ export const CriterionFinding = z.object({
   result: z.enum(['met', 'unmet', 'unknown', 'error']),
   /** Multi-class criteria: the label given. */
   label: z.string().nullable(),
-  /** The most direct evidence this finding rests on; null when it rests on none. */
+  /** The weakest grade of any evidence the check read (evaluate/findings `gradeFor`); null when none is about the target. */
   grade: EvidenceGrade.nullable(),
   evidence: z.array(EvidenceRef),
   note: z.string(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  combineFindings,
   createEvidenceRecorder,
   createObservationView,
   gatherFindings,
@@ -46,7 +47,8 @@ describe('the observation view', () => {
       ref('row', 'users', 'receipt', 'observed'),
     ]);
     expect(view.observation.files).toHaveLength(1);
-    expect(recorder.refs).toHaveLength(3);
+    expect(recorder.refs).toHaveLength(4);
+    expect(recorder.refs.at(-1)).toEqual(ref('file', '*', 'receipt', 'read file'));
   });
 
   it('treats a part no observer watched as no evidence, and reads watched parts at their observer’s grade', async () => {
@@ -174,6 +176,48 @@ describe('gatherFindings', () => {
     const [f] = await gather([evaluator], r);
     expect(f?.result).toBe('met');
     expect(f?.evidence.map((e) => e.kind)).toEqual(['reply', 'file']);
+    expect(f?.grade).toBe('text');
+  });
+
+  it('grades a finding by the weakest evidence its check read: files then reply text is text, never receipt', async () => {
+    const r = rubric(criterion('gone', { needs: 'receipt', target: { kind: 'file', id: 'a.txt' } }));
+    const obs = observation({ reply: 'I deleted a.txt', files: [] });
+    const laundering = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: {
+        gone: (v) => {
+          if (!(v.files.some((f) => f.change === 'deleted') || /deleted/.test(String(v.reply))))
+            throw new TypeError('unreachable');
+        },
+      },
+    });
+    const [f] = await gather([laundering], r, obs);
+    expect(f?.result).toBe('met');
+    expect(f?.evidence.map((e) => [e.kind, e.grade])).toEqual([
+      ['file', 'receipt'],
+      ['reply', 'text'],
+    ]);
+    expect(f?.grade).toBe('text');
+    const [combined] = combineFindings(r, f ? [f] : []);
+    expect(combined).toMatchObject({ result: 'unknown', uncovered: 'below-grade' });
+  });
+
+  it('records reads through view.observation too, so the raw Observation cannot launder a grade', async () => {
+    const r = rubric(criterion('gone', { needs: 'receipt', target: { kind: 'file', id: 'a.txt' } }));
+    const obs = observation({ reply: 'I deleted a.txt', files: [fileChange('a.txt', 'deleted')] });
+    const sneaky = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: {
+        gone: (v) => {
+          expect(v.file('a.txt')).not.toBeNull();
+          expect(String(v.observation.rounds[0]?.reply)).toMatch(/deleted/);
+        },
+      },
+    });
+    const [f] = await gather([sneaky], r, obs);
+    expect(f?.evidence.map((e) => e.kind)).toEqual(['file', 'reply']);
     expect(f?.grade).toBe('text');
   });
 
