@@ -348,18 +348,22 @@ if (wanted('scale')) {
 }
 
 if (wanted('sampler')) {
-  const { sampleGroup } = await import('../dist/observe/process-sampler.js');
+  const sampler = await import('../dist/observe/process-sampler.js');
+  const sampleTree = sampler.sampleTree ?? sampler.sampleGroup;
   const seconds = quick ? 2 : 4;
+  const hostProcesses = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).length;
   console.log(
-    `\n/proc sampler watching a sleeping command for ${seconds} s (${readdirSync('/proc').filter((p) => /^\d+$/.test(p)).length} processes on the host)`,
+    `\n/proc sampler watching a Node subject and its Node child for ${seconds} s (${hostProcesses} processes on the host)`,
   );
-  const child = spawn('sh', ['-c', `sleep ${seconds} & sleep ${seconds}; wait`], { detached: true, stdio: 'ignore' });
+  const wait = `setTimeout(() => {}, ${seconds * 1000})`;
+  const script = `require('node:child_process').spawn(process.execPath, ['-e', '${wait}'], { stdio: 'ignore' }); ${wait}`;
+  const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 100));
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  const sampler = sampleGroup(child.pid);
+  const watching = sampleTree(child.pid);
   await new Promise((r) => child.on('exit', r));
-  sampler.stop();
+  watching.stop();
   const used = process.cpuUsage(cpuBefore);
   const share = (used.user + used.system) / 1000 / (performance.now() - wallBefore);
   line(`  sampler: ${(100 * share).toFixed(2)}% of a core`);

@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import type { ProcessExit } from '../model/index.js';
 import { OutputCapture } from './captured-output.js';
 import { killGroup, leftovers } from './leftovers.js';
-import { sampleGroup } from './process-sampler.js';
+import { sampleTree } from './process-sampler.js';
 import type { RoundFailure, RoundResources } from './subject.js';
 
 /** How long output may keep flowing after the root process exited, in milliseconds. */
@@ -64,7 +64,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     };
   }
   leftovers.holdGroup(pid);
-  const sampler = sampleGroup(pid);
+  const sampler = sampleTree(pid);
   let stopReason: 'timeout' | 'output_limit' | null = null;
   let graceTimer: NodeJS.Timeout | undefined;
   const stop = (reason: 'timeout' | 'output_limit') => {
