@@ -188,8 +188,13 @@ export type CoverageRow = z.infer<typeof CoverageRow>;
 
 export const Outcome = z.object({
   schema: z.literal(OUTCOME_SCHEMA),
-  /** Fingerprint of the five pinned records: changing any of them gives a new id. */
+  /**
+   * Fingerprint of the setup together with everything observed and decided, clock readings excluded (run/outcome-id):
+   * two runs that observed or decided differently never share an id; a deterministic trial run twice keeps one.
+   */
   id: z.string(),
+  /** Fingerprint of the pinned records (the setup): groups the runs of one setup. */
+  setup: z.string(),
   trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
   pinned: z.object({
     suite: z.string(),

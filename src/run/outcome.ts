@@ -11,6 +11,7 @@ import {
 import { summarizeSuite } from '../aggregate/index.js';
 import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
 import { attemptsToCertify } from '../statistics/index.js';
+import { outcomeId } from './outcome-id.js';
 import type { TrialPlan } from './run-trial.js';
 
 export interface OutcomeParts {
@@ -76,9 +77,9 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     arms: [...parts.arms],
     judgment: parts.judgment,
   });
-  return {
+  const outcome: Omit<Outcome, 'id'> = {
     schema: OUTCOME_SCHEMA,
-    id: fingerprint(pinned),
+    setup: fingerprint(pinned),
     trial: { id: suite.id, name: suite.name, file: suite.file },
     pinned,
     records,
@@ -104,4 +105,6 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     },
     warnings: outcomeWarnings(parts.plan),
   };
+  const { schema, ...rest } = outcome;
+  return { schema, id: outcomeId(outcome), ...rest };
 }

@@ -65,10 +65,11 @@ describe('run artifacts', () => {
     expect(() => run(dir, 'run-1', [])).toThrow(/already exists; refusing to overwrite an earlier run/);
   });
 
-  it('name an Outcome by its pinned records: a changed Rubric gives a new id, an identical run the same', async () => {
+  it('name an Outcome by its setup and results: a changed Rubric gives a new id and setup, an identical run the same', async () => {
     const [a, b, c] = [await outcome(0.8), await outcome(0.8), await outcome(0.9)];
     expect(a.id).toBe(b.id);
     expect(c.id).not.toBe(a.id);
+    expect(c.setup).not.toBe(a.setup);
     expect(c.pinned.rubric).not.toBe(a.pinned.rubric);
     expect(c.pinned.suite).toBe(a.pinned.suite);
   });

@@ -1,0 +1,29 @@
+import { fingerprint, type Outcome } from '../model/index.js';
+
+/** Clock readings: timestamps (`…At`) and durations (`…Ms`); they differ between runs that observed the same. */
+const CLOCK_KEY = /(?:At|Ms)$/;
+/** Other readings of the machine rather than of the subject: peak memory, and the kept sandbox's temporary path. */
+const MACHINE_KEYS: ReadonlySet<string> = new Set(['peakRssBytes', 'sandbox']);
+
+function withoutReadings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutReadings);
+  if (value !== null && typeof value === 'object') {
+    const kept: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      if (!CLOCK_KEY.test(key) && !MACHINE_KEYS.has(key)) kept[key] = withoutReadings(member);
+    }
+    return kept;
+  }
+  return value;
+}
+
+/**
+ * An Outcome's id: the fingerprint of its setup (the pinned records, `setup`) together with everything observed
+ * and decided (attempts with their Observations, findings and verdicts, arm and trial verdicts, suite tables,
+ * coverage, cost, warnings), so two runs that observed or decided differently never share an id. Clock readings and
+ * machine readings are left out (see `CLOCK_KEY`, `MACHINE_KEYS`): a deterministic trial run twice keeps one id.
+ */
+export function outcomeId(outcome: Omit<Outcome, 'id'>): string {
+  const { pinned: _pinned, records: _records, ...results } = outcome;
+  return fingerprint({ setup: outcome.setup, results: withoutReadings(results) });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { expect as vitestExpect } from 'vitest';
+import { resolveTrial, runTrial } from '../../../src/run/index.js';
+import { anEnvironment } from '../builders.js';
+
+/** One trial whose subject answers `answer`, run on a clock that starts at `start` and ticks by `tick` ms. */
+async function outcome(answer: string, start = 0, tick = 0) {
+  const resolved = resolveTrial(
+    { name: 'id trial', file: 'a.test.ts', path: [] },
+    {
+      subject: () => answer,
+      rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+      checks: { answers: (o) => void vitestExpect(String(o.reply)).toBe('yes') },
+      case: { input: 'q', expect: ['answers'] },
+      repeat: { n: 14 },
+    },
+  );
+  let now = start;
+  return runTrial(
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    {
+      clock: {
+        now: () => {
+          now += tick;
+          return now;
+        },
+      },
+      expect: vitestExpect,
+    },
+  );
+}
+
+describe('the Outcome id', () => {
+  it('differs when the same setup observed and decided differently; the setup fingerprint groups them', async () => {
+    const [passing, failing] = [await outcome('yes'), await outcome('no')];
+    expect(passing.judgment.verdict).toBe('PASS');
+    expect(failing.judgment.verdict).toBe('FAIL');
+    expect(failing.setup).toBe(passing.setup);
+    expect(failing.id).not.toBe(passing.id);
+  });
+
+  it('leaves clock readings out: a deterministic trial run twice, at other times and speeds, keeps one id', async () => {
+    const [first, second] = [await outcome('yes', 0, 0), await outcome('yes', 1_700_000_000_000, 7)];
+    expect(second.execution.startedAt).not.toBe(first.execution.startedAt);
+    expect(second.id).toBe(first.id);
+    expect(second.setup).toBe(first.setup);
+  });
+});
