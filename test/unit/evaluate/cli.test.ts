@@ -105,6 +105,7 @@ describe('riddle rejudge', () => {
     const old: Outcome = {
       schema: OUTCOME_SCHEMA,
       id: 'sha256:old',
+      setup: 'sha256:setup',
       trial: { id: 't', name: 'trial', file: 'f' },
       pinned: { suite: 's', cases: {}, rubric: 'r', evaluators: [], environment: 'e' },
       records: {
