@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { fingerprint, systemClock, type Outcome } from '../model/index.js';
-import { captureEnvironment, checkDependency } from '../observe/index.js';
+import { captureEnvironment, checkDependency, forgetRunFacts, runFacts } from '../observe/index.js';
 import { formatVerdictFailure, summaryLine } from '../report/index.js';
 import {
   declarationWarnings,
@@ -65,10 +65,14 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   if (!names) {
     names = new Set<string>();
     declaredNames.set(file, names);
-    // Forget the names once the file has run, so a watch-mode rerun in a shared (non-isolated) worker starts afresh.
+    // Forget the names and run facts once the file has run, so a watch-mode rerun in a shared (non-isolated) worker
+    // starts afresh.
     afterAll(() => {
       declaredNames.delete(file);
+      forgetRunFacts();
     });
+    // Git state, lockfile and machine are captured once for the file's trials, while the rest is collected.
+    void runFacts(process.cwd());
   }
   if (names.has(name)) {
     declaredNames.delete(file);
@@ -100,7 +104,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })),
     );
     const identity = await resolved.subject.identify();
-    const environment = captureEnvironment({
+    const environment = await captureEnvironment({
       subject: identity,
       tools: resolved.tools,
       prompts: resolved.prompts,
