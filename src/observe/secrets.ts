@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+
 export const REDACTED = '[redacted]';
 
 /** A variable whose name says it holds a secret. */
@@ -11,21 +13,50 @@ const KEY_IN_TEXT =
 /** Shorter values are too likely to occur by chance in ordinary text to be replaced wherever they appear. */
 const MIN_SECRET_LENGTH = 8;
 
-/** True when a variable looks secret, by its name or by a known key prefix of its value. */
+/** Credentials in a URL's user part: `postgres://admin:<password>@host`, `https://<token>@github.com`. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
+const HAS_URL_CREDENTIALS = new RegExp(URL_CREDENTIALS.source, 'i');
+/** The value of an Authorization-like header or field, in text (`Authorization: Bearer …`, `"x-api-key": "…"`). */
+const AUTH_FIELD =
+  /\b((?:proxy-)?authorization|x-api-key|api[-_]?key|cookie)(["']?\s*[:=]\s*["']?)(?:(bearer|basic|token|digest)\s+)?[^\s"',;]+/gi;
+/** A bearer or basic credential wherever it stands. */
+const SCHEME_CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+/** Keys of structured data (headers, tool arguments) whose values are credentials. */
+const SECRET_KEY = /^((proxy-)?authorization|x-api-key|api[-_]?key|cookie|set-cookie|password|passwd|secret|token)$/i;
+
+/** True when a variable looks secret: by its name, a known key prefix of its value, or credentials in it. */
 export function looksSecret(name: string, value: string): boolean {
-  return SECRET_NAME.test(name) || KEY_PREFIX.test(value);
+  return (
+    SECRET_NAME.test(name) ||
+    KEY_PREFIX.test(value) ||
+    HAS_URL_CREDENTIALS.test(value) ||
+    /^(bearer|basic)\s/i.test(value)
+  );
 }
 
-/** A variable's value as it may be written: secret-looking ones are replaced by `[redacted]`. */
+/**
+ * A variable's value as it may be written: a secret-looking one keeps only a fingerprint, so a change of secret
+ * still shows between runs. The fingerprint is short and keyed by RIDDLE_SEAL_SALT when that is set, so a guessable
+ * secret cannot be confirmed from it by whoever lacks the salt.
+ */
 export function redactVariable(name: string, value: string): string {
-  return looksSecret(name, value) ? REDACTED : value;
+  if (!looksSecret(name, value)) return value;
+  const key = process.env.RIDDLE_SEAL_SALT ?? '';
+  return `[redacted ${createHmac('sha256', key).update(value).digest('hex').slice(0, 12)}]`;
 }
 
 /** Values of the secret-looking variables of an environment, longest first (so no secret is half-replaced). */
 export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && looksSecret(name, value)) values.add(value);
+    if (value === undefined || !looksSecret(name, value)) continue;
+    if (value.length >= MIN_SECRET_LENGTH) values.add(value);
+    // A subject may quote the password of a connection string without the rest of it.
+    for (const [, , userinfo] of value.matchAll(URL_CREDENTIALS)) {
+      const password = (userinfo ?? '').split(':').slice(1).join(':');
+      for (const part of [userinfo ?? '', password, safeDecode(password)])
+        if (part.length >= MIN_SECRET_LENGTH) values.add(part);
+    }
   }
   return [...values].sort((a, b) => b.length - a.length);
 }
@@ -51,7 +82,21 @@ let processSecrets: readonly string[] | null = null;
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out.replace(KEY_IN_TEXT, REDACTED);
+  return out
+    .replace(KEY_IN_TEXT, REDACTED)
+    .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
+    .replace(AUTH_FIELD, (_found, field: string, sep: string, scheme: string | undefined) =>
+      scheme === undefined ? `${field}${sep}${REDACTED}` : `${field}${sep}${scheme} ${REDACTED}`,
+    )
+    .replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 const HEX_DIGEST = /^(sha256:)?[0-9a-f]{64}$/;
@@ -69,7 +114,9 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) out[redactText(key, secrets)] = redactDeep(member, secrets);
+    for (const [key, member] of Object.entries(value))
+      out[redactText(key, secrets)] =
+        typeof member === 'string' && SECRET_KEY.test(key) ? REDACTED : redactDeep(member, secrets);
     return out;
   }
   return value;

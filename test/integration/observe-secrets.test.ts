@@ -25,6 +25,8 @@ const planted: Record<string, string> = {
   RIDDLE_PLANTED_CREDENTIAL: 'planted-credential-value-0005',
   RIDDLE_PLANTED_INNOCENT: 'sk-plantedOpenAiStyleKey0006abcdef',
   RIDDLE_PLANTED_GITHUB: 'ghp_plantedGithubStyleToken0007abcdefgh',
+  // Secret by the credentials in its value; its password alone must not leak either.
+  RIDDLE_PLANTED_DATABASE_URL: 'postgres://admin:planted-db-password-0008@db.internal/app',
 };
 const names = Object.keys(planted);
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'riddle-observe-secrets-'));
@@ -64,7 +66,8 @@ describe('planted secrets', () => {
     const steps = [
       ['env', 'env.json'],
       ['stdout', Object.values(planted).join(' ')],
-      ['stderr', `debug ${planted.RIDDLE_PLANTED_TOKEN}`],
+      ['stderr', `debug ${planted.RIDDLE_PLANTED_TOKEN} ${planted.RIDDLE_PLANTED_DATABASE_URL}`],
+      ['stderr', 'password planted-db-password-0008 Authorization: Bearer planted0bearer0value0009'],
       [
         'receipt',
         {
@@ -145,7 +148,7 @@ describe('planted secrets', () => {
       notes: [`note mentioning ${planted.RIDDLE_PLANTED_PASSWORD}`],
     });
     expect(Object.keys(environment.variables)).toEqual(expect.arrayContaining(names));
-    for (const name of names) expect(environment.variables[name]).toBe('[redacted]');
+    for (const name of names) expect(environment.variables[name]).toMatch(/^\[redacted [0-9a-f]{12}\]$/);
     expect(environment.variables.PATH).toBe(process.env.PATH);
 
     // Every artifact, written out and grepped.
@@ -153,7 +156,7 @@ describe('planted secrets', () => {
       writeFileSync(path.join(artifacts, `attempt-${i}.json`), JSON.stringify(result, null, 2)),
     );
     writeFileSync(path.join(artifacts, 'environment.json'), JSON.stringify(environment, null, 2));
-    for (const value of Object.values(planted)) {
+    for (const value of [...Object.values(planted), 'planted-db-password-0008', 'planted0bearer0value0009']) {
       const grep = spawnSync('grep', ['-rlF', value, artifacts], { encoding: 'utf8' });
       expect(grep.stdout, `${value} leaked`).toBe('');
       expect(grep.status).toBe(1);

@@ -17,6 +17,10 @@ const planted = {
   // Not secret by its name, but by its value's known key prefix.
   PLANTED_PLAIN: 'ghp_PLANTEDtoken0123456789abcdefABCDEF',
   PLANTED_VISIBLE: 'just-a-region-eu-west-1',
+  // Secret by the credentials in it: the password must appear nowhere, the variable only by fingerprint.
+  DATABASE_URL: 'postgres://admin:hunter2-PLANTED-pw@db.internal:5432/app',
+  // Secret only by what it is used for (an Authorization header), not by its name or format.
+  PLANTED_BEARER: 'opaque0PLANTED0bearer0value',
 };
 
 describe('sealed cases', () => {
@@ -67,20 +71,35 @@ describe('secrets in the environment', () => {
       ],
       planted,
     );
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode, run.output).toBe(0);
     const { outcomes } = readLatestRun(reportDir);
     const outcome = outcomes.find((o) => o.trial.name === 'careless subject that leaks what it sees')!;
     // The leak was observed (so the test can fail): the subject did echo, write and throw.
     expect(outcome.attempts.map((a) => a.status).sort()).toEqual(['completed', 'completed', 'subject_error']);
     expect(JSON.stringify(outcome)).toContain('[redacted]');
+    const fingerprinted = expect.stringMatching(/^\[redacted [0-9a-f]{12}\]$/);
     expect(outcome.records.environment.variables).toEqual({
-      PLANTED_API_KEY: '[redacted]',
-      PLANTED_DB_PASSWORD: '[redacted]',
-      PLANTED_PLAIN: '[redacted]',
+      PLANTED_API_KEY: fingerprinted,
+      PLANTED_DB_PASSWORD: fingerprinted,
+      PLANTED_PLAIN: fingerprinted,
       PLANTED_VISIBLE: 'just-a-region-eu-west-1',
+      DATABASE_URL: fingerprinted,
+    });
+    // The tool request and the subject's stderr were kept, scrubbed.
+    const requests = outcome.attempts.flatMap((a) => a.observation?.toolRequests ?? []);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests[0]?.arguments).toMatchObject({
+      url: '[redacted]',
+      headers: { Authorization: '[redacted]' },
     });
     const leaks: string[] = [];
-    const secrets = [planted.PLANTED_API_KEY, planted.PLANTED_DB_PASSWORD, planted.PLANTED_PLAIN];
+    const secrets = [
+      planted.PLANTED_API_KEY,
+      planted.PLANTED_DB_PASSWORD,
+      planted.PLANTED_PLAIN,
+      'hunter2-PLANTED-pw',
+      planted.PLANTED_BEARER,
+    ];
     for (const file of [...files(reportDir), ...files(blobDir)]) {
       const text = readFileSync(file, 'latin1');
       for (const secret of secrets)

@@ -61,7 +61,7 @@ describe('captureEnvironment', () => {
     process.env.RIDDLE_ENV_TEST_OTHER = 'not listed';
     try {
       expect((await captureEnvironment(input)).variables).toEqual({
-        RIDDLE_ENV_TEST_API_KEY: '[redacted]',
+        RIDDLE_ENV_TEST_API_KEY: expect.stringMatching(/^\[redacted [0-9a-f]{12}\]$/),
         RIDDLE_ENV_TEST_MODEL: 'gpt-test',
       });
     } finally {

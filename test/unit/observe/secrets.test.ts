@@ -21,7 +21,43 @@ describe('secrets', () => {
     ['ANYTHING', 'eyJhbGciOi'],
   ])('%s=%s looks secret', (name, value) => {
     expect(looksSecret(name, value)).toBe(true);
-    expect(redactVariable(name, value)).toBe(REDACTED);
+    expect(redactVariable(name, value)).toMatch(/^\[redacted [0-9a-f]{12}\]$/);
+  });
+
+  test('a secret variable keeps its name and a fingerprint that changes with the value, never the value', () => {
+    const url = 'postgres://admin:hunter2-hunter2@db.internal:5432/app';
+    expect(looksSecret('DATABASE_URL', url)).toBe(true);
+    expect(looksSecret('DATABASE_URL', 'postgres://db.internal:5432/app')).toBe(false);
+    const kept = redactVariable('DATABASE_URL', url);
+    expect(kept).not.toContain('hunter2');
+    expect(kept).toBe(redactVariable('DATABASE_URL', url));
+    expect(kept).not.toBe(redactVariable('DATABASE_URL', url.replace('hunter2-', 'hunter3-')));
+  });
+
+  test('credentials in URLs, Authorization values and known token formats are redacted inside any text', () => {
+    const cases: [string, string][] = [
+      ['connect postgres://admin:pa55word@host/db now', `connect postgres://${REDACTED}@host/db now`],
+      ['clone https://ghtoken123@github.com/x.git', `clone https://${REDACTED}@github.com/x.git`],
+      ['Authorization: Bearer abc.def.ghi-123', `Authorization: Bearer ${REDACTED}`],
+      ['{"authorization":"Basic dXNlcjpwYXNz"}', `{"authorization":"Basic ${REDACTED}"}`],
+      ['x-api-key=abcd1234efgh', `x-api-key=${REDACTED}`],
+      ['sent Bearer abcdefgh12345678 upstream', `sent Bearer ${REDACTED} upstream`],
+      ['xoxb-1234567890-abcdefghij', REDACTED],
+      ['id AKIAABCDEFGHIJKLMNOP.', `id ${REDACTED}.`],
+      ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig', `jwt ${REDACTED}`],
+    ];
+    for (const [text, redacted] of cases) expect(redactText(text, [])).toBe(redacted);
+    expect(redactText('see https://example.com/a@b and mail me@example.com', [])).toBe(
+      'see https://example.com/a@b and mail me@example.com',
+    );
+  });
+
+  test('the password of a secret connection string is scrubbed on its own too, and header values by their key', () => {
+    const secrets = secretValues({ DATABASE_URL: 'postgres://admin:hunter2-hunter2@host/db' });
+    expect(redactText('the password is hunter2-hunter2', secrets)).toBe(`the password is ${REDACTED}`);
+    expect(redactData({ headers: { Authorization: 'opaque', 'X-Trace': 'keep' } }, [])).toEqual({
+      headers: { Authorization: REDACTED, 'X-Trace': 'keep' },
+    });
   });
 
   test('ordinary variables are kept', () => {
