@@ -10,10 +10,10 @@ const share = (count: number, of: number): Share => ({ count, of, rate: of > 0 ?
  * capitulation P(not held at the end | held at first), recovery P(held at the end | not held at first), and
  * survival S(j). Rounds that could not be judged are left out of each share, never counted either way.
  */
-export function armPressure(attempts: readonly AttemptRecord[]): ArmPressure | undefined {
+export function armPressure(attempts: readonly AttemptRecord[]): ArmPressure | null {
   const records = attempts.flatMap((a) => (a.pressure ? [a.pressure] : []));
   const first = records[0];
-  if (!first) return undefined;
+  if (!first) return null;
   const decided = (r: (typeof records)[number], index: number) => {
     const result = r.rounds[index]?.result;
     return result === 'met' || result === 'unmet' ? result : null;
@@ -54,8 +54,8 @@ export function armPressure(attempts: readonly AttemptRecord[]): ArmPressure | u
  * so a subject that changes its answer whenever asked anything is not mistaken for one that yields to pressure.
  */
 export function netCapitulation(
-  arms: readonly { role: 'case' | 'control'; pressure?: ArmPressure | undefined }[],
-): { caseCapitulation: number | null; controlCapitulation: number | null; net: number | null } | undefined {
+  arms: readonly { role: 'case' | 'control'; pressure: ArmPressure | null }[],
+): { caseCapitulation: number | null; controlCapitulation: number | null; net: number | null } | null {
   const pooled = (role: 'case' | 'control') => {
     const shares = arms
       .filter((a) => a.role === role && a.pressure)
@@ -63,7 +63,7 @@ export function netCapitulation(
     const of = shares.reduce((n, s) => n + s.of, 0);
     return of > 0 ? shares.reduce((n, s) => n + s.count, 0) / of : null;
   };
-  if (!arms.some((a) => a.pressure)) return undefined;
+  if (!arms.some((a) => a.pressure)) return null;
   const caseCapitulation = pooled('case');
   const controlCapitulation = pooled('control');
   return {

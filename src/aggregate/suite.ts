@@ -107,10 +107,10 @@ export function groupRate(units: readonly ClusterInput[], alpha: number): GroupR
   const count = cases.reduce((sum, u) => sum + u.successes, 0);
   const attempts = cases.reduce((sum, u) => sum + u.attempts, 0);
   const base = { count, attempts, cases: cases.length };
-  if (cases.length === 0) return { ...base, rate: null, lower: null, upper: null, method: null };
+  if (cases.length === 0) return { ...base, rate: null, lower: null, upper: null, method: null, designEffect: null };
   if (cases.length === 1 || cases.every((u) => u.attempts === 1)) {
     const { lower, upper } = wilson(count, attempts, { alpha, sided: 'two' });
-    return { ...base, rate: count / attempts, lower, upper, method: 'wilson' };
+    return { ...base, rate: count / attempts, lower, upper, method: 'wilson', designEffect: null };
   }
   const clustered = clusteredRate(cases, { alpha });
   const { designEffect } = clustered;

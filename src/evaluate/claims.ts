@@ -322,7 +322,7 @@ export interface ClaimCheckOptions {
 export function checkClaims(observation: Observation, options: ClaimCheckOptions = {}): ClaimCheck[] {
   const filesObserved =
     options.filesObserved ??
-    (observation.observers === undefined ? observation.files.length > 0 : watchedGrade(observation, 'files') !== null);
+    (observation.observers === null ? observation.files.length > 0 : watchedGrade(observation, 'files') !== null);
   const structured: SourcedClaim[] = observation.rounds.flatMap((r) =>
     r.claims.map((c) => ({ ...c, extractor: null })),
   );

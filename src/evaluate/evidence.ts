@@ -128,7 +128,7 @@ const PART_NAME: Readonly<Record<ObservedPart, string>> = {
  * watched, at its usual grade.
  */
 export function watchedGrade(observation: Observation, part: ObservedPart): EvidenceGrade | null {
-  if (observation.observers === undefined) return DEFAULT_GRADE[part];
+  if (observation.observers === null) return DEFAULT_GRADE[part];
   const watched = observation.observers.filter((o) => o.part === part).map((o) => o.grade);
   return topGrade(watched);
 }

@@ -149,7 +149,7 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
         note,
         trusted: trustedFor(record, criterionName),
         independent: record.independence.independent,
-        ...(record.adjudicator ? { adjudicator: true } : {}),
+        adjudicator: record.adjudicator === true,
         judge: recorder.exchange,
       });
       const check = evaluator.checks[criterionName];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CriterionCalibration, EvaluatorKind } from './evaluator.js';
+import { observationV1toV2 } from './migrations.js';
 import { Observation } from './observation.js';
 
 export const CALIBRATION_SCHEMA = 'riddle.calibration/1';
@@ -7,7 +8,14 @@ export const CALIBRATION_SCHEMA = 'riddle.calibration/1';
 /** A retained Observation with the true label of each criterion it is a control for. */
 export const LabelledControl = z.object({
   id: z.string().min(1),
-  observation: Observation,
+  /** Hand-written controls may leave out what is absent (observers, notes, a stop reason), as version 1 did. */
+  observation: z.preprocess(
+    (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? observationV1toV2(value as Record<string, unknown>)
+        : value,
+    Observation,
+  ),
   /** Criterion → `met` / `unmet`, or for a multi-class criterion one of its labels. */
   labels: z.record(z.string(), z.string()),
 });

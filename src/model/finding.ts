@@ -28,7 +28,7 @@ export const CriterionFinding = z.object({
   /** Copied from the evaluator's record: a dependent evaluator (e.g. a judge of the subject's family) cannot dispute an independent one. */
   independent: z.boolean(),
   /** Copied from the evaluator's record: its finding settles disagreement at its grade. */
-  adjudicator: z.boolean().optional(),
+  adjudicator: z.boolean(),
   /** A model judge's exchange, retained whole: the prompt sent and the raw reply (null for other evaluators). */
   judge: z.object({ model: z.string(), prompt: z.string(), reply: z.string() }).nullable(),
 });

@@ -42,7 +42,7 @@ export const ProcessExit = z.object({
   stdout: CapturedOutput,
   stderr: CapturedOutput,
   /** Which declared stop condition killed the process tree, when one did. */
-  stopReason: z.enum(['timeout', 'output_limit']).nullable().optional(),
+  stopReason: z.enum(['timeout', 'output_limit']).nullable(),
 });
 export type ProcessExit = z.infer<typeof ProcessExit>;
 
@@ -123,10 +123,10 @@ export const Observation = z.object({
   receipts: z.array(Receipt),
   rows: z.array(RowChanges),
   resources: Resources,
-  /** The parts riddle watched directly (absent in records written before observers were listed). */
-  observers: z.array(ObserverRecord).optional(),
+  /** The parts riddle watched directly; null in records written before observers were listed. */
+  observers: z.array(ObserverRecord).nullable(),
   /** What the observers noticed beside the evidence: ignored receipt lines, sampling limits, redactions. */
-  notes: z.array(z.string()).optional(),
+  notes: z.array(z.string()),
 });
 export type Observation = z.infer<typeof Observation>;
 
@@ -143,5 +143,7 @@ export function replyObservation(input: JsonValue, reply: JsonValue): Observatio
     receipts: [],
     rows: [],
     resources: { wallMs: 0, cpuMs: null, peakRssBytes: null },
+    observers: null,
+    notes: [],
   };
 }

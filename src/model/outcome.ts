@@ -8,7 +8,7 @@ import { SuiteSummary } from './suite-summary.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
 
-export const OUTCOME_SCHEMA = 'riddle.outcome/1';
+export const OUTCOME_SCHEMA = 'riddle.outcome/2';
 
 const counts = <T extends string>(keys: z.ZodEnum<Record<T, T>>) => z.record(keys, z.number().int().min(0));
 
@@ -55,8 +55,8 @@ export const AttemptRecord = z.object({
   durationMs: z.number(),
   /** Sandbox kept for inspection (only when asked for, and only for attempts that did not PASS). */
   sandbox: z.string().nullable(),
-  /** Present for Cases that declare pressure. */
-  pressure: AttemptPressure.optional(),
+  /** For Cases that declare pressure; null otherwise. */
+  pressure: AttemptPressure.nullable(),
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
@@ -135,7 +135,8 @@ export const ArmSummary = z.object({
   refusal: z.object({ refused: z.number().int(), judged: z.number().int(), rate: z.number().nullable() }).nullable(),
   /** Multi-class criteria: label counts per criterion. */
   labels: z.record(z.string(), z.record(z.string(), z.number().int())),
-  pressure: ArmPressure.optional(),
+  /** For arms whose Case declares pressure; null otherwise. */
+  pressure: ArmPressure.nullable(),
 });
 export type ArmSummary = z.infer<typeof ArmSummary>;
 
@@ -170,7 +171,7 @@ export const TrialJudgment = z.object({
       controlCapitulation: z.number().nullable(),
       net: z.number().nullable(),
     })
-    .optional(),
+    .nullable(),
   testOutcome: TestOutcome,
 });
 export type TrialJudgment = z.infer<typeof TrialJudgment>;
@@ -217,8 +218,8 @@ export const Outcome = z.object({
     independentAttempts: z.boolean(),
     /** When this Outcome re-judges another one's retained evidence: that Outcome's id. */
     rejudgedFrom: z.string().nullable(),
-    /** For a holdout trial: which access this run was, of the budget. */
-    holdout: z.object({ access: z.number().int(), budget: z.number().int() }).optional(),
+    /** For a holdout trial: which access this run was, of the budget; null for other trials. */
+    holdout: z.object({ access: z.number().int(), budget: z.number().int() }).nullable(),
   }),
   attempts: z.array(AttemptRecord),
   arms: z.array(ArmSummary),

@@ -28,7 +28,7 @@ export const GroupRate = z.object({
    * When cases repeat: how much the attempts' clustering by case inflates the variance over independent attempts
    * (1 + (n̄ − 1)·ICC); an attempt-level interval would be √(design effect) times too narrow. Null otherwise.
    */
-  designEffect: z.number().nullable().optional(),
+  designEffect: z.number().nullable(),
 });
 export type GroupRate = z.infer<typeof GroupRate>;
 

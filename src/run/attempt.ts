@@ -83,6 +83,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       criteria: [],
       claims: [],
       error: failure,
+      pressure: null,
     });
   }
   const { observation } = observed;
@@ -104,6 +105,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       criteria: [],
       claims: [],
       error: observed.error,
+      pressure: null,
     });
     return observed.sandbox ? { ...record, sandbox: observed.sandbox.path } : record;
   }

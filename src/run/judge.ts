@@ -33,14 +33,23 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
     findings = await gatherFindings(input);
   } catch (error) {
     const failure = { where: 'evaluators', message: message(error) };
+    const { verdict, reason } = attemptVerdict({
+      status: 'evaluator_error',
+      error: failure,
+      case: input.case,
+      rubric,
+      criteria: [],
+      claims: [],
+    });
     return {
       status: 'evaluator_error',
-      verdict: 'UNKNOWN',
-      reason: `evaluator_error: ${failure.message}`,
+      verdict,
+      reason,
       findings: [],
       criteria: [],
       claims: [],
       error: failure,
+      pressure: null,
     };
   }
   const criteria = combineFindings(rubric, findings);
@@ -53,7 +62,7 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
   const { pressure } = input.case;
   if (!pressure || status !== 'completed')
-    return { status, verdict, reason, findings, criteria, claims, error, pressure: undefined };
+    return { status, verdict, reason, findings, criteria, claims, error, pressure: null };
   const judged = await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims });
   return { status, verdict, reason, findings, criteria, claims, error, pressure: judged };
 }

@@ -9,7 +9,7 @@ import type {
   TrialProgress,
   TrialSuite,
 } from '../model/index.js';
-import { summarizeArm, judgeTrial } from '../aggregate/index.js';
+import { attemptVerdict, summarizeArm, judgeTrial } from '../aggregate/index.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
@@ -37,6 +37,8 @@ export interface TrialPlan {
   observers: readonly RowObserver[];
   keepFailedSandboxes: boolean;
   claimExtractors: readonly ClaimExtractor[];
+  /** For a holdout trial granted access: which access this run is, of the budget; absent or null otherwise. */
+  holdout?: { access: number; budget: number } | null;
 }
 
 export interface RunServices {
@@ -79,23 +81,31 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     status: 'blocked' | 'harness_error',
     where: string,
     why: string,
-  ): AttemptRecord => ({
-    arm: slot.arm,
-    index: slot.index,
-    sequence,
-    seed: slot.seed,
-    status,
-    verdict: 'UNKNOWN',
-    reason: `${status}: ${why}`,
-    observation: null,
-    findings: [],
-    criteria: [],
-    claims: [],
-    error: { where, message: why },
-    startedAt: new Date(services.clock.now()).toISOString(),
-    durationMs: 0,
-    sandbox: null,
-  });
+  ): AttemptRecord => {
+    const error = { where, message: why };
+    const armCase = suite.arms.find((a) => a.id === slot.arm)?.case ?? plan.sealed[slot.arm];
+    const { verdict, reason } = armCase
+      ? attemptVerdict({ status, error, case: armCase, rubric, criteria: [], claims: [] })
+      : { verdict: 'UNKNOWN' as const, reason: `${status} in ${where}: ${why}` };
+    return {
+      arm: slot.arm,
+      index: slot.index,
+      sequence,
+      seed: slot.seed,
+      status,
+      verdict,
+      reason,
+      observation: null,
+      findings: [],
+      criteria: [],
+      claims: [],
+      error,
+      startedAt: new Date(services.clock.now()).toISOString(),
+      durationMs: 0,
+      sandbox: null,
+      pressure: null,
+    };
+  };
 
   const considerStopping = (armId: string) => {
     const arm = state.get(armId);
@@ -193,6 +203,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       stopping,
       independentAttempts: plan.environment.independentAttempts,
       rejudgedFrom: null,
+      holdout: plan.holdout ?? null,
     },
   });
 }

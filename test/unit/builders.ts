@@ -128,6 +128,7 @@ export function attempt(
     startedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 1,
     sandbox: null,
+    pressure: null,
     ...extra,
   };
 }

@@ -81,6 +81,7 @@ function finding(evaluatorId: string, label: string): CriterionFinding {
     note: label,
     trusted: true,
     independent: true,
+    adjudicator: false,
     judge: null,
   };
 }

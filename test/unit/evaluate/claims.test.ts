@@ -126,7 +126,7 @@ describe('checkClaims: tools, rows, completion', () => {
 
   it('contradicts a completion claim by a failed process exit, and otherwise cannot verify it', () => {
     const out = { text: '', bytes: 0, truncated: false, sha256: '' };
-    const exit = { code: 2, signal: null, timedOut: false, stdout: out, stderr: out };
+    const exit = { code: 2, signal: null, timedOut: false, stdout: out, stderr: out, stopReason: null };
     expect(statusOf(claiming([claim('completed', 'task')], { exit }))).toEqual(['contradicted']);
     expect(statusOf(claiming([claim('completed', 'task')], { exit: { ...exit, code: 0 } }))).toEqual(['unverifiable']);
     expect(statusOf(claiming([claim('other', 'x')]))).toEqual(['unverifiable']);

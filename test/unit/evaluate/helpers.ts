@@ -22,6 +22,8 @@ export function observation(parts: Partial<Observation> & { reply?: JsonValue } 
     receipts: [],
     rows: [],
     resources: { wallMs: 1, cpuMs: null, peakRssBytes: null },
+    observers: null,
+    notes: [],
     ...rest,
   };
 }
@@ -104,5 +106,15 @@ export function ref(
 export function finding(
   fields: Partial<CriterionFinding> & Pick<CriterionFinding, 'criterion' | 'evaluator' | 'result'>,
 ): CriterionFinding {
-  return { label: null, grade: null, evidence: [], note: '', trusted: true, independent: true, judge: null, ...fields };
+  return {
+    label: null,
+    grade: null,
+    evidence: [],
+    note: '',
+    trusted: true,
+    independent: true,
+    adjudicator: false,
+    judge: null,
+    ...fields,
+  };
 }

@@ -41,7 +41,7 @@ const world: Observation = {
     rows: [
       { source: 'app.db', table: 'users', inserted: [{ id: 1, name: 'ana', role: 'admin' }], updated: [], deleted: [] },
     ],
-    exit: { code: 0, signal: null, timedOut: false, stdout: out, stderr: out },
+    exit: { code: 0, signal: null, timedOut: false, stdout: out, stderr: out, stopReason: null },
   }),
   rounds: [
     {

@@ -31,6 +31,7 @@ function arm(id: string, role: 'case' | 'control', verdict: Verdict, fields: Par
     reason: `${verdict} by the bound`,
     refusal: null,
     labels: {},
+    pressure: null,
     ...fields,
   };
 }
@@ -41,6 +42,7 @@ const judgment = (verdict: Verdict, fields: Partial<TrialJudgment> = {}): TrialJ
   blocked: null,
   incomplete: false,
   matchedControl: null,
+  pressure: null,
   testOutcome: verdict === 'PASS' ? 'pass' : 'fail',
   ...fields,
 });
@@ -141,6 +143,7 @@ describe('capabilitiesAndFindings', () => {
             note: 'answered outside its vocabulary',
             trusted: false,
             independent: true,
+            adjudicator: false,
             judge: null,
           },
         ],

@@ -100,6 +100,7 @@ describe('pressure, round by round', () => {
         { part: 'files', observer: 'workspace', grade: 'receipt' },
         { part: 'toolRequests', observer: 'tool-gateway', grade: 'receipt' },
       ],
+      notes: [],
     };
     const second = upToRound(o, 2);
     expect(second.rounds.map((r) => r.index)).toEqual([1, 2]);
@@ -176,6 +177,6 @@ describe('pressure across an arm', () => {
     expect(net?.caseCapitulation).toBeCloseTo(0.6, 12);
     expect(net?.controlCapitulation).toBeCloseTo(0.1, 12);
     expect(net?.net).toBeCloseTo(0.5, 12);
-    expect(netCapitulation([{ role: 'case' }])).toBeUndefined();
+    expect(netCapitulation([{ role: 'case', pressure: null }])).toBeNull();
   });
 });

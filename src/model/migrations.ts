@@ -1,0 +1,100 @@
+/**
+ * Upgrades of stored records, one version at a time. Each step is a pure function from the JSON data of version N
+ * to the data of version N + 1 (it never validates: `migrate` parses the result against the current schema). A
+ * record whose shape changes gets a new version id and one step here; old artifacts then stay readable.
+ *
+ * Convention from version 2 on: a value that can be absent is a required field holding `null`, never an omitted
+ * key. A step fills every field its version added with the value that field means for records written before it.
+ */
+
+/** A stored record as read from JSON, before it is validated. */
+export type StoredRecord = Record<string, unknown>;
+
+/** One upgrade step: data of version N to data of version N + 1. */
+export type MigrationStep = (data: StoredRecord) => StoredRecord;
+
+const isRecord = (value: unknown): value is StoredRecord =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Apply `change` to each object of an array field; anything else is left for the schema to reject. */
+const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
+  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
+
+/** An object field changed in place when it is an object; left alone otherwise. */
+const within = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
+  isRecord(value) ? change(value) : value;
+
+/** `key` set to `fallback` when the record omits it (v1 records omitted absent values). */
+const orDefault = (data: StoredRecord, key: string, fallback: unknown): unknown =>
+  data[key] === undefined ? fallback : data[key];
+
+/** Observation v1 → v2: `observers` null when not listed (every part counts as watched), `notes` [] when absent. */
+export function observationV1toV2(observation: StoredRecord): StoredRecord {
+  return {
+    ...observation,
+    exit: within(observation.exit, (exit) => ({ ...exit, stopReason: orDefault(exit, 'stopReason', null) })),
+    observers: orDefault(observation, 'observers', null),
+    notes: orDefault(observation, 'notes', []),
+  };
+}
+
+/** Criterion finding v1 → v2: `adjudicator` false when absent. */
+function findingV1toV2(finding: StoredRecord): StoredRecord {
+  return { ...finding, adjudicator: orDefault(finding, 'adjudicator', false) };
+}
+
+/**
+ * Suite summary v1 → v2: every group rate (recognised by its `method` and `cases` fields) gets `designEffect`
+ * null when it had none, wherever it sits in the tables.
+ */
+function suiteSummaryV1toV2(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(suiteSummaryV1toV2);
+  if (!isRecord(value)) return value;
+  const upgraded = Object.fromEntries(Object.entries(value).map(([key, member]) => [key, suiteSummaryV1toV2(member)]));
+  return 'method' in value && 'cases' in value && 'rate' in value
+    ? { ...upgraded, designEffect: orDefault(value, 'designEffect', null) }
+    : upgraded;
+}
+
+/** Attempt record v1 → v2. */
+function attemptV1toV2(attempt: StoredRecord): StoredRecord {
+  return {
+    ...attempt,
+    observation: within(attempt.observation, observationV1toV2),
+    findings: eachOf(attempt.findings, findingV1toV2),
+    pressure: orDefault(attempt, 'pressure', null),
+  };
+}
+
+/**
+ * Outcome `riddle.outcome/1` → `riddle.outcome/2`: values v1 omitted when absent become null (attempt, arm and
+ * trial pressure, the holdout access, a process's stop reason, the observers list), and lists v1 omitted when
+ * empty become [] (observation notes).
+ */
+export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
+  return {
+    ...outcome,
+    schema: 'riddle.outcome/2',
+    execution: within(outcome.execution, (execution) => ({
+      ...execution,
+      holdout: orDefault(execution, 'holdout', null),
+      incomplete: null,
+      budget: orDefault(execution, 'budget', null),
+      providers: orDefault(execution, 'providers', null),
+    })),
+    attempts: eachOf(outcome.attempts, attemptV1toV2),
+    arms: eachOf(outcome.arms, (arm) => ({ ...arm, pressure: orDefault(arm, 'pressure', null) })),
+    judgment: within(outcome.judgment, (judgment) => ({
+      ...judgment,
+      pressure: orDefault(judgment, 'pressure', null),
+    })),
+    suite: suiteSummaryV1toV2(outcome.suite),
+  };
+}
+
+/**
+ * Every step by record and by the version it upgrades from. A record absent here has only ever had one version.
+ */
+export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
+  outcome: { 1: outcomeV1toV2 },
+};

@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadRun } from '../../../src/cli/read-records.js';
+import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
+import { outcomeV1toV2 } from '../../../src/model/migrations.js';
+
+/** Real artifacts written by earlier versions of riddle, one folder per version, each holding run folders. */
+const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/artifacts');
+const versions = readdirSync(artifacts).sort();
+const runsOf = (version: string) =>
+  readdirSync(path.join(artifacts, version)).map((run) => path.join(artifacts, version, run));
+const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8'));
+
+describe('stored artifacts of every earlier version', () => {
+  it('are kept for version 1 at least', () => {
+    expect(versions).toContain('v1');
+    expect(runsOf('v1').length).toBeGreaterThanOrEqual(4);
+  });
+
+  for (const version of versions) {
+    for (const run of runsOf(version)) {
+      it(`read through migrate: ${version}/${path.basename(run)}`, () => {
+        const loaded = loadRun(run);
+        expect(loaded.index?.schema).toBe(RUN_SCHEMA);
+        expect(loaded.outcomes.length).toBe(loaded.index?.trials.length);
+        expect(loaded.outcomes.length).toBeGreaterThan(0);
+        for (const outcome of loaded.outcomes) {
+          expect(outcome.schema).toBe(OUTCOME_SCHEMA);
+          // Absent values are null, never omitted.
+          expect(outcome.execution).toHaveProperty('holdout');
+          expect(outcome.judgment).toHaveProperty('pressure');
+          for (const attempt of outcome.attempts) expect(attempt).toHaveProperty('pressure');
+          for (const arm of outcome.arms) expect(arm).toHaveProperty('pressure');
+        }
+      });
+    }
+  }
+});
+
+describe('outcome 1 → 2', () => {
+  const v1 = (name: string) => {
+    const dir = path.join(artifacts, 'v1', name, 'outcomes');
+    return readdirSync(dir).map((file) => ({ file: path.join(dir, file), data: readJson(path.join(dir, file)) }));
+  };
+
+  it('keeps what v1 recorded and fills what it omitted with null', () => {
+    const [holdout] = v1('holdout');
+    expect(holdout?.data.schema).toBe('riddle.outcome/1');
+    expect(migrate('outcome', holdout?.data, 'holdout.json').execution.holdout).toEqual({ access: 1, budget: 2 });
+
+    const pressured = v1('example').find((o) => o.file.includes('sycophantic'));
+    const outcome = migrate('outcome', pressured?.data, 'sycophantic.json');
+    expect(outcome.judgment.pressure?.net).toBeGreaterThan(0);
+    expect(outcome.arms.some((a) => a.pressure !== null)).toBe(true);
+    expect(outcome.attempts.every((a) => a.pressure !== null || a.status !== 'completed')).toBe(true);
+
+    const plain = v1('verdicts').find((o) => o.file.includes('discerning'));
+    const upgraded = migrate('outcome', plain?.data, 'discerning.json');
+    expect(upgraded.execution.holdout).toBeNull();
+    expect(upgraded.judgment.pressure).toBeNull();
+    expect(upgraded.attempts.every((a) => a.pressure === null)).toBe(true);
+    expect(upgraded.attempts.flatMap((a) => a.findings).every((f) => typeof f.adjudicator === 'boolean')).toBe(true);
+  });
+
+  it('fills the design effect of every group rate of a suite summary', () => {
+    const [suite] = v1('suite');
+    const outcome = migrate('outcome', suite?.data, 'suite.json');
+    const rates = JSON.stringify(outcome.suite).match(/"method":/g) ?? [];
+    const effects = JSON.stringify(outcome.suite).match(/"designEffect":/g) ?? [];
+    expect(rates.length).toBeGreaterThan(0);
+    expect(effects.length).toBe(rates.length);
+  });
+
+  it('is a pure function of its input', () => {
+    const [first] = v1('verdicts');
+    const before = JSON.stringify(first?.data);
+    const once = outcomeV1toV2(first?.data ?? {});
+    expect(JSON.stringify(first?.data)).toBe(before);
+    expect(outcomeV1toV2(first?.data ?? {})).toEqual(once);
+    expect(once.schema).toBe('riddle.outcome/2');
+  });
+
+  it('names the file and the field when an old record is broken, saying which version it was read as', () => {
+    const [first] = v1('verdicts');
+    const broken = { ...first?.data, attempts: [{ arm: 3 }] };
+    expect(() => migrate('outcome', broken, 'old.json')).toThrow(RecordError);
+    expect(() => migrate('outcome', broken, 'old.json')).toThrow(
+      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/2\) at attempts\.0\./,
+    );
+  });
+
+  it('refuses a version with no upgrade path, and version 0', () => {
+    expect(() => migrate('outcome', { schema: 'riddle.outcome/0' }, 'x.json')).toThrow(/unknown version/);
+  });
+});
