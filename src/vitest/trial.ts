@@ -116,7 +116,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       independentAttempts: identity.kind !== 'replay',
       notes: [],
     });
-    const ran = await runTrial(
+    const outcome = await runTrial(
       {
         suite,
         rubric: resolved.rubric,
@@ -140,6 +140,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         observers: resolved.observers,
         keepFailedSandboxes: resolved.keepFailedSandboxes,
         claimExtractors: resolved.claimExtractors,
+        holdout: holdout?.granted ? { access: holdout.access, budget: holdout.budget } : null,
       },
       {
         clock: systemClock,
@@ -148,9 +149,6 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         ...progressReport(context.task.id),
       },
     );
-    const outcome = holdout?.granted
-      ? { ...ran, execution: { ...ran.execution, holdout: { access: holdout.access, budget: holdout.budget } } }
-      : ran;
     context.task.meta.riddle = { trial: name, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
