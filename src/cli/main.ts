@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createRequire } from 'node:module';
 import { RecordError, recordJsonSchema, RECORD_SCHEMAS, type RecordName } from '../model/index.js';
 import { renderTerminal } from '../report/index.js';
 import { diffCommand } from './diff.js';
@@ -6,33 +7,35 @@ import { loadRun } from './read-records.js';
 import { calibrateCommand } from './calibrate.js';
 import { rejudgeCommand } from './rejudge.js';
 import { stoppingCommand } from './stopping.js';
+import { COMMAND_USAGE, isCommand, overallUsage, type CommandName } from './usage.js';
 
-const USAGE = `riddle — read and work with trial Outcomes
+/** A mistake in how riddle was called: the message and the command's usage, never a stack trace. */
+class UsageError extends Error {
+  constructor(
+    readonly command: CommandName | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
-  riddle read <outcome.json | run folder | index.json>   validate and summarise Outcomes
-  riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]   compare two runs trial by trial
-  riddle rejudge <run> --evaluators <module.js> [--rubric rubric.json] [--out dir]   re-judge retained evidence
-  riddle calibrate --evaluator <module.js> [--controls controls.json] [--floor 0.8] [--out calibration.json]
-                  run an evaluator on labelled controls: sensitivity, specificity, agreement
-  riddle schema <${Object.keys(RECORD_SCHEMAS).join('|')}>  print a record's JSON Schema
-  riddle stopping --explain --rule <fixed|curtail|sprt|confidence-sequence> [--n 20] [--threshold 0.8]
-                  [--alpha 0.05] [--p0 0.65 --p1 0.92 --beta 0.05]   a stopping rule's operating characteristics
-`;
+const version = () => (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
-async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
+async function run(command: CommandName, rest: readonly string[]): Promise<number> {
   switch (command) {
     case 'read': {
-      const target = rest[0];
-      if (!target) throw new UsageError('riddle read needs a file or folder');
-      const run = loadRun(target);
-      process.stdout.write(`${renderTerminal(run.outcomes, run.index?.missing ?? [])}\n`);
-      return run.outcomes.every((o) => o.judgment.testOutcome !== 'fail') ? 0 : 1;
+      const [target, ...extra] = rest;
+      if (!target) throw new UsageError(command, 'needs an Outcome file, a run folder or an index.json');
+      if (extra.length > 0) throw new UsageError(command, `takes one file or folder, got also ${extra.join(' ')}`);
+      const loaded = loadRun(target);
+      process.stdout.write(`${renderTerminal(loaded.outcomes, loaded.index?.missing ?? [])}\n`);
+      return loaded.outcomes.every((o) => o.judgment.testOutcome !== 'fail') ? 0 : 1;
     }
     case 'schema': {
       const name = rest[0];
       if (!name || !(name in RECORD_SCHEMAS))
-        throw new UsageError(`riddle schema needs one of: ${Object.keys(RECORD_SCHEMAS).join(', ')}`);
+        throw new UsageError(command, `needs one of: ${Object.keys(RECORD_SCHEMAS).join(', ')}`);
       process.stdout.write(`${JSON.stringify(recordJsonSchema(name as RecordName), null, 2)}\n`);
       return 0;
     }
@@ -43,27 +46,65 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'calibrate':
       return calibrateCommand(rest);
     case 'diff':
-      return diffCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
+      return diffCommand([...rest]);
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      return command satisfies never;
   }
 }
 
-class UsageError extends Error {}
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined) {
+    process.stderr.write(overallUsage());
+    return 2;
+  }
+  if (command === '--version' || command === '-v' || command === '-V') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    const topic = rest[0];
+    process.stdout.write(topic && isCommand(topic) ? `${COMMAND_USAGE[topic]}\n` : overallUsage());
+    return 0;
+  }
+  if (!isCommand(command)) throw new UsageError(null, `unknown command "${command}"`);
+  if (wantsHelp(rest)) {
+    process.stdout.write(`${COMMAND_USAGE[command]}\n`);
+    return 0;
+  }
+  try {
+    return await run(command, rest);
+  } catch (error) {
+    // node:util parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes: a usage error.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(command, (error as Error).message);
+    throw error;
+  }
+}
+
+// `riddle schema outcome | head`: the reader went away; stop quietly instead of failing on the broken pipe.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) process.stderr.write(`riddle: ${error.message}\n\n${USAGE}`);
-    else if (error instanceof RecordError) process.stderr.write(`riddle: ${error.message}\n`);
-    else process.stderr.write(`riddle: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (error instanceof UsageError) {
+      const usage = error.command ? COMMAND_USAGE[error.command] : overallUsage();
+      process.stderr.write(`riddle${error.command ? ` ${error.command}` : ''}: ${error.message}\n\n${usage}\n`);
+    } else {
+      // A configuration mistake says what to fix in its message; the stack is for riddle's developers.
+      const debug = process.env.RIDDLE_DEBUG === '1' && error instanceof Error && !(error instanceof RecordError);
+      const text = error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error);
+      process.stderr.write(`${text.startsWith('riddle') ? '' : 'riddle: '}${text}\n`);
+    }
     process.exitCode = 2;
   },
 );
