@@ -1,27 +1,75 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Canonical JSON: object keys sorted by code unit, `undefined` members dropped, no whitespace. Two values that
- * are equal as data give byte-identical text, so their fingerprints agree across machines.
+ * Canonical JSON: object keys sorted by code unit (array-index keys first, in numeric order, as any JavaScript
+ * object orders them), `undefined` members dropped, no whitespace. Two values that are equal as data give
+ * byte-identical text, so their fingerprints agree across machines. `omitKey` leaves out members by name at every
+ * depth. Written in one pass, without building a sorted copy first: Outcomes of many attempts are fingerprinted whole.
  */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean): string {
+  const parts: string[] = [];
+  write(value, parts, omitKey);
+  return parts.join('');
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : sortKeys(item)));
-  if (value !== null && typeof value === 'object') {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = (value as Record<string, unknown>)[key];
-      if (member !== undefined) sorted[key] = sortKeys(member);
+/** An array index as an object key (a canonical integer below 2^32 − 1): objects list these first, ascending. */
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967295;
+
+function orderedKeys(value: object): string[] {
+  const keys = Object.keys(value).sort();
+  if (!keys.some(isIndexKey)) return keys;
+  const indices = keys.filter(isIndexKey).sort((a, b) => Number(a) - Number(b));
+  return [...indices, ...keys.filter((key) => !isIndexKey(key))];
+}
+
+/** Appends the value's JSON; returns false when it has none (undefined, a function or a symbol), as JSON.stringify. */
+function write(value: unknown, parts: string[], omitKey: ((key: string) => boolean) | undefined): boolean {
+  switch (typeof value) {
+    case 'string':
+      parts.push(JSON.stringify(value));
+      return true;
+    case 'number':
+      if (!Number.isFinite(value))
+        throw new TypeError(`canonicalJson: ${value} is not JSON; record non-finite numbers as null or a string`);
+      parts.push(JSON.stringify(value));
+      return true;
+    case 'boolean':
+      parts.push(value ? 'true' : 'false');
+      return true;
+    case 'bigint':
+      // As JSON.stringify does: a bigint is not JSON.
+      throw new TypeError('canonicalJson: a BigInt is not JSON; record it as a string');
+    case 'object': {
+      if (value === null) {
+        parts.push('null');
+        return true;
+      }
+      if (Array.isArray(value)) {
+        parts.push('[');
+        for (let i = 0; i < value.length; i += 1) {
+          if (i > 0) parts.push(',');
+          if (!write(value[i], parts, omitKey)) parts.push('null');
+        }
+        parts.push(']');
+        return true;
+      }
+      parts.push('{');
+      let first = true;
+      for (const key of orderedKeys(value)) {
+        const member = (value as Record<string, unknown>)[key];
+        if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+        if (omitKey?.(key)) continue;
+        parts.push(first ? '' : ',', JSON.stringify(key), ':');
+        first = false;
+        write(member, parts, omitKey);
+      }
+      parts.push('}');
+      return true;
     }
-    return sorted;
+    default:
+      return false;
   }
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    throw new TypeError(`canonicalJson: ${value} is not JSON; record non-finite numbers as null or a string`);
-  }
-  return value;
 }
 
 /** sha256 (hex) of a string or bytes. */

@@ -1,21 +1,12 @@
-import { fingerprint, type Outcome } from '../model/index.js';
+import { canonicalJson, sha256, type Outcome } from '../model/index.js';
 
 /** Clock readings: timestamps (`…At`) and durations (`…Ms`); they differ between runs that observed the same. */
 const CLOCK_KEY = /(?:At|Ms)$/;
 /** Other readings of the machine rather than of the subject: peak memory, and the kept sandbox's temporary path. */
 const MACHINE_KEYS: ReadonlySet<string> = new Set(['peakRssBytes', 'sandbox']);
 
-function withoutReadings(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutReadings);
-  if (value !== null && typeof value === 'object') {
-    const kept: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) {
-      if (!CLOCK_KEY.test(key) && !MACHINE_KEYS.has(key)) kept[key] = withoutReadings(member);
-    }
-    return kept;
-  }
-  return value;
-}
+/** Clock and machine readings: members left out of the id wherever they sit. */
+const isReading = (key: string) => CLOCK_KEY.test(key) || MACHINE_KEYS.has(key);
 
 /**
  * An Outcome's id: the fingerprint of its setup (the pinned records, `setup`) together with everything observed
@@ -25,5 +16,6 @@ function withoutReadings(value: unknown): unknown {
  */
 export function outcomeId(outcome: Omit<Outcome, 'id'>): string {
   const { pinned: _pinned, records: _records, ...results } = outcome;
-  return fingerprint({ setup: outcome.setup, results: withoutReadings(results) });
+  // Filtered while the canonical text is written rather than on a copy first: the Outcome may hold many attempts.
+  return `sha256:${sha256(canonicalJson({ setup: outcome.setup, results }, isReading))}`;
 }

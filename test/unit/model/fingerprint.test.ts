@@ -23,6 +23,46 @@ describe('canonical JSON and fingerprints', () => {
   it('refuse non-finite numbers rather than write invalid JSON', () => {
     expect(() => canonicalJson({ x: Number.NaN })).toThrow(/not JSON/);
   });
+
+  it('give the same text as sorting a copy and stringifying it, for any data (fingerprints stay stable)', () => {
+    // The earlier, two-pass definition: stored fingerprints were computed with it.
+    const sortKeys = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : sortKeys(item)));
+      if (value !== null && typeof value === 'object') {
+        const sorted: Record<string, unknown> = {};
+        for (const key of Object.keys(value).sort()) {
+          const member = (value as Record<string, unknown>)[key];
+          if (member !== undefined) sorted[key] = sortKeys(member);
+        }
+        return sorted;
+      }
+      return value;
+    };
+    let state = 7;
+    const random = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const keys = ['a', 'b', 'Z', '10', '9', '0', '01', '-1', '4294967295', '4294967294', 'é', '\u2028', 'a"b', ''];
+    const leaves = [0, -0, 1.5, -3, 1e21, 'x', '', 'quote"\\\n', true, false, null, undefined, () => 1, Symbol('s')];
+    const generate = (depth: number): unknown => {
+      const pick = random();
+      if (depth === 0 || pick < 0.4) return leaves[Math.floor(random() * leaves.length)];
+      if (pick < 0.6) return Array.from({ length: Math.floor(random() * 4) }, () => generate(depth - 1));
+      const object: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 5); i > 0; i -= 1)
+        object[keys[Math.floor(random() * keys.length)] ?? 'k'] = generate(depth - 1);
+      return object;
+    };
+    for (let i = 0; i < 2000; i += 1) {
+      const value = { root: generate(4) };
+      expect(canonicalJson(value)).toBe(JSON.stringify(sortKeys(value)));
+    }
+  });
+
+  it('leave out members by name at every depth when asked', () => {
+    expect(canonicalJson({ aMs: 1, b: [{ aMs: 2, c: 3 }] }, (key) => key.endsWith('Ms'))).toBe('{"b":[{"c":3}]}');
+  });
 });
 
 describe('migrate', () => {
