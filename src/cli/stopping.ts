@@ -38,7 +38,7 @@ export function ruleFromArgs(values: Record<string, string | boolean | undefined
 const GRID = [0.3, 0.5, 0.65, 0.7, 0.8, 0.9, 0.92, 0.95, 1];
 
 /** Whether the rule is the one a trial gets when it declares no repetition or threshold. */
-function isDefault(rule: StoppingRuleSpec): boolean {
+function isDefault(rule: StoppingRuleSpec): rule is Extract<StoppingRuleSpec, { kind: 'curtail' }> {
   return (
     rule.kind === DEFAULTS.repeat.stop.kind &&
     rule.n === DEFAULTS.repeat.n &&
