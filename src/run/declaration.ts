@@ -32,6 +32,7 @@ import {
   type ToolDefinition,
 } from '../observe/index.js';
 import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
+import { withDeclaredRevision } from './declared-revision.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -91,7 +92,10 @@ export interface RepeatDeclaration {
 interface CommonDeclaration {
   /** A Subject (function, command, HTTP, replay) or a plain async function of the input. */
   subject: Subject | SubjectFunction;
-  /** Revision of a plain-function subject (default: a fingerprint of its source text). */
+  /**
+   * The subject revision the Outcome binds to. For a plain function the default is a fingerprint of its source
+   * text; for any other subject a declared revision wins over the one it would resolve itself.
+   */
   revision?: string;
   rubric: Rubric | RubricDeclaration;
   /** Declared evaluators; `checks` adds a mechanical evaluator made of inline criterion checks. */
@@ -484,7 +488,9 @@ export function resolveTrial(
           revision: declared.revision ?? fingerprint(String(declared.subject)).slice(7, 19),
           run: declared.subject,
         })
-      : declared.subject;
+      : declared.revision === undefined
+        ? declared.subject
+        : withDeclaredRevision(declared.subject, declared.revision);
   const summary = 'cases' in declared ? (declared.summary ?? null) : null;
   if (summary) {
     try {
