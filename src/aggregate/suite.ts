@@ -20,6 +20,7 @@ import type {
   SuiteSummary,
 } from '../model/suite-summary.js';
 import { clusteredRate, wilson, type ClusterInput } from '../statistics/index.js';
+import { summarizeRepeated } from './repeated-suite.js';
 import { agreementStatistics, emptyCounts } from './suite-calibration.js';
 
 /** What to tabulate and how, declared with the suite (all but `dataset` have defaults). */
@@ -85,6 +86,12 @@ export function resolveSuiteOptions(
   if (unknownPanel.length) throw fail('panel', `${unknownPanel.join(', ')} do not judge ${criterion.name}`);
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw fail('alpha', `${alpha} must be in (0, 1)`);
+  const rule = options.repeated?.rule ?? null;
+  if (rule !== null && !(Number.isInteger(rule.k) && rule.k >= 1 && rule.atLeast > 0 && rule.atLeast < 1))
+    throw fail(
+      'repeated.rule',
+      `k must be a whole number ≥ 1 and atLeast in (0, 1); got k ${rule.k}, atLeast ${rule.atLeast}`,
+    );
   return {
     dataset: options.dataset,
     criterion: criterion.name,
@@ -412,6 +419,15 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     pairs: refusal === null ? [] : pairRows(arms, resolved.alpha),
     disputes: disputeShare(arms, resolved),
     reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
+    repeated:
+      options.repeated === undefined
+        ? null
+        : summarizeRepeated(source, {
+            criterion: resolved.criterion,
+            reference: resolved.reference,
+            alpha: resolved.alpha,
+            options: options.repeated,
+          }),
     evaluators: evaluators
       .filter(
         (e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference && !resolved.panel.includes(e.id),
