@@ -374,6 +374,16 @@ function evaluatorAgreement(
 }
 
 /**
+ * Whether an evaluator's findings make up the combined criterion result: every evaluator but an untrusted model judge
+ * can decide it. Compared with the combined result it would be compared with itself (agreement 100% by
+ * construction), so with a combined reference only the evaluators outside it are calibrated.
+ */
+function partOfCombined(evaluator: Evaluator, criterion: string): boolean {
+  if (evaluator.kind !== 'model-judge') return true;
+  return evaluator.calibration?.criteria.some((c) => c.criterion === criterion && c.trusted) ?? false;
+}
+
+/**
  * Suite-level tables of one Outcome: for the whole suite and each group of cases (nested by the declared tags),
  * the count and case-clustered share of each label; refusal on the arms meant to refuse beside the arms meant to
  * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
@@ -430,7 +440,11 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
           }),
     evaluators: evaluators
       .filter(
-        (e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference && !resolved.panel.includes(e.id),
+        (e) =>
+          e.criteria.includes(resolved.criterion) &&
+          e.id !== resolved.reference &&
+          !resolved.panel.includes(e.id) &&
+          !(resolved.reference === null && partOfCombined(e, resolved.criterion)),
       )
       .map((e) => evaluatorAgreement(e, arms, resolved)),
   };
