@@ -88,11 +88,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
       ...judgment,
       pressure: orDefault(judgment, 'pressure', null),
     })),
-    // v1 had no repeated-attempt tables (pass^k): null.
-    suite: within(suiteSummaryV1toV2(outcome.suite), (suite) => ({
-      ...suite,
-      repeated: orDefault(suite, 'repeated', null),
-    })),
+    suite: suiteSummaryV1toV2(outcome.suite),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../model/index.js';
+import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
 import { pressureText } from './terminal.js';
 import { armTally } from './verdict-text.js';
@@ -108,7 +109,9 @@ function suiteSection(outcomes: readonly Outcome[]): string {
 }
 
 /** A self-contained HTML report of a run: verdicts at a glance, every attempt's evidence one click away. */
-export function renderHtml(outcomes: readonly Outcome[], runId: string): string {
+export function renderHtml(unsafeOutcomes: readonly Outcome[], runId: string): string {
+  // HTML is escaped where text is placed; controls and bidi marks are made visible first.
+  const outcomes = mapStrings(unsafeOutcomes);
   const counts = new Map<Verdict, number>();
   for (const o of outcomes) counts.set(o.judgment.verdict, (counts.get(o.judgment.verdict) ?? 0) + 1);
   const summary = [...counts.entries()].map(([v, n]) => `${n} ${badge(v)}`).join(' ');

@@ -6,3 +6,4 @@ export { renderMarkdown } from './markdown.js';
 export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';
 export { renderHtml } from './html.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';
+export { neutraliseText, escapeHtml, markdownText, mapStrings } from './safe-text.js';

@@ -1,4 +1,5 @@
 import type { Outcome } from '../model/index.js';
+import { mapStrings, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
 import { pressureText } from './terminal.js';
 import { armTally } from './verdict-text.js';
@@ -32,7 +33,9 @@ function armTable(o: Outcome): string[] {
 }
 
 /** A Markdown summary of a run: one table of trials, then each trial's arms and reason. */
-export function renderMarkdown(outcomes: readonly Outcome[], runId: string): string {
+export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string): string {
+  // Every string shown as text: controls and bidi marks made visible, HTML escaped so viewers do not render it.
+  const outcomes = mapStrings(unsafeOutcomes, markdownText);
   const lines = [`# riddle run ${runId}`, '', '| verdict | trial | file | arms |', '|---|---|---|---|'];
   for (const o of outcomes) {
     const arms =

@@ -1,5 +1,4 @@
 import { calibrateAcrossSuites } from '../aggregate/suite-calibration.js';
-import { repeatedTables } from './repeated-table.js';
 import type {
   CalibrationRow,
   CorrectedRate,
@@ -214,7 +213,6 @@ function tables(summaries: readonly SuiteSummary[], options: SuiteTableOptions):
     ...refusalTable(summaries),
     ...pairTable(summaries),
     ...calibrationTables(summaries),
-    ...repeatedTables(summaries),
   ];
 }
 

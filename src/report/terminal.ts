@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { VERDICT_COLOUR } from './verdict-colour.js';
 import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
+import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
 import { armTally } from './verdict-text.js';
 
@@ -89,9 +90,12 @@ export function pressureText(p: NonNullable<ArmSummary['pressure']>): string {
 
 /** The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. */
 export function renderTerminal(
-  outcomes: readonly Outcome[],
-  missing: readonly { name: string; reason: string }[],
+  unsafeOutcomes: readonly Outcome[],
+  unsafeMissing: readonly { name: string; reason: string }[],
 ): string {
+  // Subject-derived text must not drive the terminal: controls and bidi marks are shown, not obeyed.
+  const outcomes = mapStrings(unsafeOutcomes);
+  const missing = mapStrings(unsafeMissing);
   if (outcomes.length === 0 && missing.length === 0) return '';
   const byVerdict = new Map<Verdict, number>();
   for (const o of outcomes) byVerdict.set(o.judgment.verdict, (byVerdict.get(o.judgment.verdict) ?? 0) + 1);

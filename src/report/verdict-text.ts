@@ -1,5 +1,6 @@
 import type { ArmSummary, Outcome } from '../model/index.js';
 import { formatSampleReason, sampleReasons } from './sample-reasons.js';
+import { neutraliseText } from './safe-text.js';
 
 const pct = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
@@ -23,7 +24,7 @@ export function summaryLine(outcome: Outcome): string {
         `${arm.arm} ${arm.verdict} ${arm.decision.successes}/${arm.decision.attempts} [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}]`,
     )
     .join('; ');
-  return `${outcome.judgment.verdict} — ${arms}`;
+  return neutraliseText(`${outcome.judgment.verdict} — ${arms}`);
 }
 
 /** Up to three sample reasons why attempts did not pass, each with its attempt reference. */
@@ -46,5 +47,5 @@ export function formatVerdictFailure(outcome: Outcome): string {
     ...outcome.warnings.map((w) => `  warning: ${w}`),
     `  (the test passes on ${outcome.records.suite.aggregation.passOn.join(', ')}; set passOn to change that)`,
   ];
-  return lines.join('\n');
+  return neutraliseText(lines.join('\n'));
 }

@@ -1,15 +1,8 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { fingerprint, systemClock, type Outcome } from '../model/index.js';
-import {
-  attemptIndependence,
-  captureEnvironment,
-  checkDependency,
-  forgetRunFacts,
-  independenceNotes,
-  runFacts,
-} from '../observe/index.js';
-import { formatVerdictFailure, summaryLine } from '../report/index.js';
+import { captureEnvironment, checkDependency, forgetRunFacts, runFacts } from '../observe/index.js';
+import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/index.js';
 import {
   declarationWarnings,
   pinFixtures,
@@ -93,10 +86,14 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   // Resolve now so a malformed declaration fails at collection, naming the trial and the field.
   const declared = resolveTrial(collectionSite, declaration, projectSettings());
   for (const warning of declarationWarnings(declared.suite, declared.rubric))
-    console.warn(`riddle: trial "${name}": ${warning}`);
+    console.warn(neutraliseText(`riddle: trial "${name}": ${warning}`));
   const { budgetMs } = declared;
 
-  test(name, { timeout: testTimeoutMs(budgetMs), meta: { riddle: { trial: name } } }, async (context) => {
+  // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
+  test(neutraliseText(name), {
+    timeout: testTimeoutMs(budgetMs),
+    meta: { riddle: { trial: name } },
+  }, async (context) => {
     const site = siteAtRun(context, name);
     const resolved = resolveTrial(site, declaration, projectSettings());
     const root = process.cwd();
@@ -120,8 +117,8 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
       variables: resolved.variables,
       projectRoot: root,
-      independentAttempts: attemptIndependence(resolved.subject, identity) !== 'not-independent',
-      notes: independenceNotes(attemptIndependence(resolved.subject, identity)),
+      independentAttempts: identity.kind !== 'replay',
+      notes: [],
     });
     const outcome = await runTrial(
       {

@@ -1,0 +1,67 @@
+/**
+ * Subject-derived text (trial and arm names, replies, errors, file names) reaches terminals, Markdown viewers and
+ * browsers through riddle's renderers. Control characters would let it clear the screen, retitle the window, plant
+ * OSC 8 links or write the clipboard (OSC 52); bidirectional overrides would make text read other than it is. Every
+ * renderer shows such characters as visible stand-ins instead.
+ */
+
+/** C0 controls but tab and newline, DEL, C1 controls (8-bit CSI/OSC among them), and bidi marks, embeddings,
+ * overrides and isolates. */
+const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const HAS_UNSAFE = new RegExp(UNSAFE.source);
+
+function standIn(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  // C0 controls have their own visible pictures (␛ for ESC); the rest are named by code point.
+  if (code < 0x20) return String.fromCodePoint(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
+
+/** The text with every control character (but tab and newline) and bidi control shown as a visible stand-in. */
+export function neutraliseText(text: string): string {
+  return HAS_UNSAFE.test(text) ? text.replace(UNSAFE, standIn) : text;
+}
+
+/** Escape the characters HTML gives meaning to, for text placed in HTML or Markdown. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Text as Markdown may show it: neutralised, and with HTML escaped so a viewer renders it as text. */
+export function markdownText(text: string): string {
+  return escapeHtml(neutraliseText(text));
+}
+
+/**
+ * Plain data (an Outcome) with `transform` applied to every string, keys included. Parts with nothing to change
+ * are returned as they are, so the common case costs one scan and no copy.
+ */
+export function mapStrings<T>(value: T, transform: (text: string) => string = neutraliseText): T {
+  return mapDeep(value, transform) as T;
+}
+
+function mapDeep(value: unknown, transform: (text: string) => string): unknown {
+  if (typeof value === 'string') return transform(value);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item) => {
+      const mapped = mapDeep(item, transform);
+      if (mapped !== item) changed = true;
+      return mapped;
+    });
+    return changed ? out : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      const mappedKey = transform(key);
+      const mapped = mapDeep(member, transform);
+      if (mappedKey !== key || mapped !== member) changed = true;
+      out[mappedKey] = mapped;
+    }
+    return changed ? out : value;
+  }
+  return value;
+}

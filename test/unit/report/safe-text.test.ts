@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { mapStrings, markdownText, neutraliseText } from '../../../src/report/safe-text.js';
+
+describe('safe text', () => {
+  test('controls and bidi marks become visible stand-ins; tab, newline and ordinary text stay', () => {
+    expect(neutraliseText('a\u001b[2Jb')).toBe('a␛[2Jb');
+    expect(neutraliseText('\u001b]8;;https://x\u0007go\u001b]8;;\u0007')).toBe('␛]8;;https://x␇go␛]8;;␇');
+    expect(neutraliseText('\u001b]52;c;aGk=\u0007')).toBe('␛]52;c;aGk=␇');
+    expect(neutraliseText('\u009b2J \u009d0;t\u009c')).toBe('⟨U+009B⟩2J ⟨U+009D⟩0;t⟨U+009C⟩');
+    expect(neutraliseText('\u202Eexe.txt\u202C \u2066x\u2069 \u200F')).toBe(
+      '⟨U+202E⟩exe.txt⟨U+202C⟩ ⟨U+2066⟩x⟨U+2069⟩ ⟨U+200F⟩',
+    );
+    expect(neutraliseText('a\rb\u007f')).toBe('a␍b␡');
+    expect(neutraliseText('line 1\n\tline 2 — τ ≥ 0.8 ✓ 日本')).toBe('line 1\n\tline 2 — τ ≥ 0.8 ✓ 日本');
+  });
+
+  test('Markdown text has HTML escaped', () => {
+    expect(markdownText('<script>alert("x")</script> & \u001b[2J')).toBe(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; ␛[2J',
+    );
+  });
+
+  test('mapStrings reaches every string and key, and returns untouched parts as they are', () => {
+    const clean = { a: ['x', 1, null], b: { c: 'y' } };
+    expect(mapStrings(clean)).toBe(clean);
+    const dirty = { a: ['x\u001b'], b: { 'k\u202e': 'y' }, clean: { z: 'z' } };
+    const mapped = mapStrings(dirty);
+    expect(mapped).toEqual({ a: ['x␛'], b: { 'k⟨U+202E⟩': 'y' }, clean: { z: 'z' } });
+    expect(mapped.clean).toBe(dirty.clean);
+  });
+});
