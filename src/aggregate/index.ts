@@ -13,3 +13,4 @@ export {
 } from './suite.js';
 export { calibrateAcrossSuites, agreementStatistics } from './suite-calibration.js';
 export { armPressure, netCapitulation } from './pressure.js';
+export { summarizeRepeated, passHatKRow, type RepeatedInput } from './repeated-suite.js';

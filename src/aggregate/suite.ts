@@ -20,6 +20,7 @@ import type {
   SuiteSummary,
 } from '../model/suite-summary.js';
 import { clusteredRate, wilson, type ClusterInput } from '../statistics/index.js';
+import { summarizeRepeated } from './repeated-suite.js';
 import { agreementStatistics, emptyCounts } from './suite-calibration.js';
 
 /** What to tabulate and how, declared with the suite (all but `dataset` have defaults). */
@@ -85,6 +86,12 @@ export function resolveSuiteOptions(
   if (unknownPanel.length) throw fail('panel', `${unknownPanel.join(', ')} do not judge ${criterion.name}`);
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw fail('alpha', `${alpha} must be in (0, 1)`);
+  const rule = options.repeated?.rule ?? null;
+  if (rule !== null && !(Number.isInteger(rule.k) && rule.k >= 1 && rule.atLeast > 0 && rule.atLeast < 1))
+    throw fail(
+      'repeated.rule',
+      `k must be a whole number ≥ 1 and atLeast in (0, 1); got k ${rule.k}, atLeast ${rule.atLeast}`,
+    );
   return {
     dataset: options.dataset,
     criterion: criterion.name,
@@ -367,6 +374,16 @@ function evaluatorAgreement(
 }
 
 /**
+ * Whether an evaluator's findings make up the combined criterion result: every evaluator but an untrusted model judge
+ * can decide it. Compared with the combined result it would be compared with itself (agreement 100% by
+ * construction), so with a combined reference only the evaluators outside it are calibrated.
+ */
+function partOfCombined(evaluator: Evaluator, criterion: string): boolean {
+  if (evaluator.kind !== 'model-judge') return true;
+  return evaluator.calibration?.criteria.some((c) => c.criterion === criterion && c.trusted) ?? false;
+}
+
+/**
  * Suite-level tables of one Outcome: for the whole suite and each group of cases (nested by the declared tags),
  * the count and case-clustered share of each label; refusal on the arms meant to refuse beside the arms meant to
  * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
@@ -412,9 +429,22 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     pairs: refusal === null ? [] : pairRows(arms, resolved.alpha),
     disputes: disputeShare(arms, resolved),
     reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
+    repeated:
+      options.repeated === undefined
+        ? null
+        : summarizeRepeated(source, {
+            criterion: resolved.criterion,
+            reference: resolved.reference,
+            alpha: resolved.alpha,
+            options: options.repeated,
+          }),
     evaluators: evaluators
       .filter(
-        (e) => e.criteria.includes(resolved.criterion) && e.id !== resolved.reference && !resolved.panel.includes(e.id),
+        (e) =>
+          e.criteria.includes(resolved.criterion) &&
+          e.id !== resolved.reference &&
+          !resolved.panel.includes(e.id) &&
+          !(resolved.reference === null && partOfCombined(e, resolved.criterion)),
       )
       .map((e) => evaluatorAgreement(e, arms, resolved)),
   };

@@ -9,6 +9,11 @@ export type ExtractedClaim = Pick<Claim, 'action' | 'target' | 'text'>;
 export interface ClaimExtractor {
   readonly id: string;
   extract(reply: string): ExtractedClaim[];
+  /**
+   * How the claims this extractor finds are checked against receipts, when the built-in checks by action do not
+   * fit (a stated change borne out only by a successful write: `changeClaimExtractor`).
+   */
+  check?(claim: Claim, observation: Observation): Pick<ClaimCheck, 'status' | 'receipt' | 'note'>;
 }
 
 /** One pattern of a regex extractor: the verb's group mapped to an action, and the group holding the target. */
@@ -333,6 +338,7 @@ export function checkClaims(observation: Observation, options: ClaimCheckOptions
     seen.add(key);
     return true;
   });
+  const ownCheck = new Map((options.extractors ?? []).map((e) => [e.id, e.check?.bind(e)]));
   return [...structured, ...extracted].map((claim) => ({
     claim: {
       action: claim.action,
@@ -342,6 +348,7 @@ export function checkClaims(observation: Observation, options: ClaimCheckOptions
       source: claim.source,
       extractor: claim.extractor,
     },
-    ...checkOne(claim, observation, filesObserved),
+    ...((claim.extractor === null ? undefined : ownCheck.get(claim.extractor))?.(claim, observation) ??
+      checkOne(claim, observation, filesObserved)),
   }));
 }

@@ -75,3 +75,13 @@ export {
 } from './calibration.js';
 export { coverageTable } from './coverage.js';
 export { capabilitiesAndFindings, isHealthy, type RoutingInput } from './findings-routing.js';
+export {
+  compareWriteActions,
+  writeActionEvaluator,
+  WRITE_EFFECTS,
+  type ExpectedAction,
+  type WriteActionComparison,
+  type WriteActionEvaluatorOptions,
+} from './write-actions.js';
+export { recordedRewardEvaluator, type RecordedReward, type RecordedRewardOptions } from './recorded-reward.js';
+export { changeClaimExtractor, type ChangeClaimPattern, type ChangeClaimExtractorOptions } from './write-claims.js';

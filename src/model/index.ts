@@ -100,3 +100,10 @@ export {
   CorrectedRate,
   CalibrationRow,
 } from './suite-summary.js';
+export { RecordedConversation, RecordedRound, RecordedToolCall } from './recorded-conversation.js';
+export {
+  RepeatedOptions,
+  RepeatedVerdictRule,
+  RepeatedSummary,
+  PassHatKRow,
+} from './repeated-summary.js';

@@ -88,7 +88,11 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
       ...judgment,
       pressure: orDefault(judgment, 'pressure', null),
     })),
-    suite: suiteSummaryV1toV2(outcome.suite),
+    // v1 had no repeated-attempt tables (pass^k): null.
+    suite: within(suiteSummaryV1toV2(outcome.suite), (suite) => ({
+      ...suite,
+      repeated: orDefault(suite, 'repeated', null),
+    })),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EvaluatorKind } from './evaluator.js';
+import { RepeatedSummary } from './repeated-summary.js';
 
 const count = z.number().int().min(0);
 
@@ -172,6 +173,8 @@ export const SuiteSummary = z.object({
   reference: z.object({ kind: z.enum(['evaluator', 'combined']), evaluator: z.string().nullable() }),
   /** Every evaluator of the criterion but the reference and the panel, compared with the reference. */
   evaluators: z.array(EvaluatorAgreement),
+  /** pass^k and what goes with it, when the suite declared repeated attempts (`repeated`); null otherwise. */
+  repeated: RepeatedSummary.nullable(),
 });
 export type SuiteSummary = z.infer<typeof SuiteSummary>;
 

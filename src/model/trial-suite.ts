@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Case } from './case.js';
+import { RepeatedOptions } from './repeated-summary.js';
 import { ArmRole } from './vocabulary.js';
 
 export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/1';
@@ -53,6 +54,8 @@ export const SuiteSummaryOptions = z.object({
   /** Evaluators whose disagreement is the DISPUTED share. */
   panel: z.array(z.string()).optional(),
   alpha: z.number().gt(0).lt(1).optional(),
+  /** Cases run several attempts each: pass^k, the cases' spread by successes and a declared verdict rule. */
+  repeated: RepeatedOptions.optional(),
 });
 export type SuiteSummaryOptions = z.infer<typeof SuiteSummaryOptions>;
 

@@ -336,7 +336,7 @@ async function playRounds(
     const { response } = settled;
     played.rounds.push({
       index: round,
-      input,
+      input: response.recordedInput ?? input,
       reply: response.reply,
       claims: (response.claims ?? []).map(({ action, target, text }) => ({
         action,
@@ -363,6 +363,7 @@ async function playRounds(
       played.failure = response.failure;
       break;
     }
+    if (response.last) break;
     if (io.signal.aborted) {
       played.failure = { status: 'subject_error', message: overBudget };
       break;

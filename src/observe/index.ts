@@ -10,6 +10,7 @@ export type {
   ToolDefinition,
   ToolRunContext,
   RowObserver,
+  AttemptIndependence,
   Isolation,
 } from './subject.js';
 export { functionSubject, type SubjectFunction, type FunctionSubjectOptions } from './function-subject.js';
@@ -23,6 +24,14 @@ export type { IsolationEngine, IsolationBounds, IsolationAvailability } from './
 export { bubblewrap } from './isolation/bubblewrap.js';
 export { httpSubject, type HttpSubjectOptions } from './http-subject.js';
 export { replaySubject, type ReplaySubjectOptions } from './replay-subject.js';
+export {
+  trajectorySubject,
+  recordedFollowUps,
+  recordedRounds,
+  type TrajectorySubjectOptions,
+  type RecordedTrajectories,
+} from './trajectory-subject.js';
+export { attemptIndependence, independenceNotes } from './independence.js';
 export type { RevisionSource } from './revision.js';
 export { createToolGateway, ToolDeniedError, type ToolGateway } from './tool-gateway.js';
 export { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';

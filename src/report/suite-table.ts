@@ -1,4 +1,5 @@
 import { calibrateAcrossSuites } from '../aggregate/suite-calibration.js';
+import { repeatedTables } from './repeated-table.js';
 import type {
   CalibrationRow,
   CorrectedRate,
@@ -213,6 +214,7 @@ function tables(summaries: readonly SuiteSummary[], options: SuiteTableOptions):
     ...refusalTable(summaries),
     ...pairTable(summaries),
     ...calibrationTables(summaries),
+    ...repeatedTables(summaries),
   ];
 }
 

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { fingerprint, systemClock, type Outcome } from '../model/index.js';
-import { captureEnvironment, checkDependency, forgetRunFacts, runFacts } from '../observe/index.js';
+import {
+  attemptIndependence,
+  captureEnvironment,
+  checkDependency,
+  forgetRunFacts,
+  independenceNotes,
+  runFacts,
+} from '../observe/index.js';
 import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/index.js';
 import {
   declarationWarnings,
@@ -117,8 +124,8 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
       variables: resolved.variables,
       projectRoot: root,
-      independentAttempts: identity.kind !== 'replay',
-      notes: [],
+      independentAttempts: attemptIndependence(resolved.subject, identity) !== 'not-independent',
+      notes: independenceNotes(attemptIndependence(resolved.subject, identity)),
     });
     const outcome = await runTrial(
       {

@@ -1,0 +1,162 @@
+import type {
+  AttemptRecord,
+  CriterionFinding,
+  PassHatKRow,
+  RepeatedOptions,
+  RepeatedSummary,
+  RepeatedVerdictRule,
+} from '../model/index.js';
+import { passHatK, tQuantile, wilson } from '../statistics/index.js';
+import type { SuiteSource } from './suite.js';
+
+/** What the repeated-attempt tables are computed from, resolved with the rest of the suite options. */
+export interface RepeatedInput {
+  criterion: string;
+  /** Evaluator whose findings decide an attempt's success; null: the combined criterion result. */
+  reference: string | null;
+  alpha: number;
+  options: RepeatedOptions;
+}
+
+type Result = 'met' | 'unmet' | null;
+
+function resultOf(attempt: AttemptRecord, criterion: string, reference: string | null): Result {
+  const source =
+    reference === null
+      ? attempt.criteria.find((c) => c.criterion === criterion)
+      : attempt.findings.find((f) => f.evaluator === reference && f.criterion === criterion);
+  return source?.result === 'met' || source?.result === 'unmet' ? source.result : null;
+}
+
+/** Whether the source's subject ran live, was served again, or replays recorded independent samples. */
+function independenceOf(source: SuiteSource): RepeatedSummary['independence'] {
+  const { environment } = source.records;
+  if (!environment.independentAttempts) return 'not-independent';
+  return environment.subject.kind === 'replay' ? 'recorded-samples' : 'independent';
+}
+
+/**
+ * pass^k over cases: the mean of C(cᵢ, k)/C(nᵢ, k) over the cases with at least k judged attempts (Yao et al. 2024,
+ * τ-bench, §5; the leaderboard's "Pass^k"). Interval: when every case estimate is 0 or 1 the cases are Bernoulli
+ * units and the Wilson interval over cases applies; otherwise a t interval on the case estimates (Miller 2024,
+ * arXiv 2411.00640, §2.2: mean ± t_{1−α/2, m−1}·SE, SE = √(Σ(vᵢ − v̄)²/(m(m − 1))), clipped to [0, 1]). A single
+ * case with a fractional estimate has no interval. Cases, not attempts, are the units either way: a case's attempts are not independent of it.
+ */
+export function passHatKRow(
+  perCase: readonly { successes: number; judged: number }[],
+  k: number,
+  alpha: number,
+): PassHatKRow {
+  const units = perCase.filter((c) => c.judged >= k);
+  const values = units.map((c) => passHatK(c.successes, c.judged, k));
+  if (values.length === 0) return { k, cases: 0, value: null, lower: null, upper: null, method: null };
+  const value = values.reduce((sum, v) => sum + v, 0) / values.length;
+  if (values.every((v) => v === 0 || v === 1)) {
+    const passed = values.filter((v) => v === 1).length;
+    const { lower, upper } = wilson(passed, values.length, { alpha, sided: 'two' });
+    return { k, cases: values.length, value, lower, upper, method: 'wilson' };
+  }
+  if (values.length < 2) return { k, cases: values.length, value, lower: null, upper: null, method: null };
+  const m = values.length;
+  const se = Math.sqrt(values.reduce((sum, v) => sum + (v - value) ** 2, 0) / (m * (m - 1)));
+  const half = tQuantile(1 - alpha / 2, m - 1) * se;
+  return {
+    k,
+    cases: m,
+    value,
+    lower: Math.max(0, value - half),
+    upper: Math.min(1, value + half),
+    method: 'cluster-clt',
+  };
+}
+
+/** PASS iff the interval's lower bound reaches the threshold, FAIL iff its upper bound is below it, else UNKNOWN. */
+function decide(rule: RepeatedVerdictRule, row: PassHatKRow | undefined): NonNullable<RepeatedSummary['verdict']> {
+  const name = `pass^${rule.k}`;
+  if (row === undefined || row.value === null || row.lower === null || row.upper === null)
+    return { rule, verdict: 'UNKNOWN', reason: `no case has ${rule.k} judged attempts, so ${name} is unknown` };
+  const shown = `${name} = ${row.value.toFixed(3)} [${row.lower.toFixed(3)}, ${row.upper.toFixed(3)}]`;
+  if (row.lower >= rule.atLeast)
+    return { rule, verdict: 'PASS', reason: `${shown}: its lower bound reaches ${rule.atLeast}` };
+  if (row.upper < rule.atLeast)
+    return { rule, verdict: 'FAIL', reason: `${shown}: its upper bound is below ${rule.atLeast}` };
+  return { rule, verdict: 'UNKNOWN', reason: `${shown} straddles ${rule.atLeast}: more cases would settle it` };
+}
+
+function disagreements(attempts: readonly AttemptRecord[], input: RepeatedInput): RepeatedSummary['disagreements'] {
+  if (input.reference === null) return [];
+  const list: RepeatedSummary['disagreements'] = [];
+  for (const attempt of attempts) {
+    const reference = resultOf(attempt, input.criterion, input.reference);
+    if (reference === null) continue;
+    const others = attempt.findings.filter(
+      (f): f is CriterionFinding & { result: 'met' | 'unmet' } =>
+        f.criterion === input.criterion &&
+        f.evaluator !== input.reference &&
+        (f.result === 'met' || f.result === 'unmet') &&
+        f.result !== reference,
+    );
+    for (const finding of others) {
+      list.push({
+        evaluator: finding.evaluator,
+        arm: attempt.arm,
+        attempt: attempt.index,
+        reference,
+        finding: finding.result,
+        note: finding.note,
+      });
+    }
+  }
+  return list;
+}
+
+/**
+ * The repeated-attempt tables of a suite: pass^1…pass^n with case-clustered intervals, cases by successes out of n,
+ * the declared rule's verdict, contradicted attempts and the reference's disagreements. An attempt without a met or
+ * unmet result from the reference is never imputed: its case is listed as incomplete and counts only for the k it
+ * has enough judged attempts for.
+ */
+export function summarizeRepeated(source: SuiteSource, input: RepeatedInput): RepeatedSummary {
+  const { suite } = source.records;
+  const n = suite.repeat.n;
+  const byArm = new Map<string, AttemptRecord[]>();
+  for (const attempt of source.attempts) byArm.set(attempt.arm, [...(byArm.get(attempt.arm) ?? []), attempt]);
+  const perCase = suite.arms.map((arm) => {
+    const results = (byArm.get(arm.id) ?? []).map((a) => resultOf(a, input.criterion, input.reference));
+    return {
+      arm: arm.id,
+      successes: results.filter((r) => r === 'met').length,
+      judged: results.filter((r) => r !== null).length,
+    };
+  });
+  const passHatKRows = Array.from({ length: n }, (_, i) => passHatKRow(perCase, i + 1, input.alpha));
+  const complete = perCase.filter((c) => c.judged === n);
+  const contradictedAttempts = source.attempts.filter((a) => a.verdict === 'CONTRADICTED');
+  const list = contradictedAttempts.flatMap((a) =>
+    a.claims
+      .filter((c) => c.status === 'contradicted')
+      .map((c) => ({ arm: a.arm, attempt: a.index, claim: c.claim.text, note: c.note })),
+  );
+  const { rule } = input.options;
+  return {
+    criterion: input.criterion,
+    reference: input.reference,
+    independence: independenceOf(source),
+    attemptsPerCase: n,
+    cases: perCase.length,
+    incomplete: perCase.filter((c) => c.judged < n).map((c) => ({ arm: c.arm, judged: c.judged })),
+    passHatK: passHatKRows,
+    distribution: Array.from({ length: n + 1 }, (_, successes) => ({
+      successes,
+      cases: complete.filter((c) => c.successes === successes).length,
+    })),
+    verdict: rule === null ? null : decide(rule, passHatKRows[rule.k - 1]),
+    contradicted: {
+      attempts: contradictedAttempts.length,
+      cases: new Set(contradictedAttempts.map((a) => a.arm)).size,
+      claims: list.length,
+      list,
+    },
+    disagreements: disagreements(source.attempts, input),
+  };
+}
