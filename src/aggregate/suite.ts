@@ -105,9 +105,10 @@ export function resolveSuiteOptions(
 }
 
 /**
- * A share over cases with its interval: the mean of the case shares. With one counted attempt per case (or one case)
- * attempts are independent units and the Wilson interval describes the rate; otherwise the attempts of a case are a
- * cluster and the case means carry the uncertainty (STATISTICS.md, suites).
+ * A share over cases with its interval: the mean of the case shares. With two or more cases the attempts of a case
+ * are a cluster and the Korn–Graubard interval on the effective sample size carries the uncertainty
+ * (statistics/clusteredRate: boundary-respecting, never of zero width, also for one attempt per case); a single
+ * case has only its own attempts, described by the Wilson interval.
  */
 export function groupRate(units: readonly ClusterInput[], alpha: number): GroupRate {
   const cases = units.filter((u) => u.attempts > 0);
@@ -115,29 +116,18 @@ export function groupRate(units: readonly ClusterInput[], alpha: number): GroupR
   const attempts = cases.reduce((sum, u) => sum + u.attempts, 0);
   const base = { count, attempts, cases: cases.length };
   if (cases.length === 0) return { ...base, rate: null, lower: null, upper: null, method: null, designEffect: null };
-  if (cases.length === 1 || cases.every((u) => u.attempts === 1)) {
+  if (cases.length === 1) {
     const { lower, upper } = wilson(count, attempts, { alpha, sided: 'two' });
     return { ...base, rate: count / attempts, lower, upper, method: 'wilson', designEffect: null };
   }
   const clustered = clusteredRate(cases, { alpha });
-  const { designEffect } = clustered;
-  if (clustered.se === 0) {
-    return {
-      ...base,
-      rate: clustered.mean,
-      lower: clustered.pooledWilson.lower,
-      upper: clustered.pooledWilson.upper,
-      method: 'pooled-wilson',
-      designEffect,
-    };
-  }
   return {
     ...base,
     rate: clustered.mean,
     lower: clustered.lower,
     upper: clustered.upper,
-    method: 'cluster-clt',
-    designEffect,
+    method: 'korn-graubard',
+    designEffect: cases.every((u) => u.attempts === 1) ? null : clustered.designEffect,
   };
 }
 

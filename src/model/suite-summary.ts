@@ -20,11 +20,11 @@ export const GroupRate = z.object({
   lower: z.number().nullable(),
   upper: z.number().nullable(),
   /**
-   * `wilson`: one counted attempt per case (or a single case), so attempts are the units; `cluster-clt`: case
-   * means with a t interval (statistics/clusteredRate); `pooled-wilson`: the case means do not vary, so the
-   * cluster SE is 0 and the pooled Wilson interval is shown instead of a zero-width one.
+   * `korn-graubard`: two or more cases, the Clopper–Pearson interval on the case-clustered effective sample size
+   * (statistics/clusteredRate); `wilson`: a single case, its attempts the units. Records written before
+   * `korn-graubard` may say `cluster-clt` (a t interval on case means) or `pooled-wilson`.
    */
-  method: z.enum(['wilson', 'cluster-clt', 'pooled-wilson']).nullable(),
+  method: z.enum(['korn-graubard', 'wilson', 'cluster-clt', 'pooled-wilson']).nullable(),
   /**
    * When cases repeat: how much the attempts' clustering by case inflates the variance over independent attempts
    * (1 + (n̄ − 1)·ICC); an attempt-level interval would be √(design effect) times too narrow. Null otherwise.

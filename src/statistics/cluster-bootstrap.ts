@@ -46,6 +46,7 @@ export function clusterBootstrapRate(
     lower: sortedQuantile(bootstrapMeans, alpha / 2),
     upper: sortedQuantile(bootstrapMeans, 1 - alpha / 2),
     method: 'cluster-bootstrap',
+    effectiveAttempts: null,
     cases: m,
     attempts: summary.attempts,
     designEffect: summary.designEffect,

@@ -102,11 +102,13 @@ export interface SuiteRate {
   lower: number;
   /** Upper bound of the two-sided (1 − alpha) interval, clipped to [0, 1]. */
   upper: number;
-  method: 'cluster-clt' | 'cluster-bootstrap';
+  method: 'korn-graubard' | 'cluster-bootstrap';
   /** Number of cases (clusters). */
   cases: number;
   /** Total attempts over all cases. */
   attempts: number;
+  /** Korn–Graubard: the effective (degrees-of-freedom adjusted) sample size the interval rests on; else null. */
+  effectiveAttempts: number | null;
   /** Kish design effect 1 + (n₀ − 1)·icc: how much pooling all attempts understates the variance. */
   designEffect: number;
   /** ANOVA estimate of the intraclass correlation of attempts within a case (0 when not estimable). */

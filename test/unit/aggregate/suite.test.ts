@@ -16,6 +16,7 @@ import {
   type Evaluator,
   type EvaluatorKind,
 } from '../../../src/model/index.js';
+import { clusteredRate } from '../../../src/statistics/index.js';
 import type { SuiteSummary } from '../../../src/model/suite-summary.js';
 import { renderSuiteMarkdown, renderSuiteTerminal } from '../../../src/report/suite-table.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
@@ -184,19 +185,18 @@ describe('resolveSuiteOptions', () => {
 });
 
 describe('groupRate and rateDifference', () => {
-  test('one attempt per case: the Wilson interval over cases', () => {
-    const r = groupRate(
-      [
-        { successes: 1, attempts: 1 },
-        { successes: 0, attempts: 1 },
-        { successes: 1, attempts: 1 },
-        { successes: 1, attempts: 1 },
-      ],
-      0.05,
-    );
-    expect(r).toMatchObject({ count: 3, attempts: 4, cases: 4, rate: 0.75, method: 'wilson' });
-    expect(r.lower).toBeCloseTo(0.3006418, 6);
-    expect(r.upper).toBeCloseTo(0.9544127, 6);
+  test('one attempt per case: the Korn–Graubard interval over cases, wider than Wilson on 4 attempts', () => {
+    const cases = [
+      { successes: 1, attempts: 1 },
+      { successes: 0, attempts: 1 },
+      { successes: 1, attempts: 1 },
+      { successes: 1, attempts: 1 },
+    ];
+    const r = groupRate(cases, 0.05);
+    expect(r).toMatchObject({ count: 3, attempts: 4, cases: 4, rate: 0.75, method: 'korn-graubard' });
+    expect(r).toMatchObject({ lower: clusteredRate(cases).lower, upper: clusteredRate(cases).upper });
+    expect(r.lower).toBeLessThan(0.3006418);
+    expect(r.upper).toBeGreaterThan(0.9544127);
   });
 
   test('repeated attempts: case means are the units (a case run 9 times weighs as much as one run once)', () => {
@@ -208,12 +208,14 @@ describe('groupRate and rateDifference', () => {
       ],
       0.05,
     );
-    expect(r.method).toBe('cluster-clt');
+    expect(r.method).toBe('korn-graubard');
     expect(r.rate).toBeCloseTo(0.5, 12);
     expect(r.count).toBe(10);
-    // t(0.975, 2) · SE over the three case means 1, 0, ½: SE = √(Σ(s̄ᵢ − ½)²/(3·2)) = √(1/12)
-    expect(r.upper).toBe(1);
-    expect(r.lower).toBe(0);
+    // SE over the three case means 1, 0, ½ is √(1/12): n* = ¼/(1/12) = 3 cases' worth, not 12 attempts.
+    expect(r.lower).toBeGreaterThan(0);
+    expect(r.lower).toBeLessThan(0.05);
+    expect(r.upper).toBeGreaterThan(0.95);
+    expect(r.upper).toBeLessThan(1);
   });
 
   test('repeated attempts carry the design effect of clustering by case (Miller 2024)', () => {
@@ -227,7 +229,7 @@ describe('groupRate and rateDifference', () => {
       ],
       0.05,
     );
-    expect(r.method).toBe('cluster-clt');
+    expect(r.method).toBe('korn-graubard');
     expect(r.designEffect).toBeCloseTo(10, 6);
     expect(
       groupRate(
@@ -237,10 +239,10 @@ describe('groupRate and rateDifference', () => {
         ],
         0.05,
       ).designEffect,
-    ).toBeUndefined();
+    ).toBeNull();
   });
 
-  test('case means that do not vary give the pooled Wilson interval, not a zero-width one; no case gives nulls', () => {
+  test('case means that do not vary still give an interval of positive width; no case gives nulls', () => {
     expect(
       groupRate(
         [
@@ -249,7 +251,7 @@ describe('groupRate and rateDifference', () => {
         ],
         0.05,
       ),
-    ).toMatchObject({ rate: 1, method: 'pooled-wilson', upper: 1 });
+    ).toMatchObject({ rate: 1, method: 'korn-graubard', upper: 1 });
     expect(
       groupRate(
         [
@@ -267,6 +269,7 @@ describe('groupRate and rateDifference', () => {
       lower: null,
       upper: null,
       method: null,
+      designEffect: null,
     });
   });
 
@@ -314,7 +317,7 @@ describe('summarizeSuite', () => {
       ['partial', 1],
     ]);
     // Cases weigh alike: t1 ½ refuse, t2 1, c1 ½, c2 0 → (½ + 1 + ½ + 0)/4; c3 has no labelled attempt.
-    expect(all?.labels[1]?.share).toMatchObject({ cases: 4, attempts: 6, rate: 0.5, method: 'cluster-clt' });
+    expect(all?.labels[1]?.share).toMatchObject({ cases: 4, attempts: 6, rate: 0.5, method: 'korn-graubard' });
   });
 
   test('correct refusal on traps beside over-refusal on controls, and discrimination per matched group', () => {

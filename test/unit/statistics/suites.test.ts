@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  betaQuantile,
   clusterBootstrapRate,
   clusteredRate,
   mcnemarExact,
+  normalQuantile,
   pairedDifference,
   seededRandom,
   tQuantile,
@@ -10,8 +12,8 @@ import {
 } from '../../../src/statistics/index.js';
 import type { ClusterInput } from '../../../src/statistics/index.js';
 
-describe('clusteredRate (Miller 2024, arXiv 2411.00640): case means as units', () => {
-  it('matches a hand computation: mean of case rates, SE = √(Σ(s̄ᵢ − s̄)²/(m(m − 1))), t with m − 1 df', () => {
+describe('clusteredRate (Miller 2024; Korn & Graubard 1998): case means as units, CP on the effective size', () => {
+  it('matches a hand computation: mean of case rates, SE = √(Σ(s̄ᵢ − s̄)²/(m(m − 1))), n* = s̄(1 − s̄)/SE²', () => {
     const cases = [
       { successes: 1, attempts: 2 },
       { successes: 3, attempts: 4 },
@@ -24,9 +26,13 @@ describe('clusteredRate (Miller 2024, arXiv 2411.00640): case means as units', (
     const rate = clusteredRate(cases);
     expect(rate.mean).toBeCloseTo(mean, 15);
     expect(rate.se).toBeCloseTo(se, 15);
-    expect(rate.lower).toBe(Math.max(0, mean - tQuantile(0.975, 3) * se));
-    expect(rate.upper).toBe(Math.min(1, mean + tQuantile(0.975, 3) * se));
-    expect(rate).toMatchObject({ method: 'cluster-clt', cases: 4, attempts: 14 });
+    // n* = s̄(1 − s̄)/SE² ≈ 1.45 (below the 14 attempts), scaled by (z/t₃)² for 3 degrees of freedom.
+    const n = ((mean * (1 - mean)) / se ** 2) * (normalQuantile(0.975) / tQuantile(0.975, 3)) ** 2;
+    const x = mean * n;
+    expect(rate.effectiveAttempts).toBeCloseTo(n, 12);
+    expect(rate.lower).toBeCloseTo(betaQuantile(0.025, x, n - x + 1), 9);
+    expect(rate.upper).toBeCloseTo(betaQuantile(0.975, x + 1, n - x), 9);
+    expect(rate).toMatchObject({ method: 'korn-graubard', cases: 4, attempts: 14 });
     const pooled = wilson(9, 14);
     expect(rate.pooledWilson).toEqual({ lower: pooled.lower, upper: pooled.upper });
   });
@@ -53,7 +59,9 @@ describe('clusteredRate (Miller 2024, arXiv 2411.00640): case means as units', (
       { successes: 3, attempts: 3 },
       { successes: 5, attempts: 5 },
     ]);
-    expect(uniform).toMatchObject({ icc: 0, designEffect: 1, se: 0, lower: 1, upper: 1 });
+    // No spread to estimate: each case counts once (n* = 2 before the degrees-of-freedom scaling), never zero width.
+    expect(uniform).toMatchObject({ icc: 0, designEffect: 1, se: 0, upper: 1 });
+    expect(uniform.lower).toBeLessThan(0.5);
   });
 
   it('rejects fewer than 2 cases and bad counts', () => {
