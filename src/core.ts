@@ -412,6 +412,9 @@ export {
   newRunId,
   type RunArtifacts,
   renderHtml,
+  attemptsFileName,
+  readOutcomeFile,
+  writeOutcomeFiles,
   renderSuiteTerminal,
   renderSuiteMarkdown,
 } from './report/index.js';

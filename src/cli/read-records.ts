@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { migrate, RecordError, type Outcome, type RunIndex } from '../model/index.js';
+import { readOutcomeFile } from '../report/index.js';
 
 /** Parse a JSON file, naming the file (and the position) when it is not JSON. */
 export function readJsonFile(file: string): unknown {
@@ -32,13 +33,13 @@ export function loadRun(target: string): LoadedRun {
   const data = readJsonFile(file);
   const schema = typeof data === 'object' && data !== null ? (data as { schema?: unknown }).schema : undefined;
   if (typeof schema === 'string' && schema.startsWith('riddle.outcome/')) {
-    return { base: path.dirname(file), index: null, outcomes: [migrate('outcome', data, file)] };
+    return { base: path.dirname(file), index: null, outcomes: [readOutcomeFile(file)] };
   }
   const index = migrate('run', data, file);
   const base = path.dirname(file);
   const outcomes = index.trials.map((row) => {
     const outcomeFile = path.join(base, row.outcome);
-    return migrate('outcome', readJsonFile(outcomeFile), outcomeFile);
+    return readOutcomeFile(outcomeFile);
   });
   return { base, index, outcomes };
 }

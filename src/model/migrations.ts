@@ -83,6 +83,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
       providers: orDefault(execution, 'providers', null),
     })),
     attempts: eachOf(outcome.attempts, attemptV1toV2),
+    attemptsFile: null,
     arms: eachOf(outcome.arms, (arm) => ({ ...arm, pressure: orDefault(arm, 'pressure', null) })),
     judgment: within(outcome.judgment, (judgment) => ({
       ...judgment,

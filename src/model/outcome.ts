@@ -221,7 +221,13 @@ export const Outcome = z.object({
     /** For a holdout trial: which access this run was, of the budget; null for other trials. */
     holdout: z.object({ access: z.number().int(), budget: z.number().int() }).nullable(),
   }),
+  /** The attempts in the order run; [] in a stored Outcome whose attempts are in `attemptsFile`. */
   attempts: z.array(AttemptRecord),
+  /**
+   * Where the attempts are when stored apart: a JSON Lines file (one AttemptRecord per line) named relative to the
+   * Outcome file's folder. Null when `attempts` holds them (in memory, and in records written before the split).
+   */
+  attemptsFile: z.string().nullable(),
   arms: z.array(ArmSummary),
   judgment: TrialJudgment,
   /** Suite-level tables of a data-driven trial (label distributions, pairs, disputes, calibration), or null. */

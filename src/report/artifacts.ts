@@ -5,6 +5,7 @@ import { calibrateAcrossSuites } from '../aggregate/index.js';
 import { RUN_SCHEMA, type Outcome, type RunIndex } from '../model/index.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
+import { writeOutcomeFiles } from './outcome-files.js';
 
 /** Write a file whole or not at all: a temp file beside it, then a rename. */
 export function writeFileAtomic(file: string, content: string): void {
@@ -62,7 +63,7 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     for (let i = 2; used.has(file); i += 1)
       file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
     used.add(file);
-    writeFileAtomic(path.join(runDir, file), artifactJson(outcome));
+    writeOutcomeFiles(path.join(runDir, file), outcome);
     rows.push({
       id: outcome.trial.id,
       name: outcome.trial.name,

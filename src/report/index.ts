@@ -5,5 +5,6 @@ export { renderTerminal, attemptBar, pressureText } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';
 export { renderHtml } from './html.js';
+export { attemptsFileName, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';
 export { neutraliseText, escapeHtml, markdownText, mapStrings } from './safe-text.js';

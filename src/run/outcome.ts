@@ -85,6 +85,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     records,
     execution: parts.execution,
     attempts: [...parts.attempts],
+    attemptsFile: null,
     arms: [...parts.arms],
     judgment: parts.judgment,
     suite: suite.aggregation.summary

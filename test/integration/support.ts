@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { migrate, type Outcome, type RunIndex } from '../../src/model/index.js';
+import { readOutcomeFile } from '../../src/report/index.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixture = (name: string) => path.join(repoRoot, 'fixtures', name);
@@ -42,7 +43,7 @@ export function readLatestRun(outputDir: string): { index: RunIndex; outcomes: O
   const index = migrate('run', JSON.parse(readFileSync(indexPath, 'utf8')), indexPath);
   const outcomes = index.trials.map((row) => {
     const file = path.join(outputDir, row.outcome);
-    return migrate('outcome', JSON.parse(readFileSync(file, 'utf8')), file);
+    return readOutcomeFile(file);
   });
   return { index, outcomes };
 }

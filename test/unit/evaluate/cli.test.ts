@@ -125,6 +125,7 @@ describe('riddle rejudge', () => {
         holdout: null,
       },
       attempts: [attempt('case', 0, 'UNKNOWN', { observation: observation({ reply: 'YES' }) })],
+      attemptsFile: null,
       arms: [],
       judgment: {
         verdict: 'UNKNOWN',

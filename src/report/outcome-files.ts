@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, migrate, RecordError, type Outcome } from '../model/index.js';
+
+/** Lines gathered before each write: few system calls, and never the whole file in memory at once. */
+const CHUNK_CHARS = 1 << 20;
+
+/** The attempts file beside an Outcome file: `<name>.json` → `<name>.attempts.jsonl`. */
+export function attemptsFileName(outcomeFile: string): string {
+  return `${path.basename(outcomeFile, '.json')}.attempts.jsonl`;
+}
+
+function temporary(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Write an Outcome as two files, each whole or not at all: its attempts as JSON Lines (one canonical AttemptRecord
+ * per line, in the order run), written a chunk at a time, and beside it the compact Outcome (`attempts` [] and
+ * `attemptsFile` naming the lines), so no single string holds every attempt. See docs/ARCHITECTURE.md.
+ */
+export function writeOutcomeFiles(file: string, outcome: Outcome): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const linesName = attemptsFileName(file);
+  const lines = path.join(path.dirname(file), linesName);
+  const linesTemp = temporary(lines);
+  const fd = openSync(linesTemp, 'w');
+  try {
+    let chunk = '';
+    for (const attempt of outcome.attempts) {
+      chunk += `${canonicalJson(attempt)}\n`;
+      if (chunk.length >= CHUNK_CHARS) {
+        writeSync(fd, chunk);
+        chunk = '';
+      }
+    }
+    if (chunk !== '') writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(linesTemp, lines);
+  const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
+  const compactTemp = temporary(file);
+  const out = openSync(compactTemp, 'w');
+  try {
+    writeSync(out, `${JSON.stringify(compact, null, 2)}\n`);
+  } finally {
+    closeSync(out);
+  }
+  renameSync(compactTemp, file);
+}
+
+function parseJson(text: string, place: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RecordError(
+      place,
+      `not valid JSON (${error instanceof Error ? error.message : String(error)}); the file may be truncated or corrupt`,
+    );
+  }
+}
+
+/**
+ * Read an Outcome file, migrated to the current version, with its attempts: from the record itself, or, when it
+ * names an `attemptsFile`, from that JSON Lines file beside it (the result then holds them inline, `attemptsFile`
+ * null). A missing or corrupt file fails with its path (and line).
+ */
+export function readOutcomeFile(file: string): Outcome {
+  if (!existsSync(file)) throw new RecordError(file, 'no such file');
+  const data = parseJson(readFileSync(file, 'utf8'), file);
+  const named =
+    typeof data === 'object' && data !== null ? (data as { attemptsFile?: unknown }).attemptsFile : undefined;
+  if (typeof named !== 'string') return migrate('outcome', data, file);
+  // Only a file beside the Outcome: a record must not send its reader anywhere else on the disk.
+  if (named !== path.basename(named) || named === '..')
+    throw new RecordError(file, `attemptsFile must name a file beside the Outcome, got ${JSON.stringify(named)}`);
+  const linesFile = path.join(path.dirname(file), named);
+  if (!existsSync(linesFile))
+    throw new RecordError(file, `its attempts file ${linesFile} is missing; copy it along with the Outcome`);
+  const attempts = readFileSync(linesFile, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => (line === '' ? [] : [parseJson(line, `${linesFile}:${i + 1}`)]));
+  return migrate('outcome', { ...(data as Record<string, unknown>), attempts, attemptsFile: null }, file);
+}

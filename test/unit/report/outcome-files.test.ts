@@ -1,0 +1,79 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expect as vitestExpect } from 'vitest';
+import { RecordError } from '../../../src/model/index.js';
+import { readOutcomeFile, writeOutcomeFiles } from '../../../src/report/index.js';
+import { resolveTrial, runTrial } from '../../../src/run/index.js';
+import { anEnvironment } from '../builders.js';
+
+async function outcome(n: number) {
+  const resolved = resolveTrial(
+    { name: 'stored trial', file: 'a.test.ts', path: [] },
+    {
+      subject: (input) => `yes ${String(input)}`,
+      rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+      checks: { answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/) },
+      case: { input: 'q', expect: ['answers'] },
+      control: { input: 'r', expect: ['answers'] },
+      repeat: { n, stop: 'fixed' },
+    },
+  );
+  return runTrial(
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    { clock: { now: () => 0 }, expect: vitestExpect },
+  );
+}
+
+const folder = () => mkdtempSync(path.join(os.tmpdir(), 'riddle-outcome-files-'));
+
+describe('Outcome files', () => {
+  it('keep the attempts as JSON Lines beside a compact Outcome, and read back as the same Outcome', async () => {
+    const original = await outcome(30);
+    const dir = folder();
+    const file = path.join(dir, 'stored-trial.json');
+    writeOutcomeFiles(file, original);
+
+    expect(readdirSync(dir).sort()).toEqual(['stored-trial.attempts.jsonl', 'stored-trial.json']);
+    const compact = JSON.parse(readFileSync(file, 'utf8'));
+    expect(compact.attempts).toEqual([]);
+    expect(compact.attemptsFile).toBe('stored-trial.attempts.jsonl');
+    expect(compact.id).toBe(original.id);
+    const lines = readFileSync(path.join(dir, 'stored-trial.attempts.jsonl'), 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(60);
+    expect(lines.map((line) => JSON.parse(line).sequence)).toEqual(original.attempts.map((a) => a.sequence));
+
+    const read = readOutcomeFile(file);
+    expect(read.attemptsFile).toBeNull();
+    expect(read).toEqual(JSON.parse(JSON.stringify(original)));
+  });
+
+  it('read an Outcome that holds its attempts inline', async () => {
+    const original = await outcome(3);
+    const file = path.join(folder(), 'inline.json');
+    writeFileSync(file, JSON.stringify(original));
+    expect(readOutcomeFile(file).attempts).toHaveLength(6);
+  });
+
+  it('fail naming the file and line when the attempts are missing, corrupt, or sent elsewhere', async () => {
+    const original = await outcome(3);
+    const dir = folder();
+    const file = path.join(dir, 'broken.json');
+    writeOutcomeFiles(file, original);
+    const lines = path.join(dir, 'broken.attempts.jsonl');
+    const text = readFileSync(lines, 'utf8').split('\n');
+    writeFileSync(lines, [text[0], '{"truncated', ...text.slice(2)].join('\n'));
+    expect(() => readOutcomeFile(file)).toThrow(RecordError);
+    expect(() => readOutcomeFile(file)).toThrow(`${lines}:2: not valid JSON`);
+
+    const elsewhere = path.join(dir, 'elsewhere.json');
+    writeFileSync(elsewhere, JSON.stringify({ ...original, attempts: [], attemptsFile: '../secrets.jsonl' }));
+    expect(() => readOutcomeFile(elsewhere)).toThrow(/attemptsFile must name a file beside the Outcome/);
+
+    const gone = path.join(dir, 'gone.json');
+    writeFileSync(gone, JSON.stringify({ ...original, attempts: [], attemptsFile: 'gone.attempts.jsonl' }));
+    expect(() => readOutcomeFile(gone)).toThrow(/attempts file .*gone\.attempts\.jsonl is missing/);
+  });
+});
