@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 export const REDACTED = '[redacted]';
 
 /** A variable whose name says it holds a secret. */
-const SECRET_NAME = /key|token|password|passwd|secret|credential|auth|cookie|session|private/i;
+const SECRET_NAME = /key|token|password|passwd|secret|credential|auth|cookie|session|private|salt/i;
 /** Prefixes of well-known key formats (OpenAI, Anthropic, Stripe, GitHub, Slack, AWS, Google, GitLab, Hugging Face, JWT, PEM). */
 const KEY_PREFIX =
   /^(sk-|sk_|pk_|rk_|ghp_|gho_|ghs_|ghu_|ghr_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ|-----BEGIN)/;

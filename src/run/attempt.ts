@@ -1,8 +1,9 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
 import { attemptVerdict } from '../aggregate/index.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
-import { observeAttempt, redactData, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
+import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import { judgeObservation } from './judge.js';
+import { sealedScrubber, withholdSealedMessages } from './sealing.js';
 import type { AttemptSlot } from './schedule.js';
 
 export interface AttemptSetup {
@@ -32,7 +33,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export async function runAttempt(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
   const record = await observeAndJudge(slot, sequence, setup);
-  return setup.sealedTexts.length > 0 ? redactData(record, setup.sealedTexts) : record;
+  return setup.sealedTexts.length > 0 ? sealedScrubber(setup.sealedTexts)(withholdSealedMessages(record)) : record;
 }
 
 async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {

@@ -23,7 +23,7 @@ import {
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
 import { fixturePathProblem } from './fixture-path.js';
-import { sealCase } from './sealing.js';
+import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import {
   functionSubject,
   type RowObserver,
@@ -328,6 +328,7 @@ function resolveArm(
     ...(declared.pressure ? { pressure: { kind: declared.pressure.kind, holds: declared.pressure.holds } } : {}),
   };
   // A sealed Case is pinned by fingerprint only; the plaintext stays with the run, never in a record.
+  if (armCase.sealed && salt === '') throw new TrialDeclarationError(site, `${field}.sealed`, SEAL_SALT_MISSING);
   const pinned = armCase.sealed ? sealCase(armCase, salt) : armCase;
   return { arm: { id, role, group, case: pinned, caseFingerprint: fingerprint(pinned) }, runnable: armCase };
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256, type Case, type JsonValue } from '../model/index.js';
+import { canonicalJson, sha256, type AttemptRecord, type Case, type JsonValue } from '../model/index.js';
 
 /** Stand-in for sealed content in every record: a salted fingerprint, so later edits still show. */
 export function sealValue(value: JsonValue, salt: string): JsonValue {
@@ -27,5 +27,104 @@ export function sealCase(runnable: Case, salt: string): Case {
     input: sealValue(runnable.input, salt),
     followUps: runnable.followUps.map((f) => sealValue(f, salt)),
     oracle: runnable.oracle === null ? null : sealValue(runnable.oracle, salt),
+  };
+}
+
+/** Why a sealed Case cannot be declared without a salt: the fix, in the declaration error. */
+export const SEAL_SALT_MISSING =
+  'a sealed Case needs RIDDLE_SEAL_SALT set to a secret of your own: without it the fingerprint that stands in for the content is unsalted, and anyone can confirm a guess of the content against it';
+
+/** Stand-in for a scrubbed fragment of sealed content. */
+export const SEALED = '[sealed]';
+/** Shortest run of characters shared with sealed content that is scrubbed (shorter runs are ordinary words). */
+export const SEALED_RUN = 8;
+
+/** Lower-case each UTF-16 unit alone, so positions in the folded text are positions in the original. */
+function fold(text: string): string {
+  let out = '';
+  for (const unit of text) {
+    const lower = unit.toLowerCase();
+    out += lower.length === unit.length ? lower : unit;
+  }
+  return out;
+}
+
+/** The sealed texts and their encodings (base64, base64url, hex) that a subject or a message might carry. */
+function sealedForms(texts: readonly string[]): string[] {
+  return texts.flatMap((text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    return [text, bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex')];
+  });
+}
+
+const HEX_DIGEST = /^(sha256:)?[0-9a-f]{64}$/;
+
+/**
+ * A scrubber for everything retained about a sealed arm: every run of SEALED_RUN or more characters that also
+ * occurs in the sealed content (compared case-folded, and in the base64 and hex forms of each whole text) is
+ * replaced by `[sealed]`, so a truncated assertion diff or a subject echoing part of its input keeps no fragment.
+ * Every window of SEALED_RUN characters of the sealed forms is indexed; a retained string's windows found there
+ * are blanked, and overlapping windows join into one stand-in. sha256 digests are left alone.
+ */
+export function sealedScrubber(texts: readonly string[]): <T>(value: T) => T {
+  const windows = new Set<string>();
+  for (const form of sealedForms(texts)) {
+    const folded = fold(form);
+    for (let i = 0; i + SEALED_RUN <= folded.length; i++) windows.add(folded.slice(i, i + SEALED_RUN));
+  }
+  // Whole sealed strings shorter than a window (an oracle like "Lisbon") are scrubbed where they occur whole.
+  const shortTexts = texts.filter((text) => text.length < SEALED_RUN).map(fold);
+  const scrubText = (text: string): string => {
+    if (HEX_DIGEST.test(text)) return text;
+    const folded = fold(text);
+    const hidden = new Uint8Array(text.length);
+    let any = false;
+    for (let i = 0; i + SEALED_RUN <= folded.length; i++) {
+      if (windows.has(folded.slice(i, i + SEALED_RUN))) {
+        hidden.fill(1, i, i + SEALED_RUN);
+        any = true;
+      }
+    }
+    for (const short of shortTexts) {
+      for (let at = folded.indexOf(short); at !== -1; at = folded.indexOf(short, at + 1)) {
+        hidden.fill(1, at, at + short.length);
+        any = true;
+      }
+    }
+    if (!any) return text;
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      if (hidden[i] === 0) out += text[i];
+      else if (i === 0 || hidden[i - 1] === 0) out += SEALED;
+    }
+    return out;
+  };
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === 'string') return scrubText(value);
+    if (Array.isArray(value)) return value.map(scrub);
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, member] of Object.entries(value)) out[scrubText(key)] = scrub(member);
+      return out;
+    }
+    return value;
+  };
+  return <T>(value: T) => scrub(value) as T;
+}
+
+/**
+ * A sealed arm's attempt with every assertion message replaced by the outcome alone: a check's message quotes what
+ * it compared (an expected answer, a truncated diff of the input), which is the sealed content itself.
+ */
+export function withholdSealedMessages(record: AttemptRecord): AttemptRecord {
+  const withheld = (result: string) => `${result} (sealed: the message is withheld)`;
+  return {
+    ...record,
+    findings: record.findings.map((finding) => ({ ...finding, note: withheld(finding.result) })),
+    criteria: record.criteria.map((criterion) => ({
+      ...criterion,
+      reason: withheld(criterion.result),
+      overruled: criterion.overruled.map((o) => ({ ...o, note: withheld(o.result) })),
+    })),
   };
 }

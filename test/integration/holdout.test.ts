@@ -8,7 +8,9 @@ const project = fixture('holdout');
 describe('holdout trials', () => {
   it('run only when asked for, and each run counts against the declared budget', async () => {
     rmSync(path.join(project, '.riddle'), { recursive: true, force: true });
-    const notAsked = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${tempDir('holdout-0')}`]);
+    const notAsked = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${tempDir('holdout-0')}`], {
+      RIDDLE_SEAL_SALT: 'holdout-salt',
+    });
     expect(notAsked.exitCode).toBe(0);
     expect(notAsked.output).toMatch(/1 skipped/);
 
@@ -17,6 +19,7 @@ describe('holdout trials', () => {
       const reportDir = tempDir(`holdout-${run}`);
       const asked = await runVitest(project, ['--reporter=riddle', `--outputFile.riddle=${reportDir}`], {
         RIDDLE_HOLDOUT: '1',
+        RIDDLE_SEAL_SALT: 'holdout-salt',
       });
       expect(asked.exitCode).toBe(0);
       accesses.push(readLatestRun(reportDir).outcomes[0]!);

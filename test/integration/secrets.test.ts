@@ -55,6 +55,37 @@ describe('sealed cases', () => {
   });
 });
 
+describe('sealed fragments', () => {
+  it('a truncated assertion diff and a subject echoing part of the input leave no 8-character run anywhere', async () => {
+    const prompt = 'Zorblax quintessa vemorth 4471? canary:91ab77ce-qwfp';
+    const windows = Array.from({ length: prompt.length - 7 }, (_, i) => prompt.slice(i, i + 8).toLowerCase());
+    const reportDir = tempDir('sealed-fragments');
+    const run = await runVitest(
+      fixture('secrets'),
+      ['--reporter=riddle', `--outputFile.riddle=${reportDir}`, '-t', 'sealed fragments'],
+      { RIDDLE_SEAL_SALT: 'salt-3' },
+    );
+    expect(run.exitCode, run.output).toBe(0);
+    const texts = [...files(reportDir)].map((file) => [path.basename(file), readFileSync(file, 'utf8')] as const);
+    expect(texts.some(([name]) => name.endsWith('.html'))).toBe(true);
+    expect(texts.some(([name]) => name.endsWith('.md'))).toBe(true);
+    // The attempts did fail on the real content (so the diff existed), and the record says so without quoting it.
+    expect(texts.map(([, text]) => text).join('\n')).toContain('unmet (sealed: the message is withheld)');
+    const leaks = [...texts, ['terminal', run.output] as const].flatMap(([name, text]) =>
+      windows.filter((w) => text.toLowerCase().includes(w)).map((w) => `${name}: ${w}`),
+    );
+    expect(leaks).toEqual([]);
+    for (const [name, text] of texts)
+      expect(text, name).not.toContain(Buffer.from(prompt).toString('base64').slice(0, 12));
+  });
+
+  it('a sealed Case without RIDDLE_SEAL_SALT is refused with a declaration error', async () => {
+    const run = await runVitest(fixture('secrets'), ['-t', 'sealed fragments'], { RIDDLE_SEAL_SALT: '' });
+    expect(run.exitCode).not.toBe(0);
+    expect(run.output).toMatch(/case\.sealed: a sealed Case needs RIDDLE_SEAL_SALT/);
+  });
+});
+
 describe('secrets in the environment', () => {
   it('never reach any artifact of a run, whatever the subject does with them', async () => {
     const reportDir = tempDir('secrets');
@@ -69,7 +100,7 @@ describe('secrets in the environment', () => {
         '-t',
         'careless',
       ],
-      planted,
+      { ...planted, RIDDLE_SEAL_SALT: 'salt-0' },
     );
     expect(run.exitCode, run.output).toBe(0);
     const { outcomes } = readLatestRun(reportDir);
