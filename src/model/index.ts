@@ -70,6 +70,25 @@ export {
   CoverageRow,
 } from './outcome.js';
 export { RunIndex, RUN_SCHEMA } from './run-index.js';
+export {
+  RECORDING_SCHEMA,
+  RecordedRequest,
+  RecordedResponse,
+  RecordedExchange,
+  AttemptRecording,
+} from './recording.js';
+export {
+  PriceTable,
+  Cost,
+  Budget,
+  BudgetRecord,
+  CostBreakdown,
+  ProviderRetry,
+  ProviderTraffic,
+  receiptCostUsd,
+  costOf,
+  costBreakdown,
+} from './spending.js';
 export { TrialProgress } from './progress.js';
 export {
   Comparison,

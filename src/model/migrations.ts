@@ -7,6 +7,9 @@
  * key. A step fills every field its version added with the value that field means for records written before it.
  */
 
+import type { Receipt } from './observation.js';
+import { costBreakdown, type CostBreakdown } from './spending.js';
+
 /** A stored record as read from JSON, before it is validated. */
 export type StoredRecord = Record<string, unknown>;
 
@@ -56,6 +59,20 @@ function suiteSummaryV1toV2(value: unknown): unknown {
     : upgraded;
 }
 
+/** The per-arm and per-attempt cost v1 did not keep, rebuilt from its attempts' receipts (their own costUsd). */
+function costBreakdownV1(attempts: unknown): CostBreakdown {
+  const rows = Array.isArray(attempts) ? attempts.filter(isRecord) : [];
+  return costBreakdown(
+    rows.map((attempt) => ({
+      arm: String(attempt.arm),
+      index: Number(attempt.index),
+      receipts: (isRecord(attempt.observation) && Array.isArray(attempt.observation.receipts)
+        ? attempt.observation.receipts
+        : []) as Receipt[],
+    })),
+  );
+}
+
 /** Attempt record v1 → v2. */
 function attemptV1toV2(attempt: StoredRecord): StoredRecord {
   return {
@@ -82,6 +99,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
       budget: orDefault(execution, 'budget', null),
       providers: orDefault(execution, 'providers', null),
     })),
+    cost: within(outcome.cost, (cost) => ({ ...cost, ...costBreakdownV1(outcome.attempts) })),
     attempts: eachOf(outcome.attempts, attemptV1toV2),
     attemptsFile: null,
     arms: eachOf(outcome.arms, (arm) => ({ ...arm, pressure: orDefault(arm, 'pressure', null) })),

@@ -4,6 +4,7 @@ import { Evaluator } from './evaluator.js';
 import { ClaimCheck, CriterionFinding, CriterionResult, EvidenceRef, Finding } from './finding.js';
 import { Observation } from './observation.js';
 import { Rubric } from './rubric.js';
+import { BudgetRecord, Cost, CostBreakdown, ProviderTraffic } from './spending.js';
 import { SuiteSummary } from './suite-summary.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
@@ -220,6 +221,10 @@ export const Outcome = z.object({
     rejudgedFrom: z.string().nullable(),
     /** For a holdout trial: which access this run was, of the budget; null for other trials. */
     holdout: z.object({ access: z.number().int(), budget: z.number().int() }).nullable(),
+    /** The declared budget, what was spent and whether it blocked attempts; null when none was declared. */
+    budget: BudgetRecord.nullable(),
+    /** Provider traffic recorded, replayed or passed through (with retries); null when no provider was declared. */
+    providers: ProviderTraffic.nullable(),
   }),
   /** The attempts in the order run; [] in a stored Outcome whose attempts are in `attemptsFile`. */
   attempts: z.array(AttemptRecord),
@@ -236,7 +241,8 @@ export const Outcome = z.object({
   /** Plain-words capability claims, for healthy Outcomes only. */
   capabilities: z.array(z.string()),
   findings: z.array(Finding),
-  cost: z.object({ usd: z.number().nullable(), inputTokens: z.number().int(), outputTokens: z.number().int() }),
+  /** Tokens and USD from the attempts' receipts (priced by the declared table where they carry no cost), in total, per arm and per attempt. */
+  cost: Cost.extend(CostBreakdown.shape),
   latency: z.object({ meanMs: z.number().nullable(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() }),
   warnings: z.array(z.string()),
 });

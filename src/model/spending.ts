@@ -94,3 +94,19 @@ export const ProviderTraffic = z.object({
   ),
 });
 export type ProviderTraffic = z.infer<typeof ProviderTraffic>;
+
+/** Cost per attempt and per arm (arms in order of first appearance), from each attempt's receipts. */
+export function costBreakdown(
+  attempts: readonly { arm: string; index: number; receipts: readonly Receipt[] }[],
+  prices: PriceTable = {},
+): CostBreakdown {
+  const rows = attempts.map((a) => ({ arm: a.arm, index: a.index, ...costOf(a.receipts, prices) }));
+  const arms = [...new Set(rows.map((r) => r.arm))].map((arm) => ({
+    arm,
+    ...costOf(
+      attempts.filter((a) => a.arm === arm).flatMap((a) => a.receipts),
+      prices,
+    ),
+  }));
+  return { arms, attempts: rows };
+}

@@ -65,7 +65,7 @@ export interface KeptSandbox {
 
 /** What observing one attempt gave: a status and, when the subject ran, its retained Observation. */
 export interface ObservedAttempt {
-  status: 'completed' | 'subject_error' | 'harness_error';
+  status: 'completed' | 'subject_error' | 'harness_error' | 'blocked';
   observation: Observation | null;
   error: { where: string; message: string } | null;
   /** Set only when the plan asked to keep failed sandboxes. */

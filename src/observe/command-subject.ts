@@ -247,7 +247,7 @@ async function runRound(
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  Object.assign(env, options.env?.set ?? {}, riddleEnv);
+  Object.assign(env, options.env?.set ?? {}, context.variables ?? {}, riddleEnv);
   let launch = { command: options.command, args };
   if (isolation !== null) {
     const { engine } = isolation;

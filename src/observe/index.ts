@@ -62,3 +62,16 @@ export {
 } from './environment.js';
 export { redactVariable, redactText, redactData, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';
+export {
+  ProviderGateway,
+  withProviderTraffic,
+  requestFingerprint,
+  DEFAULT_RETRY,
+  recordingsFingerprint,
+  slug,
+  type ProviderOrigin,
+  type ProviderTrafficOptions,
+  type ProviderResponse,
+  type Forward,
+  type RetryPolicy,
+} from './recording/index.js';

@@ -30,8 +30,11 @@ export interface RoundResources {
 
 /** Why a round failed, as data: the attempt gets this status and keeps everything observed so far. */
 export interface RoundFailure {
-  /** `subject_error`: the subject crashed, broke its protocol or hit a stop condition; `harness_error`: riddle could not run it. */
-  status: 'subject_error' | 'harness_error';
+  /**
+   * `subject_error`: the subject crashed, broke its protocol or hit a stop condition; `harness_error`: riddle could
+   * not run it; `blocked`: something declared was unavailable (a provider answer not recorded, a declared quota).
+   */
+  status: 'subject_error' | 'harness_error' | 'blocked';
   message: string;
 }
 
@@ -92,6 +95,8 @@ export interface AttemptContext {
   readonly tools: ToolCaller;
   /** The same tools over MCP; null when they are not served (no tools, or called directly). */
   readonly mcp: McpEndpoints | null;
+  /** Variables a command subject gets besides its own (provider base URLs pointed at riddle's recording proxy). */
+  readonly variables?: Readonly<Record<string, string>>;
   /** Record a provider receipt (id, model, tokens, cost) for a call the subject made. */
   recordReceipt(receipt: Receipt): void;
 }

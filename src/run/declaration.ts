@@ -15,6 +15,7 @@ import {
   type EvidenceGrade,
   type JsonValue,
   type Pressure,
+  type PriceTable,
   type Rubric,
   type StoppingRule,
   type TrialSuite,
@@ -24,6 +25,7 @@ import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
+import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
 import {
   functionSubject,
   type RowObserver,
@@ -104,7 +106,15 @@ interface CommonDeclaration {
   repeat?: RepeatDeclaration;
   tools?: ToolDefinition[];
   dependencies?: Dependency[];
-  budget?: { attemptMs?: number; maxOutputBytes?: number };
+  /**
+   * Per attempt: time (ms) and output cap. Per trial: `usd` (from receipts, else the price table), `tokens` (input +
+   * output) and `wallMs`; once one is spent, attempts that have not started are blocked.
+   */
+  budget?: { attemptMs?: number; maxOutputBytes?: number; usd?: number; tokens?: number; wallMs?: number };
+  /** USD per million input and output tokens, by model id, for receipts that carry no cost of their own. */
+  prices?: PriceTable;
+  /** Providers whose HTTP traffic is recorded once, replayed in CI, retried on rate limits (see README). */
+  providers?: ProvidersDeclaration;
   /** Strongest tool effect admitted (default `read`); an arm may override it. */
   effectClass?: EffectClass;
   /** Verdicts under which the trial's test passes (default PASS only). */
@@ -168,6 +178,10 @@ export interface ResolvedTrial {
   budgetMs: number;
   variables: string[];
   prompts: Record<string, string>;
+  /** Declared spending limits of the whole trial, or null. */
+  spendingBudget: ResolvedSpending['spendingBudget'];
+  prices: ResolvedSpending['prices'];
+  providerSetup: ResolvedSpending['providerSetup'];
 }
 
 export const DEFAULTS = {
@@ -535,5 +549,6 @@ export function resolveTrial(
     observers: declared.observers ?? [],
     keepFailedSandboxes: declared.keepFailedSandboxes ?? false,
     claimExtractors: declared.claimExtractors ?? [],
+    ...resolveSpending(declared, site, (field, problem) => new TrialDeclarationError(site, field, problem)),
   };
 }

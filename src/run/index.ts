@@ -21,4 +21,14 @@ export {
   type RepeatDeclaration,
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
+export { BudgetMeter } from './budget.js';
+export {
+  prepareProviders,
+  resolveSpending,
+  type PreparedProviders,
+  type ProvidersDeclaration,
+  type ProviderDeclaration,
+  type ResolvedProviders,
+  type ResolvedSpending,
+} from './providers.js';
 export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './trial-timeout.js';

@@ -1,4 +1,6 @@
 import {
+  costBreakdown,
+  costOf,
   fingerprint,
   OUTCOME_SCHEMA,
   type ArmSummary,
@@ -15,7 +17,7 @@ import { outcomeId } from './outcome-id.js';
 import type { TrialPlan } from './run-trial.js';
 
 export interface OutcomeParts {
-  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'> & {
+  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'prices'> & {
     evaluators: readonly { record: Outcome['records']['evaluators'][number] }[];
   };
   attempts: readonly AttemptRecord[];
@@ -64,8 +66,8 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     evaluators: evaluators.map((e) => fingerprint(e)),
     environment: fingerprint(environment),
   };
+  const prices = parts.plan.prices ?? {};
   const receipts = parts.attempts.flatMap((a) => a.observation?.receipts ?? []);
-  const costs = receipts.map((r) => r.costUsd).filter((c): c is number => c !== null);
   const durations = parts.attempts
     .filter((a) => a.status !== 'blocked')
     .map((a) => a.durationMs)
@@ -95,9 +97,11 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     capabilities: routed.capabilities,
     findings: routed.findings,
     cost: {
-      usd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
-      inputTokens: receipts.reduce((sum, r) => sum + (r.inputTokens ?? 0), 0),
-      outputTokens: receipts.reduce((sum, r) => sum + (r.outputTokens ?? 0), 0),
+      ...costOf(receipts, prices),
+      ...costBreakdown(
+        parts.attempts.map((a) => ({ arm: a.arm, index: a.index, receipts: a.observation?.receipts ?? [] })),
+        prices,
+      ),
     },
     latency: {
       meanMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,

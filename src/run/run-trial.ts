@@ -8,12 +8,15 @@ import type {
   Rubric,
   TrialProgress,
   TrialSuite,
+  Budget,
+  PriceTable,
 } from '../model/index.js';
 import { attemptVerdict, summarizeArm, judgeTrial } from '../aggregate/index.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
-import type { RowObserver, Subject, ToolDefinition } from '../observe/index.js';
+import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt } from './attempt.js';
+import { BudgetMeter } from './budget.js';
 import { assembleOutcome } from './outcome.js';
 import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
@@ -39,6 +42,12 @@ export interface TrialPlan {
   claimExtractors: readonly ClaimExtractor[];
   /** For a holdout trial granted access: which access this run is, of the budget; absent or null otherwise. */
   holdout?: { access: number; budget: number } | null;
+  /** Declared spending limits: attempts that would start once one is spent are blocked. Absent or null: none. */
+  budget?: Budget | null;
+  /** Prices receipts without a cost of their own are costed at, by model. */
+  prices?: PriceTable;
+  /** The trial's provider traffic (recorded, replayed or live), when providers are declared. */
+  providers?: ProviderGateway | null;
 }
 
 export interface RunServices {
@@ -70,6 +79,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const order: string[] = [];
   const notRun = new Map<string, { count: number; reason: string }>();
   let cutShort = 0;
+  const meter = plan.budget
+    ? new BudgetMeter(plan.budget, plan.prices ?? {}, () => services.clock.now(), services.clock.now())
+    : null;
 
   const noteSkipped = (slot: AttemptSlot, reason: string) => {
     const entry = notRun.get(slot.arm) ?? { count: 0, reason };
@@ -148,7 +160,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       if (blocker) record = unrun(slot, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail);
       else if (breaker)
         record = unrun(slot, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail);
-      else {
+      else if (meter?.spent()) {
+        meter.block(slot.arm);
+        record = unrun(slot, sequence, 'blocked', 'budget', meter.spent() ?? '');
+      } else {
         record = await runAttempt(slot, sequence, {
           case: armCase,
           rubric,
@@ -163,6 +178,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           claimExtractors: plan.claimExtractors,
           sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
         });
+        meter?.spend(record);
       }
       arm.records.push(record);
       considerStopping(slot.arm);
@@ -185,11 +201,14 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const blocked = blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null;
   const judgment = judgeTrial({ suite, rubric, arms, blocked, cutShort });
   const attempts = [...state.values()].flatMap((s) => s.records).sort((a, b) => a.sequence - b.sequence);
-  const stopping = [...state.entries()].flatMap(([arm, s]) =>
-    s.stoppedBy
-      ? [{ arm, afterAttempts: s.stoppedBy.afterAttempts, decision: s.stoppedBy.decision, rule: describeRule(rule) }]
-      : [],
-  );
+  const stopping = [
+    ...[...state.entries()].flatMap(([arm, s]) =>
+      s.stoppedBy
+        ? [{ arm, afterAttempts: s.stoppedBy.afterAttempts, decision: s.stoppedBy.decision, rule: describeRule(rule) }]
+        : [],
+    ),
+    ...(meter?.stops() ?? []),
+  ];
   return assembleOutcome({
     plan,
     attempts,
@@ -204,6 +223,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       independentAttempts: plan.environment.independentAttempts,
       rejudgedFrom: null,
       holdout: plan.holdout ?? null,
+      budget: meter?.record() ?? null,
+      providers: plan.providers ? await plan.providers.record() : null,
     },
   });
 }

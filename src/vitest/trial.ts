@@ -13,6 +13,7 @@ import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/ind
 import {
   declarationWarnings,
   pinFixtures,
+  prepareProviders,
   resolveTrial,
   runTrial,
   TrialDeclarationError,
@@ -115,24 +116,39 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })),
     );
     const identity = await resolved.subject.identify();
+    const traffic = resolved.providerSetup
+      ? await prepareProviders(resolved.providerSetup, resolved.subject, {
+          root,
+          trial: name,
+          prices: resolved.prices,
+          record: process.env.RIDDLE_RECORD === '1',
+        })
+      : null;
     const environment = await captureEnvironment({
       subject: identity,
       tools: resolved.tools,
       prompts: resolved.prompts,
-      dependencies: checked,
+      dependencies: traffic ? [...checked, traffic.dependency] : checked,
       budgets: suite.arms[0]?.case.stop ?? { timeoutMs: 0, maxOutputBytes: 0, maxRounds: 1 },
       maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
       variables: resolved.variables,
       projectRoot: root,
-      independentAttempts: attemptIndependence(resolved.subject, identity) !== 'not-independent',
-      notes: independenceNotes(attemptIndependence(resolved.subject, identity)),
+      independentAttempts:
+        attemptIndependence(resolved.subject, identity) !== 'not-independent' && (traffic?.independent ?? true),
+      notes: [
+        ...independenceNotes(attemptIndependence(resolved.subject, identity)),
+        ...(traffic && !traffic.independent ? ['attempts replay recorded provider traffic'] : []),
+      ],
     });
     const outcome = await runTrial(
       {
         suite,
         rubric: resolved.rubric,
         evaluators: resolved.evaluators,
-        subject: resolved.subject,
+        subject: traffic?.subject ?? resolved.subject,
+        budget: resolved.spendingBudget,
+        prices: resolved.prices,
+        providers: traffic?.gateway ?? null,
         tools: resolved.tools,
         environment,
         unavailable: [
@@ -159,7 +175,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         signal: context.signal,
         ...progressReport(context.task.id),
       },
-    );
+    ).finally(() => traffic?.gateway.close());
     context.task.meta.riddle = { trial: name, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);

@@ -123,6 +123,8 @@ describe('riddle rejudge', () => {
         independentAttempts: true,
         rejudgedFrom: null,
         holdout: null,
+        budget: null,
+        providers: null,
       },
       attempts: [attempt('case', 0, 'UNKNOWN', { observation: observation({ reply: 'YES' }) })],
       attemptsFile: null,
@@ -140,7 +142,7 @@ describe('riddle rejudge', () => {
       coverage: [],
       capabilities: [],
       findings: [],
-      cost: { usd: null, inputTokens: 0, outputTokens: 0 },
+      cost: { usd: null, inputTokens: 0, outputTokens: 0, arms: [], attempts: [] },
       latency: { meanMs: null, p50Ms: null, p95Ms: null },
       warnings: [],
     };
