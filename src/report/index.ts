@@ -1,4 +1,5 @@
 export { summaryLine, formatVerdictFailure, armTally } from './verdict-text.js';
+export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
 export { formatProgress } from './progress-text.js';
 export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';

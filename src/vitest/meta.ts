@@ -3,6 +3,8 @@ import type { Outcome } from '../model/index.js';
 /** What a trial's Vitest test carries to the reporter: its whole Outcome, built in the worker. */
 export interface RiddleTaskMeta {
   trial: string;
+  /** Line of the `trial(…)` call in its test file, when it could be told (for annotations). */
+  line?: number | null;
   outcome?: Outcome;
 }
 

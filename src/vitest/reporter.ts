@@ -16,6 +16,7 @@ import { newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js'
 import type {} from './meta.js';
 import { harnessVersions } from '../observe/index.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
+import { writeGitHubOutput } from './github-output.js';
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>;
 
@@ -170,6 +171,7 @@ export class RiddleReporter implements Reporter {
         this.ctx.logger.log(
           `  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`,
         );
+        writeGitHubOutput(this.ctx, testModules, { outcomes, missing, runDir: written.runDir });
       } catch (error) {
         this.ctx.logger.error(
           `riddle: could not write the report: ${error instanceof Error ? error.message : String(error)}`,

@@ -27,12 +27,26 @@ import type {} from './meta.js';
 import type {} from './plugin.js';
 import { claimHoldoutAccess } from './holdout-ledger.js';
 import { progressReport } from './progress-writer.js';
+import { declarationFrames, declarationLine } from './declared-stack.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
-  constructor(readonly outcome: Outcome) {
+  /**
+   * `declaredAt`: the stack frames of the trial's declaration (see declarationFrames), so the failure points at the
+   * user's `trial(…)` line.
+   */
+  constructor(
+    readonly outcome: Outcome,
+    declaredAt: string | null = null,
+  ) {
     super(formatVerdictFailure(outcome));
     this.name = 'TrialVerdictError';
+    if (declaredAt) this.stack = `${this.name}: ${this.message}\n${declaredAt}`;
+  }
+
+  /** What Vitest serialises and prints: the message and stack, not the whole Outcome (it is in the test's meta). */
+  toJSON(): { name: string; message: string; stack: string | undefined } {
+    return { name: this.name, message: this.message, stack: this.stack };
   }
 }
 
@@ -66,6 +80,8 @@ function siteAtRun(context: TestContext, name: string): DeclarationSite {
 
 function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
   const file = currentFile();
+  const declaredAt = declarationFrames(new Error().stack, expect.getState().testPath ?? '');
+  const line = declarationLine(declaredAt);
   const collectionSite: DeclarationSite = { name, file, path: [] };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
@@ -100,7 +116,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
   test(neutraliseText(name), {
     timeout: testTimeoutMs(budgetMs),
-    meta: { riddle: { trial: name } },
+    meta: { riddle: { trial: name, line } },
   }, async (context) => {
     const site = siteAtRun(context, name);
     const resolved = resolveTrial(site, declaration, projectSettings());
@@ -176,10 +192,10 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         ...progressReport(context.task.id),
       },
     ).finally(() => traffic?.gateway.close());
-    context.task.meta.riddle = { trial: name, outcome };
+    context.task.meta.riddle = { trial: name, line, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
-    if (outcome.judgment.testOutcome === 'fail') throw new TrialVerdictError(outcome);
+    if (outcome.judgment.testOutcome === 'fail') throw new TrialVerdictError(outcome, declaredAt);
   });
 }
 

@@ -1,0 +1,113 @@
+import type { Outcome, RunIndex } from '../model/index.js';
+import { formatSampleReason, sampleReasons } from './sample-reasons.js';
+import { armTally } from './verdict-text.js';
+
+/** Past this many arms (a data-driven suite) a trial's arms are counted per verdict, not listed. */
+const MAX_ARM_ROWS = 8;
+
+const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+/** A Markdown table cell: pipes escaped, one line, and no HTML from subject-derived text. */
+const cell = (s: string) => s.replace(/[|\\]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+
+export interface JobSummaryLinks {
+  /** The run's folder and its HTML report, as paths relative to the workspace. */
+  runDir: string;
+  html: string;
+  /** The workflow run's page (where uploaded artifacts are listed), when known. */
+  runUrl: string | null;
+}
+
+function armLines(o: Outcome): string[] {
+  if (o.arms.length > MAX_ARM_ROWS) {
+    const verdicts = new Map<string, number>();
+    for (const a of o.arms) verdicts.set(a.verdict, (verdicts.get(a.verdict) ?? 0) + 1);
+    return [`${o.arms.length} arms: ${[...verdicts.entries()].map(([v, n]) => `${n} ${v}`).join(', ')}`, ''];
+  }
+  return [
+    '| arm | role | verdict | attempts | rate [exact one-sided bounds] | τ |',
+    '|---|---|---|---|---|---|',
+    ...o.arms.map(
+      (a) =>
+        `| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${num(a.rate)} [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`,
+    ),
+    '',
+  ];
+}
+
+/**
+ * A GitHub Actions job summary of a run (appended to `$GITHUB_STEP_SUMMARY`): a verdict table, each trial's arm
+ * distributions, sample reasons for trials that did not pass, and where the report and Outcomes are.
+ */
+export function renderJobSummary(
+  outcomes: readonly Outcome[],
+  missing: RunIndex['missing'],
+  links: JobSummaryLinks,
+): string {
+  const tally = new Map<string, number>();
+  for (const o of outcomes) tally.set(o.judgment.verdict, (tally.get(o.judgment.verdict) ?? 0) + 1);
+  const lines = [
+    '## riddle',
+    '',
+    `${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}: ${[...tally.entries()].map(([v, n]) => `**${n} ${v}**`).join(' · ')}${missing.length ? ` · ${missing.length} without an Outcome` : ''}`,
+    '',
+    '| verdict | trial | file | test | why |',
+    '|---|---|---|---|---|',
+    ...outcomes.map(
+      (o) =>
+        `| ${o.judgment.verdict} | ${cell(o.trial.name)} | \`${cell(o.trial.file)}\` | ${o.judgment.testOutcome} | ${cell(o.judgment.reason)} |`,
+    ),
+    ...missing.map((m) => `| UNKNOWN | ${cell(m.name)} | \`${cell(m.file)}\` | — | no Outcome: ${cell(m.reason)} |`),
+    '',
+  ];
+  for (const o of outcomes) {
+    lines.push(
+      `<details${o.judgment.verdict === 'PASS' ? '' : ' open'}><summary>${o.judgment.verdict} — ${cell(o.trial.name)}</summary>`,
+      '',
+    );
+    lines.push(...armLines(o));
+    const samples = sampleReasons(o);
+    if (samples.length)
+      lines.push(
+        'Why attempts did not pass (samples):',
+        '',
+        ...samples.map((s) => `- ${cell(formatSampleReason(s))}`),
+        '',
+      );
+    lines.push('</details>', '');
+  }
+  lines.push(
+    `Report: \`${links.html}\` · Outcomes: \`${links.runDir}\`${links.runUrl ? ` · [artifacts of this workflow run](${links.runUrl})` : ''}`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** Escape a workflow command's message (GitHub: `%`, CR and LF). */
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+/** Escape a workflow command's property value (also `:` and `,`). */
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+export interface AnnotatedTrial {
+  outcome: Outcome;
+  /** The `trial(…)` line in its file, when known. */
+  line: number | null;
+  /** Whether the trial's Vitest test failed (and so already carries Vitest's own failure annotation). */
+  testFailed: boolean;
+}
+
+/**
+ * GitHub Actions annotations (`::error file=…,line=…::…`) for trials that did not pass, at their declaration line:
+ * an error when the trial's test failed, a warning when it passed or was skipped despite its verdict.
+ * `skipFailed` leaves failed tests to Vitest's own github-actions reporter, so none is annotated twice.
+ */
+export function githubAnnotations(trials: readonly AnnotatedTrial[], options: { skipFailed: boolean }): string[] {
+  return trials.flatMap(({ outcome, line, testFailed }) => {
+    if (outcome.judgment.verdict === 'PASS' || (testFailed && options.skipFailed)) return [];
+    const level = testFailed ? 'error' : 'warning';
+    const place = [`file=${escapeProperty(outcome.trial.file)}`, ...(line ? [`line=${line}`] : [])];
+    const title = escapeProperty(`riddle ${outcome.judgment.verdict}: ${outcome.trial.name}`);
+    const samples = sampleReasons(outcome).map((s) => `  ${formatSampleReason(s)}`);
+    const message = [outcome.judgment.reason, ...samples].join('\n');
+    return [`::${level} ${place.join(',')},title=${title}::${escapeData(message)}`];
+  });
+}
