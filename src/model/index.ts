@@ -71,6 +71,13 @@ export {
 } from './outcome.js';
 export { RunIndex, RUN_SCHEMA } from './run-index.js';
 export {
+  DeclaredPolicy,
+  Registration,
+  Registrations,
+  REGISTRATIONS_SCHEMA,
+  RegistrationCheck,
+} from './registration.js';
+export {
   RECORDING_SCHEMA,
   RecordedRequest,
   RecordedResponse,

@@ -84,6 +84,36 @@ function attemptV1toV2(attempt: StoredRecord): StoredRecord {
 }
 
 /**
+ * Arm summary v1 → v2. v1 rated PASS over decided attempts; v2 rates over the decision's denominator (errors kept in
+ * it), so the rate is recomputed from the decision and its Wilson interval, computed on the other denominator, is
+ * dropped (null) where the two differ. The required-criteria share was not recorded: null. Under the `exclude`
+ * policy the attempts without a verdict were left out of the bound: they become the exclusions.
+ */
+function armV1toV2(arm: StoredRecord, outcome: StoredRecord): StoredRecord {
+  const decision = isRecord(arm.decision) ? arm.decision : {};
+  const successes = Number(decision.successes);
+  const attempts = Number(decision.attempts);
+  const rate = attempts > 0 ? successes / attempts : null;
+  const records = isRecord(outcome.records) ? outcome.records : {};
+  const rubric = isRecord(records.rubric) ? records.rubric : {};
+  const excluded =
+    rubric.missingEvidence === 'exclude' && Array.isArray(outcome.attempts)
+      ? outcome.attempts
+          .filter(isRecord)
+          .filter((a) => a.arm === arm.arm && a.verdict === 'UNKNOWN')
+          .map((a) => ({ index: a.index, status: a.status, reason: a.reason }))
+      : [];
+  return {
+    ...arm,
+    rate,
+    wilson: rate === arm.rate ? arm.wilson : null,
+    required: null,
+    exclusions: excluded,
+    pressure: orDefault(arm, 'pressure', null),
+  };
+}
+
+/**
  * Outcome `riddle.outcome/1` → `riddle.outcome/2`: values v1 omitted when absent become null (attempt, arm and
  * trial pressure, the holdout access, a process's stop reason, the observers list), and lists v1 omitted when
  * empty become [] (observation notes).
@@ -92,6 +122,9 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
   return {
     ...outcome,
     schema: 'riddle.outcome/2',
+    // v1 ids fingerprinted the pinned records only: that is the setup fingerprint of v2.
+    setup: outcome.id,
+    registration: null,
     execution: within(outcome.execution, (execution) => ({
       ...execution,
       holdout: orDefault(execution, 'holdout', null),
@@ -102,7 +135,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
     cost: within(outcome.cost, (cost) => ({ ...cost, ...costBreakdownV1(outcome.attempts) })),
     attempts: eachOf(outcome.attempts, attemptV1toV2),
     attemptsFile: null,
-    arms: eachOf(outcome.arms, (arm) => ({ ...arm, pressure: orDefault(arm, 'pressure', null) })),
+    arms: eachOf(outcome.arms, (arm) => armV1toV2(arm, outcome)),
     judgment: within(outcome.judgment, (judgment) => ({
       ...judgment,
       pressure: orDefault(judgment, 'pressure', null),

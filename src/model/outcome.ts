@@ -3,6 +3,7 @@ import { Environment } from './environment.js';
 import { Evaluator } from './evaluator.js';
 import { ClaimCheck, CriterionFinding, CriterionResult, EvidenceRef, Finding } from './finding.js';
 import { Observation } from './observation.js';
+import { RegistrationCheck } from './registration.js';
 import { Rubric } from './rubric.js';
 import { BudgetRecord, Cost, CostBreakdown, ProviderTraffic } from './spending.js';
 import { SuiteSummary } from './suite-summary.js';
@@ -120,14 +121,16 @@ export const ArmSummary = z.object({
   decision: ArmDecision,
   /**
    * Decides PARTIAL and FAIL: the share of attempts meeting every required criterion (PASS or PARTIAL attempts),
-   * on the same denominator and bound as `decision`.
+   * on the same denominator and bound as `decision`; null in records written before it was kept.
    */
-  required: z.object({
-    successes: z.number().int(),
-    attempts: z.number().int(),
-    lower: z.number(),
-    upper: z.number(),
-  }),
+  required: z
+    .object({
+      successes: z.number().int(),
+      attempts: z.number().int(),
+      lower: z.number(),
+      upper: z.number(),
+    })
+    .nullable(),
   /** Attempts left out of the denominators by the Rubric's `exclude` policy, each with why (empty under `bound`). */
   exclusions: z.array(z.object({ index: z.number().int(), status: AttemptStatus, reason: z.string() })),
   verdict: Verdict,
@@ -245,5 +248,10 @@ export const Outcome = z.object({
   cost: Cost.extend(CostBreakdown.shape),
   latency: z.object({ meanMs: z.number().nullable(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() }),
   warnings: z.array(z.string()),
+  /**
+   * The declared policy against the project's registrations (declared before seen): whether it changed after results
+   * were recorded, with the earlier Outcome; null when not checked (re-judged Outcomes, runs outside the Vitest layer).
+   */
+  registration: RegistrationCheck.nullable(),
 });
 export type Outcome = z.infer<typeof Outcome>;

@@ -21,6 +21,12 @@ export {
   type RepeatDeclaration,
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
+export {
+  checkRegistration,
+  declaredPolicy,
+  recordRegistration,
+  REGISTRATIONS_FILE,
+} from './registrations.js';
 export { BudgetMeter } from './budget.js';
 export {
   prepareProviders,

@@ -6,6 +6,7 @@ import {
   type ArmSummary,
   type AttemptRecord,
   type Outcome,
+  type RegistrationCheck,
   type Rubric,
   type TrialJudgment,
   type TrialSuite,
@@ -17,7 +18,7 @@ import { outcomeId } from './outcome-id.js';
 import type { TrialPlan } from './run-trial.js';
 
 export interface OutcomeParts {
-  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'prices'> & {
+  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'prices' | 'registration'> & {
     evaluators: readonly { record: Outcome['records']['evaluators'][number] }[];
   };
   attempts: readonly AttemptRecord[];
@@ -44,9 +45,19 @@ export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[]
   return [];
 }
 
+/** The registrations check in words, when the declared policy changed after results were seen. */
+export function registrationWarning(check: RegistrationCheck | null | undefined): string | null {
+  if (check?.status === 'changed')
+    return `policy changed after results were seen: the repetition, stopping, threshold or aggregation now declared (${check.policy.slice(7, 19)}) differs from the one registered with Outcome ${check.earlierOutcome} (${check.registeredPolicy?.slice(7, 19)}); run with RIDDLE_ACCEPT_POLICY=1 to accept the new policy on purpose`;
+  if (check?.status === 'accepted')
+    return `policy changed after results were seen and accepted on purpose (RIDDLE_ACCEPT_POLICY=1): the earlier policy was registered with Outcome ${check.earlierOutcome}`;
+  return null;
+}
+
 /** Everything the Outcome should warn about: the declaration, and attempts that were not independent samples. */
-function outcomeWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment'>): string[] {
-  const warnings = declarationWarnings(plan.suite, plan.rubric);
+function outcomeWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'registration'>): string[] {
+  const registration = registrationWarning(plan.registration);
+  const warnings = [...(registration ? [registration] : []), ...declarationWarnings(plan.suite, plan.rubric)];
   if (!plan.environment.independentAttempts) {
     warnings.push(
       'attempts are not independent samples (replayed or cached subject): intervals describe the recording, not the subject',
@@ -109,6 +120,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
       p95Ms: percentile(durations, 0.95),
     },
     warnings: outcomeWarnings(parts.plan),
+    registration: parts.plan.registration ?? null,
   };
   const { schema, ...rest } = outcome;
   return { schema, id: outcomeId(outcome), ...rest };

@@ -5,6 +5,7 @@ import type {
   Dependency,
   Environment,
   Outcome,
+  RegistrationCheck,
   Rubric,
   TrialProgress,
   TrialSuite,
@@ -42,6 +43,8 @@ export interface TrialPlan {
   claimExtractors: readonly ClaimExtractor[];
   /** For a holdout trial granted access: which access this run is, of the budget; absent or null otherwise. */
   holdout?: { access: number; budget: number } | null;
+  /** How the declared policy stands against the project's registrations (run/registrations); absent or null when not checked. */
+  registration?: RegistrationCheck | null;
   /** Declared spending limits: attempts that would start once one is spent are blocked. Absent or null: none. */
   budget?: Budget | null;
   /** Prices receipts without a cost of their own are costed at, by model. */

@@ -145,6 +145,7 @@ describe('riddle rejudge', () => {
       cost: { usd: null, inputTokens: 0, outputTokens: 0, arms: [], attempts: [] },
       latency: { meanMs: null, p50Ms: null, p95Ms: null },
       warnings: [],
+      registration: null,
     };
     const oldFile = path.join(dir, 'old-outcome.json');
     writeFileSync(oldFile, JSON.stringify(old));

@@ -1,0 +1,116 @@
+import { mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  fingerprint,
+  REGISTRATIONS_SCHEMA,
+  Registrations,
+  type DeclaredPolicy,
+  type RegistrationCheck,
+  type Rubric,
+  type TrialSuite,
+} from '../model/index.js';
+
+/** Where a project's registrations live, relative to its root: meant to be committed, like snapshot files. */
+export const REGISTRATIONS_FILE = path.join('.riddle', 'registrations.json');
+
+/** The policy a trial declares before it sees results (concurrency aside: it changes no result). */
+export function declaredPolicy(suite: TrialSuite, rubric: Rubric): DeclaredPolicy {
+  return {
+    n: suite.repeat.n,
+    order: suite.repeat.order,
+    seed: suite.repeat.seed,
+    stop: { ...suite.repeat.stop },
+    threshold: { ...rubric.threshold },
+    missingEvidence: rubric.missingEvidence,
+    aggregation: { ...suite.aggregation },
+  };
+}
+
+function read(file: string): Registrations {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { schema: REGISTRATIONS_SCHEMA, trials: {} };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`riddle: ${file} is not valid JSON; restore it from version control`);
+  }
+  const parsed = Registrations.safeParse(data);
+  if (!parsed.success) {
+    throw new Error(
+      `riddle: ${file} is not a registrations file (${parsed.error.issues[0]?.message ?? 'invalid'}); restore it from version control`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Compare a trial's declared policy with the one registered at its first run. `accept` (RIDDLE_ACCEPT_POLICY=1)
+ * takes a changed policy on purpose, as `-u` does for snapshots; without it a change is reported, never silent.
+ */
+export function checkRegistration(
+  root: string,
+  trialId: string,
+  policy: DeclaredPolicy,
+  accept: boolean,
+): RegistrationCheck {
+  const current = fingerprint(policy);
+  const registered = read(path.join(root, REGISTRATIONS_FILE)).trials[trialId];
+  if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
+  const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };
+  if (registered.policy === current) return { status: 'unchanged', ...base };
+  return { status: accept ? 'accepted' : 'changed', ...base };
+}
+
+/** Hold a lock folder while the file is read and rewritten: trials of several files run in parallel workers. */
+async function withLock<T>(dir: string, work: () => T): Promise<T> {
+  const lock = path.join(dir, 'registrations.lock');
+  for (let waited = 0; ; waited += 10) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (waited > 10_000)
+        throw new Error(`riddle: ${lock} has been held for 10 s; remove it if no riddle run is active`);
+      await sleep(10);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
+/**
+ * Register a trial's policy with the Outcome of the run that first saw results under it: at a first run, or when a
+ * changed policy was accepted. A registration another run made meanwhile for the same policy is kept.
+ */
+export async function recordRegistration(
+  root: string,
+  trialId: string,
+  policy: DeclaredPolicy,
+  check: RegistrationCheck,
+  outcomeId: string,
+): Promise<void> {
+  if (check.status !== 'registered' && check.status !== 'accepted') return;
+  const file = path.join(root, REGISTRATIONS_FILE);
+  mkdirSync(path.dirname(file), { recursive: true });
+  await withLock(path.dirname(file), () => {
+    const registrations = read(file);
+    const existing = registrations.trials[trialId];
+    if (existing && existing.policy === check.policy) return;
+    if (existing && check.status === 'registered') return;
+    registrations.trials[trialId] = { policy: check.policy, declared: policy, outcome: outcomeId };
+    const sorted = Object.fromEntries(Object.entries(registrations.trials).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify({ ...registrations, trials: sorted }, null, 2)}\n`);
+    renameSync(temp, file);
+  });
+}
