@@ -28,10 +28,12 @@ describe('example-project: τ-bench airline from its recorded trajectories', () 
     const first = tau.attempts.find((a) => a.arm === 'task-0' && a.index === 0)?.observation;
     expect(first?.rounds[0]?.input).toBe("Hi! I'm looking to book a flight from New York to Seattle on May 20th.");
     expect(first?.rounds.length).toBe(8);
+    // A write the tool refused is kept with its recorded failure, not as a success.
     expect(first?.toolRequests.find((r) => r.tool === 'book_reservation')).toMatchObject({
       effect: 'write',
       admitted: true,
-      error: null,
+      result: null,
+      error: 'Error: payment amount does not add up, total price is 305, but paid 255',
     });
   });
 
