@@ -1,9 +1,10 @@
 import type { AttemptRecord, CoverageRow, Rubric } from '../model/index.js';
 
 /**
- * The coverage table of an Outcome: per criterion, the evidence that covered it in each attempt (by reference),
- * or none, bound to the exact Rubric (by fingerprint) and the subject revision. An attempt that produced no
- * result for the criterion (an error before judging) counts as uncovered.
+ * The coverage table of an Outcome: per criterion, how many attempts it was covered in and which attempts left it
+ * uncovered, bound to the exact Rubric (by fingerprint) and the subject revision. The evidence that covered it is
+ * referenced, not copied: it is in each attempt's `criteria[].coveredBy`. An attempt that produced no result for
+ * the criterion (an error before judging) counts as uncovered.
  */
 export function coverageTable(
   rubric: Rubric,
@@ -12,20 +13,20 @@ export function coverageTable(
   attempts: readonly Pick<AttemptRecord, 'arm' | 'index' | 'criteria'>[],
 ): CoverageRow[] {
   return rubric.criteria.map((criterion) => {
-    const rows = attempts.map((attempt) => ({
-      arm: attempt.arm,
-      attempt: attempt.index,
-      evidence: attempt.criteria.find((r) => r.criterion === criterion.name)?.coveredBy ?? [],
-    }));
-    const covered = rows.filter((r) => r.evidence.length > 0).length;
+    const uncoveredAttempts: CoverageRow['uncoveredAttempts'] = [];
+    for (const attempt of attempts) {
+      const result = attempt.criteria.find((r) => r.criterion === criterion.name);
+      if (!result || result.coveredBy.length === 0)
+        uncoveredAttempts.push({ arm: attempt.arm, attempt: attempt.index });
+    }
     return {
       criterion: criterion.name,
       needs: criterion.needs,
       rubric: rubricFingerprint,
       subjectRevision,
-      attempts: rows,
-      covered,
-      uncovered: rows.length - covered,
+      uncoveredAttempts,
+      covered: attempts.length - uncoveredAttempts.length,
+      uncovered: uncoveredAttempts.length,
     };
   });
 }

@@ -113,6 +113,15 @@ function armV1toV2(arm: StoredRecord, outcome: StoredRecord): StoredRecord {
   };
 }
 
+/** Coverage row v1 → v2: the evidence v1 copied per attempt stays in the attempts; the uncovered ones are listed. */
+function coverageRowV1toV2(row: StoredRecord): StoredRecord {
+  const { attempts, ...rest } = row;
+  const uncovered = Array.isArray(attempts)
+    ? attempts.filter(isRecord).filter((a) => !Array.isArray(a.evidence) || a.evidence.length === 0)
+    : [];
+  return { ...rest, uncoveredAttempts: uncovered.map((a) => ({ arm: a.arm, attempt: a.attempt })) };
+}
+
 /**
  * Outcome `riddle.outcome/1` → `riddle.outcome/2`: values v1 omitted when absent become null (attempt, arm and
  * trial pressure, the holdout access, a process's stop reason, the observers list), and lists v1 omitted when
@@ -135,6 +144,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
     cost: within(outcome.cost, (cost) => ({ ...cost, ...costBreakdownV1(outcome.attempts) })),
     attempts: eachOf(outcome.attempts, attemptV1toV2),
     attemptsFile: null,
+    coverage: eachOf(outcome.coverage, coverageRowV1toV2),
     arms: eachOf(outcome.arms, (arm) => armV1toV2(arm, outcome)),
     judgment: within(outcome.judgment, (judgment) => ({
       ...judgment,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Environment } from './environment.js';
 import { Evaluator } from './evaluator.js';
-import { ClaimCheck, CriterionFinding, CriterionResult, EvidenceRef, Finding } from './finding.js';
+import { ClaimCheck, CriterionFinding, CriterionResult, Finding } from './finding.js';
 import { Observation } from './observation.js';
 import { RegistrationCheck } from './registration.js';
 import { Rubric } from './rubric.js';
@@ -185,7 +185,11 @@ export const CoverageRow = z.object({
   needs: z.string(),
   rubric: z.string(),
   subjectRevision: z.string(),
-  attempts: z.array(z.object({ arm: z.string(), attempt: z.number().int(), evidence: z.array(EvidenceRef) })),
+  /**
+   * Attempts that left the criterion uncovered (no evidence of the grade it needs). The evidence that covered it in
+   * the others is kept once, in each attempt's `criteria[].coveredBy`, not copied here.
+   */
+  uncoveredAttempts: z.array(z.object({ arm: z.string(), attempt: z.number().int() })),
   covered: z.number().int(),
   uncovered: z.number().int(),
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { calibrateCommand } from '../../../src/cli/calibrate.js';
 import { rejudgeCommand } from '../../../src/cli/rejudge.js';
 import { migrate, OUTCOME_SCHEMA, type Outcome } from '../../../src/model/index.js';
+import { readOutcomeFile } from '../../../src/report/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt } from '../builders.js';
 import { observation, rubric, criterion } from './helpers.js';
 
@@ -156,12 +157,8 @@ describe('riddle rejudge', () => {
     expect(hash()).toBe(before);
     expect(code).toBe(1);
     const [runId] = readdirSync(path.join(out, 'runs'));
-    const outcomes = readdirSync(path.join(out, 'runs', runId ?? '', 'outcomes'));
-    const fresh = migrate(
-      'outcome',
-      JSON.parse(readFileSync(path.join(out, 'runs', runId ?? '', 'outcomes', outcomes[0] ?? ''), 'utf8')),
-      'new',
-    );
+    const outcomes = readdirSync(path.join(out, 'runs', runId ?? '', 'outcomes')).filter((f) => f.endsWith('.json'));
+    const fresh = readOutcomeFile(path.join(out, 'runs', runId ?? '', 'outcomes', outcomes[0] ?? ''));
     expect(fresh.id).not.toBe(old.id);
     expect(fresh.execution.rejudgedFrom).toBe('sha256:old');
     expect(fresh.attempts[0]?.findings[0]).toMatchObject({ evaluator: 'echo', result: 'met', trusted: false });
