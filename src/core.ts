@@ -406,6 +406,7 @@ export {
 export {
   summaryLine,
   formatVerdictFailure,
+  armRate,
   armTally,
   formatProgress,
   sampleReasons,

@@ -1,4 +1,4 @@
-export { summaryLine, formatVerdictFailure, armTally } from './verdict-text.js';
+export { summaryLine, formatVerdictFailure, armRate, armTally } from './verdict-text.js';
 export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
 export { formatProgress } from './progress-text.js';
 export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';

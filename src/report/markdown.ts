@@ -2,7 +2,7 @@ import type { Outcome } from '../model/index.js';
 import { mapStrings, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
 import { pressureText } from './terminal.js';
-import { armTally } from './verdict-text.js';
+import { armRate, armTally } from './verdict-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -22,11 +22,10 @@ function roleSummary(o: Outcome): string[] {
 
 function armTable(o: Outcome): string[] {
   return [
-    '| arm | role | verdict | attempts | rate (Wilson 95%) | exact one-sided bounds | τ |',
+    '| arm | role | verdict | attempts | passed / decided on (Wilson 95%) | exact one-sided bounds | τ |',
     '|---|---|---|---|---|---|---|',
     ...o.arms.map((a) => {
-      const rate =
-        a.rate === null ? '—' : `${num(a.rate)} [${num(a.wilson?.lower ?? null)}, ${num(a.wilson?.upper ?? null)}]`;
+      const rate = armRate(a);
       return `| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${rate} | [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`;
     }),
   ];

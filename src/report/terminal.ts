@@ -3,7 +3,7 @@ import { VERDICT_COLOUR } from './verdict-colour.js';
 import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
 import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
-import { armTally } from './verdict-text.js';
+import { armRate, armTally } from './verdict-text.js';
 
 const GLYPH: Record<Verdict, string> = {
   PASS: '█',
@@ -38,10 +38,7 @@ const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
 function armLine(outcome: Outcome, arm: ArmSummary): string {
   const attempts = outcome.attempts.filter((a) => a.arm === arm.arm).sort((a, b) => a.index - b.index);
-  const rate =
-    arm.rate === null
-      ? 'rate —'
-      : `rate ${num(arm.rate)}${arm.wilson ? ` [${num(arm.wilson.lower)}, ${num(arm.wilson.upper)}]` : ''}`;
+  const rate = armRate(arm);
   return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${attemptBar(attempts, arm.notRun.count)}  ${VERDICT_COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
 }
 

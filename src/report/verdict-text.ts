@@ -16,6 +16,30 @@ export function armTally(arm: ArmSummary): string {
   return [...parts, ...(errors.length ? [`(${errors.join(', ')})`] : []), ...notRun].join(' · ') || 'no attempts';
 }
 
+/**
+ * An arm's rate as the decision counts it: `7/10 = 0.70 [0.40, 0.89]`, on the decision's denominator, with the
+ * attempts in it that had no verdict named (errors counted as not passing), the exclusions of the `exclude` policy
+ * named beside it (`14/14 = 1.00 …, 6 subject_error excluded`), and the required-criteria share when it differs.
+ */
+export function armRate(arm: ArmSummary): string {
+  const { successes, attempts } = arm.decision;
+  if (attempts === 0 && arm.exclusions.length === 0) return 'rate —';
+  const interval = arm.wilson ? ` [${pct(arm.wilson.lower)}, ${pct(arm.wilson.upper)}]` : '';
+  const parts = [`${successes}/${attempts} = ${pct(arm.rate)}${interval}`];
+  const counted = arm.exclusions.length === 0 ? arm.verdicts.UNKNOWN : 0;
+  if (counted > 0) parts.push(`${counted} without a verdict counted as not passing`);
+  if (arm.exclusions.length > 0) {
+    const byStatus = new Map<string, number>();
+    for (const e of arm.exclusions) byStatus.set(e.status, (byStatus.get(e.status) ?? 0) + 1);
+    parts.push(
+      `${[...byStatus].map(([status, n]) => `${n} ${status === 'completed' ? 'uncovered' : status}`).join(', ')} excluded`,
+    );
+  }
+  if (arm.required && arm.required.successes !== successes)
+    parts.push(`${arm.required.successes}/${arm.required.attempts} met every required criterion`);
+  return parts.join(', ');
+}
+
 /** One line per trial: verdict, each arm's rate and interval. Used for annotations and compact listings. */
 export function summaryLine(outcome: Outcome): string {
   const arms = outcome.arms
@@ -41,7 +65,7 @@ export function formatVerdictFailure(outcome: Outcome): string {
     `trial verdict ${outcome.judgment.verdict}: ${outcome.judgment.reason}`,
     ...outcome.arms.map(
       (arm) =>
-        `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
+        `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; ${armRate(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
     ),
     ...sampleLines(outcome),
     ...outcome.warnings.map((w) => `  warning: ${w}`),
