@@ -22,6 +22,13 @@ export {
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
 export {
+  claimHoldoutAccess,
+  readHoldoutLedger,
+  HOLDOUT_LEDGER_SCHEMA,
+  type HoldoutAccess,
+} from './holdout-ledger.js';
+export { concealHoldout, HOLDOUT_REVEAL_VARIABLE } from './holdout.js';
+export {
   checkRegistration,
   declaredPolicy,
   recordRegistration,

@@ -25,7 +25,7 @@ import {
 } from '../run/index.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
-import { claimHoldoutAccess } from './holdout-ledger.js';
+import { claimHoldoutAccess, concealHoldout, HOLDOUT_REVEAL_VARIABLE } from '../run/index.js';
 import { progressReport } from './progress-writer.js';
 import { declarationFrames, declarationLine } from './declared-stack.js';
 
@@ -126,7 +126,12 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     }
     const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root);
     const holdout = suite.holdout
-      ? await claimHoldoutAccess(root, fingerprint(suite.arms.map((a) => a.caseFingerprint)), suite.holdout.budget)
+      ? await claimHoldoutAccess(root, {
+          name: suite.name,
+          budget: suite.holdout.budget,
+          cases: fingerprint(suite.arms.map((a) => a.caseFingerprint)),
+          reveal: process.env[HOLDOUT_REVEAL_VARIABLE] === '1',
+        })
       : null;
     const checked = await Promise.all(
       resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })),
@@ -156,7 +161,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         ...(traffic && !traffic.independent ? ['attempts replay recorded provider traffic'] : []),
       ],
     });
-    const outcome = await runTrial(
+    const ran = await runTrial(
       {
         suite,
         rubric: resolved.rubric,
@@ -192,6 +197,8 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         ...progressReport(context.task.id),
       },
     ).finally(() => traffic?.gateway.close());
+    // A holdout run shows verdicts and rates only, unless revealed (and the reveal is in the ledger).
+    const outcome = holdout?.granted && !holdout.revealed ? concealHoldout(ran) : ran;
     context.task.meta.riddle = { trial: name, line, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
