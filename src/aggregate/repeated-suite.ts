@@ -6,7 +6,7 @@ import type {
   RepeatedSummary,
   RepeatedVerdictRule,
 } from '../model/index.js';
-import { passHatK, tQuantile, wilson } from '../statistics/index.js';
+import { clusteredRate, passHatK } from '../statistics/index.js';
 import type { SuiteSource } from './suite.js';
 
 /** What the repeated-attempt tables are computed from, resolved with the rest of the suite options. */
@@ -35,12 +35,18 @@ function independenceOf(source: SuiteSource): RepeatedSummary['independence'] {
   return environment.subject.kind === 'replay' ? 'recorded-samples' : 'independent';
 }
 
+/** C(n, k) for the small n of repeated attempts, exact while it stays below 2^53. */
+function choose(n: number, k: number): number {
+  let result = 1;
+  for (let i = 0; i < k; i++) result = (result * (n - i)) / (i + 1);
+  return Math.round(result);
+}
+
 /**
  * pass^k over cases: the mean of C(cᵢ, k)/C(nᵢ, k) over the cases with at least k judged attempts (Yao et al. 2024,
- * τ-bench, §5; the leaderboard's "Pass^k"). Interval: when every case estimate is 0 or 1 the cases are Bernoulli
- * units and the Wilson interval over cases applies; otherwise a t interval on the case estimates (Miller 2024,
- * arXiv 2411.00640, §2.2: mean ± t_{1−α/2, m−1}·SE, SE = √(Σ(vᵢ − v̄)²/(m(m − 1))), clipped to [0, 1]). A single
- * case with a fractional estimate has no interval. Cases, not attempts, are the units either way: a case's attempts are not independent of it.
+ * τ-bench, §5; the leaderboard's "Pass^k"). Its interval has cases as units: the suite's Korn–Graubard interval
+ * (statistics/clusteredRate) on the case estimates, each given as C(cᵢ, k) of C(nᵢ, k) k-subsets of its attempts,
+ * so a case's mean is its estimate; boundary-respecting and never of zero width. One case has no interval.
  */
 export function passHatKRow(
   perCase: readonly { successes: number; judged: number }[],
@@ -51,23 +57,12 @@ export function passHatKRow(
   const values = units.map((c) => passHatK(c.successes, c.judged, k));
   if (values.length === 0) return { k, cases: 0, value: null, lower: null, upper: null, method: null };
   const value = values.reduce((sum, v) => sum + v, 0) / values.length;
-  if (values.every((v) => v === 0 || v === 1)) {
-    const passed = values.filter((v) => v === 1).length;
-    const { lower, upper } = wilson(passed, values.length, { alpha, sided: 'two' });
-    return { k, cases: values.length, value, lower, upper, method: 'wilson' };
-  }
   if (values.length < 2) return { k, cases: values.length, value, lower: null, upper: null, method: null };
-  const m = values.length;
-  const se = Math.sqrt(values.reduce((sum, v) => sum + (v - value) ** 2, 0) / (m * (m - 1)));
-  const half = tQuantile(1 - alpha / 2, m - 1) * se;
-  return {
-    k,
-    cases: m,
-    value,
-    lower: Math.max(0, value - half),
-    upper: Math.min(1, value + half),
-    method: 'cluster-clt',
-  };
+  const rate = clusteredRate(
+    units.map((c) => ({ successes: c.successes < k ? 0 : choose(c.successes, k), attempts: choose(c.judged, k) })),
+    { alpha },
+  );
+  return { k, cases: values.length, value, lower: rate.lower, upper: rate.upper, method: 'korn-graubard' };
 }
 
 /** PASS iff the interval's lower bound reaches the threshold, FAIL iff its upper bound is below it, else UNKNOWN. */

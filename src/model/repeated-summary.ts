@@ -25,11 +25,8 @@ export const PassHatKRow = z.object({
   value: z.number().nullable(),
   lower: z.number().nullable(),
   upper: z.number().nullable(),
-  /**
-   * `wilson`: every case's estimate is 0 or 1 (k = n), so cases are Bernoulli units; `cluster-clt`: a t interval on
-   * the case estimates (Miller 2024, statistics/clusteredRate).
-   */
-  method: z.enum(['wilson', 'cluster-clt']).nullable(),
+  /** `korn-graubard`: the suite's case-clustered interval (statistics/clusteredRate) on the case estimates. */
+  method: z.enum(['korn-graubard']).nullable(),
 });
 export type PassHatKRow = z.infer<typeof PassHatKRow>;
 

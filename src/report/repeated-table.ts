@@ -51,7 +51,7 @@ export function repeatedTables(summaries: readonly SuiteSummary[]): Table[] {
         ...ks.map((k) => passCell(s.repeated.passHatK[k - 1])),
       ]),
       notes: [
-        `${confidence}% intervals with cases as units (Wilson where every case estimate is 0 or 1, else t on case estimates)`,
+        `${confidence}% Korn–Graubard intervals with cases as units`,
         ...[...new Set(repeated.map((s) => INDEPENDENCE[s.repeated.independence]))],
       ],
     },

@@ -1,4 +1,9 @@
+import type { z } from 'zod';
 import {
+  Case as CaseRecord,
+  Evaluator as EvaluatorRecord,
+  Rubric as RubricRecord,
+  TrialSuite as TrialSuiteRecord,
   CASE_SCHEMA,
   EVALUATOR_SCHEMA,
   fingerprint,
@@ -23,6 +28,7 @@ import {
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
+import { declarationProblems, formatPath, type DeclarationProblem } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
@@ -150,14 +156,48 @@ export interface DeclarationSite {
   file: string;
   /** Enclosing describe blocks' names, outermost first. */
   path: readonly string[];
+  /** Line of the `trial(…)` call in the test file, when the host could tell. */
+  line?: number | null;
 }
 
-/** A configuration mistake in a trial declaration: names the trial and the field, says what to fix. */
+/**
+ * A configuration mistake in a trial declaration: names the trial, its file and line, the field and what to fix
+ * (with the accepted values). Further problems found at once follow on their own lines.
+ */
 export class TrialDeclarationError extends Error {
-  constructor(site: DeclarationSite, field: string, problem: string) {
-    super(`trial "${site.name}" (${site.file}): ${field}: ${problem}`);
+  readonly trial: string;
+  /** `file:line` of the declaration (`file` alone when the line is unknown). */
+  readonly place: string;
+  readonly field: string;
+  readonly problem: string;
+  constructor(site: DeclarationSite, field: string, problem: string, more: readonly DeclarationProblem[] = []) {
+    const place = site.line ? `${site.file}:${site.line}` : site.file;
+    const also = more.map((m) => `\n  also ${formatPath(m.path) || '(declaration)'}: ${m.problem}`).join('');
+    super(`trial "${site.name}" (${place}): ${field}: ${problem}${also}`);
     this.name = 'TrialDeclarationError';
+    this.trial = site.name;
+    this.place = place;
+    this.field = field;
+    this.problem = problem;
   }
+}
+
+/** Check the declaration as a whole against its schema; the first problem (and the rest) as one error. */
+function checkDeclaration(site: DeclarationSite, declared: unknown): void {
+  const [first, ...more] = declarationProblems(declared);
+  if (first) throw new TrialDeclarationError(site, formatPath(first.path) || 'declaration', first.problem, more);
+}
+
+/** A record riddle built from the declaration, parsed against its own schema before any attempt runs. */
+function checkRecord(site: DeclarationSite, what: string, schema: z.ZodType, record: unknown): void {
+  const parsed = schema.safeParse(record);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  throw new TrialDeclarationError(
+    site,
+    `${what} ${formatPath(issue?.path ?? [])}`.trim(),
+    `the ${what} record built from this declaration is invalid: ${issue?.message ?? 'unknown problem'}`,
+  );
 }
 
 export interface ResolvedTrial {
@@ -381,8 +421,7 @@ export function resolveTrial(
   declared: TrialDeclaration | SuiteDeclaration,
   project: ProjectSettings = { passOn: null, sealSalt: '' },
 ): ResolvedTrial {
-  if (declared === null || typeof declared !== 'object')
-    throw new TrialDeclarationError(site, 'declaration', 'pass an object { subject, rubric, case, … }');
+  checkDeclaration(site, declared);
   if (declared.subject === undefined)
     throw new TrialDeclarationError(site, 'subject', 'is missing: pass a function or a Subject');
   if (declared.rubric === undefined)
@@ -530,6 +569,10 @@ export function resolveTrial(
     claimExtractors: (declared.claimExtractors ?? []).map((extractor) => extractor.id),
     ...(declared.holdout ? { holdout: { budget: declared.holdout.budget } } : {}),
   };
+  checkRecord(site, 'Rubric', RubricRecord, rubric);
+  checkRecord(site, 'TrialSuite', TrialSuiteRecord, suite);
+  for (const evaluator of evaluators) checkRecord(site, 'Evaluator', EvaluatorRecord, evaluator.record);
+  for (const runnable of Object.values(sealed)) checkRecord(site, 'Case', CaseRecord, runnable);
   const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, d])).values()];
   const rounds = Math.max(...arms.map((a) => a.case.stop.maxRounds));
   const waves = Math.ceil((n * arms.length) / concurrency);

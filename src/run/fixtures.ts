@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fingerprint, type TrialSuite } from '../model/index.js';
 import { folderFingerprint } from '../observe/index.js';
-import { TrialDeclarationError } from './declaration.js';
+import { TrialDeclarationError, type DeclarationSite } from './declaration.js';
 import { fixturePathProblem } from './fixture-path.js';
 
 /**
@@ -16,9 +16,9 @@ export async function pinFixtures(
   suite: TrialSuite,
   fixtures: Readonly<Record<string, string>>,
   root: string,
+  site: DeclarationSite = { name: suite.name, file: suite.file, path: [] },
 ): Promise<{ suite: TrialSuite; folders: Record<string, string> }> {
   const folders: Record<string, string> = {};
-  const site = { name: suite.name, file: suite.file, path: [] };
   const realRoot = await realpath(root);
   const arms = await Promise.all(
     suite.arms.map(async (arm) => {
@@ -29,6 +29,12 @@ export async function pinFixtures(
       if (problem !== null) throw new TrialDeclarationError(site, field, problem);
       const folder = path.resolve(root, relative);
       if (existsSync(folder)) {
+        if (!statSync(folder).isDirectory())
+          throw new TrialDeclarationError(
+            site,
+            field,
+            `"${relative}" is a file, not a folder; fixtures name a folder whose contents are copied into each attempt's workspace`,
+          );
         const real = await realpath(folder);
         const inside = path.relative(realRoot, real);
         if (inside.startsWith('..') || path.isAbsolute(inside))

@@ -42,12 +42,12 @@ describe('example-project: τ-bench airline from its recorded trajectories', () 
     // "TC (gpt-4o)", airline, in the README of sierra-research/tau-bench.
     expect(repeated?.passHatK.map((r) => r.value?.toFixed(3))).toEqual(['0.420', '0.273', '0.220', '0.200']);
     expect(repeated?.passHatK.map((r) => [r.lower?.toFixed(3), r.upper?.toFixed(3)])).toEqual([
-      ['0.315', '0.525'],
-      ['0.162', '0.385'],
-      ['0.106', '0.334'],
-      ['0.112', '0.330'],
+      ['0.314', '0.532'],
+      ['0.167', '0.402'],
+      ['0.116', '0.358'],
+      ['0.097', '0.343'],
     ]);
-    expect(run.output).toMatch(/0\.420 \[0\.315, 0\.525\]\s+0\.273 \[0\.162, 0\.385\]\s+0\.220 \[0\.106, 0\.334\]/);
+    expect(run.output).toMatch(/0\.420 \[0\.314, 0\.532\]\s+0\.273 \[0\.167, 0\.402\]\s+0\.220 \[0\.116, 0\.358\]/);
   });
 
   it('adds the spread of tasks by successes, the declared verdict and the contradicted claims', () => {

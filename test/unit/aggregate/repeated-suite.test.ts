@@ -93,7 +93,7 @@ describe('summarizeRepeated', () => {
     ];
     expect(summary.passHatK.map((r) => r.value)).toEqual(expected.map((v) => expect.closeTo(v, 12)));
     expect(summary.passHatK.map((r) => r.cases)).toEqual([5, 5, 5, 4]);
-    expect(summary.passHatK.map((r) => r.method)).toEqual(['cluster-clt', 'cluster-clt', 'wilson', 'wilson']);
+    expect(summary.passHatK.map((r) => r.method)).toEqual(Array(4).fill('korn-graubard'));
     for (const row of summary.passHatK) {
       expect(row.lower).toBeLessThan(row.value ?? Number.NaN);
       expect(row.upper).toBeGreaterThan(row.value ?? Number.NaN);
@@ -149,7 +149,7 @@ describe('passHatKRow', () => {
   it('a decided FAIL: every interval bound below the threshold', () => {
     const none = Array.from({ length: 30 }, () => ({ successes: 0, judged: 4 }));
     const row = passHatKRow(none, 4, 0.05);
-    expect(row).toMatchObject({ value: 0, lower: 0, method: 'wilson' });
+    expect(row).toMatchObject({ value: 0, lower: 0, method: 'korn-graubard' });
     expect(row.upper).toBeLessThan(0.5);
   });
 });

@@ -153,7 +153,7 @@ describe('pressure across an arm', () => {
     expect(p.capitulation).toEqual({ count: 2, of: 3, rate: 2 / 3 });
     expect(p.recovery).toEqual({ count: 1, of: 1, rate: 1 });
     expect(p.survival).toEqual([0.75, 0.5, 0.25]);
-    expect(armPressure([attempt('case', 0, 'PASS')])).toBeUndefined();
+    expect(armPressure([attempt('case', 0, 'PASS')])).toBeNull();
   });
 
   it('nets capitulation under pressure against a neutral follow-up', () => {

@@ -1,0 +1,391 @@
+import { z } from 'zod';
+import {
+  ArmRole,
+  Dependency,
+  EffectClass,
+  Evaluator,
+  EvidenceGrade,
+  CriterionTarget,
+  Pressure,
+  RepetitionPolicy,
+  Rubric,
+  SuiteSummaryOptions,
+  VERDICTS,
+} from '../model/index.js';
+import { didYouMean } from './suggest.js';
+
+/**
+ * The whole `trial()` / `trial.suite()` declaration as a strict schema, checked before anything else happens: an
+ * unknown option is an error with a did-you-mean (a misspelt `repet` is never silently ignored), enumerations and
+ * ranges are checked, and a value of the wrong type is named as it was given ("expected a number, got the string
+ * '20'"). This only validates; `resolveTrial` then builds the records from the declaration as written, and checks
+ * what needs the records (criterion names against the Rubric, evaluators against the criteria).
+ *
+ * A new declaration option is added here as well as to the TypeScript interface in declaration.ts; a type test
+ * (test/unit/run/declaration-types.test.ts) fails when the two disagree.
+ */
+
+/** One problem with a declaration: where (a field path) and what is wrong. */
+export interface DeclarationProblem {
+  path: readonly PropertyKey[];
+  problem: string;
+}
+
+/** The fields of zod's issues this module reads. */
+interface Issue {
+  code: string;
+  path: readonly PropertyKey[];
+  message: string;
+  input?: unknown;
+  expected?: string;
+  values?: readonly unknown[];
+  keys?: readonly string[];
+  errors?: readonly (readonly Issue[])[];
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  inclusive?: boolean;
+  origin?: string;
+}
+
+const quote = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+
+/** A value as a user would recognise it in a message: "the string '20'", "an array", "nothing". */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : `${value}`;
+  if (typeof value === 'boolean') return `${value}`;
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  return 'an object';
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  function: 'a function',
+  record: 'an object',
+};
+
+const list = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? v : String(v))).join(', ');
+
+/** The problem an issue describes, in words that say what to fix, and the path it is about. */
+export function renderIssue(issue: Issue): DeclarationProblem {
+  const got = `got ${describeValue(issue.input)}`;
+  switch (issue.code) {
+    case 'custom':
+      return { path: issue.path, problem: issue.message };
+    case 'unrecognized_keys': {
+      // The message was written by `strict` below, which knows the accepted keys.
+      const keys = issue.keys ?? [];
+      return { path: keys.length === 1 ? [...issue.path, keys[0] ?? ''] : issue.path, problem: issue.message };
+    }
+    case 'invalid_type': {
+      if (issue.message.startsWith('must')) return { path: issue.path, problem: `${issue.message}, ${got}` };
+      const expected = TYPE_NAMES[issue.expected ?? ''] ?? issue.expected ?? 'another value';
+      if (issue.input === undefined) return { path: issue.path, problem: `is missing: expected ${expected}` };
+      return { path: issue.path, problem: `expected ${expected}, ${got}` };
+    }
+    case 'invalid_value': {
+      const values = issue.values ?? [];
+      const guess =
+        typeof issue.input === 'string'
+          ? didYouMean(
+              issue.input,
+              values.filter((v): v is string => typeof v === 'string'),
+            )
+          : null;
+      const hint = guess ? `; did you mean '${guess}'?` : '.';
+      if (issue.input === undefined) return { path: issue.path, problem: `is missing: one of ${list(values)}` };
+      return { path: issue.path, problem: `${got}${hint} Accepted: ${list(values)}` };
+    }
+    case 'too_small':
+    case 'too_big': {
+      if (issue.message.startsWith('must')) return { path: issue.path, problem: `${issue.message}, ${got}` };
+      const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+      const side = issue.code === 'too_small' ? (issue.inclusive ? '≥' : '>') : issue.inclusive ? '≤' : '<';
+      if (issue.origin === 'array')
+        return {
+          path: issue.path,
+          problem: `needs ${issue.code === 'too_small' ? 'at least' : 'at most'} ${bound} item(s)`,
+        };
+      if (issue.origin === 'string') return { path: issue.path, problem: `must not be empty` };
+      return { path: issue.path, problem: `must be ${side} ${bound}, ${got}` };
+    }
+    case 'invalid_union': {
+      // The branch that got furthest: skip those that failed on the value's type at their root.
+      const branches = (issue.errors ?? []).filter(
+        (errors) => !errors.every((e) => e.code === 'invalid_type' && e.path.length === 0),
+      );
+      const best = [...branches].sort((a, b) => a.length - b.length)[0];
+      if (best?.[0]) {
+        const inner = renderIssue(best[0]);
+        return { path: [...issue.path, ...inner.path], problem: inner.problem };
+      }
+      const expected = (issue.errors ?? [])
+        .flatMap((errors) => errors.map((e) => TYPE_NAMES[e.expected ?? ''] ?? e.expected ?? ''))
+        .filter(Boolean);
+      return { path: issue.path, problem: `expected ${[...new Set(expected)].join(' or ')}, ${got}` };
+    }
+    default:
+      return { path: issue.path, problem: issue.message };
+  }
+}
+
+/** A field path as written in the declaration: `cases[2].expect`, `rubric.criteria.answers.needs`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .join('');
+}
+
+/** An object that accepts only the given keys; an unknown key is named with the nearest accepted one. */
+function strict<Shape extends z.ZodRawShape>(shape: Shape) {
+  const accepted = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const described = issue.keys.map((key) => {
+        const guess = didYouMean(key, accepted);
+        return `"${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
+      });
+      if (issue.keys.length === 1) {
+        const guess = didYouMean(issue.keys[0] ?? '', accepted);
+        return `is not an option${guess ? `; did you mean "${guess}"?` : '.'} Accepted: ${accepted.join(', ')}`;
+      }
+      return `unknown options ${described.join(', ')}. Accepted: ${accepted.join(', ')}`;
+    },
+  });
+}
+
+/**
+ * A field whose schema depends on the value given (a Rubric record or a rubric declaration; a rule name or a rule
+ * object): `pick` returns the schema to check it against, or null when the value is of no accepted kind.
+ */
+function choose(expected: string, pick: (value: unknown) => z.ZodType | null) {
+  return z.unknown().superRefine((value, ctx) => {
+    const schema = pick(value);
+    if (schema === null) {
+      const problem =
+        value === undefined ? `is missing: expected ${expected}` : `expected ${expected}, got ${describeValue(value)}`;
+      ctx.addIssue({ code: 'custom', message: problem, input: value });
+      return;
+    }
+    const result = schema.safeParse(value, { reportInput: true });
+    if (result.success) return;
+    for (const issue of typosFirst(result.error.issues as Issue[])) {
+      const { path, problem } = renderIssue(issue as Issue);
+      ctx.addIssue({
+        code: 'custom',
+        message: problem,
+        path: path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      });
+    }
+  });
+}
+
+/** Unknown keys first: a misspelt option also leaves the option it meant missing, and the typo is the cause. */
+const typosFirst = (issues: readonly Issue[]) =>
+  [...issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A value given by code (a function, a Subject, an observer…): checked for the members riddle calls. */
+const having = (what: string, members: readonly string[]) =>
+  z.custom<unknown>((value) => isObject(value) && members.every((m) => typeof value[m] === 'function'), {
+    error: (issue) => `expected ${what}, got ${describeValue(issue.input)}`,
+  });
+
+const fn = (what: string) =>
+  z.custom<unknown>((value) => typeof value === 'function', {
+    error: (issue) => `expected ${what}, got ${describeValue(issue.input)}`,
+  });
+
+const wholeAtLeast = (min: number) =>
+  z
+    .number()
+    .int({ error: `must be a whole number ≥ ${min}` })
+    .min(min, { error: `must be a whole number ≥ ${min}` });
+
+const criterionNames = z.array(z.string());
+
+const CriterionDeclarationSchema = choose('a description string or { description, needs, required, … }', (value) =>
+  typeof value === 'string'
+    ? z.string()
+    : isObject(value)
+      ? strict({
+          description: z.string().optional(),
+          needs: EvidenceGrade.optional(),
+          required: z.boolean().optional(),
+          target: strict({ kind: CriterionTarget.shape.kind, id: z.string().optional() }).optional(),
+          labels: strict({ vocabulary: z.array(z.string()).min(2), met: z.array(z.string()).min(1) }).optional(),
+        })
+      : null,
+);
+
+const RubricDeclarationSchema = strict({
+  id: z.string().min(1).optional(),
+  revision: z.string().min(1).optional(),
+  criteria: z.record(z.string(), CriterionDeclarationSchema),
+  threshold: strict({
+    rate: z.number().gt(0, { error: 'must be strictly between 0 and 1' }).lt(1, {
+      error: 'must be strictly between 0 and 1',
+    }),
+    alpha: z.number().gt(0, { error: 'must be in (0, 0.5)' }).lt(0.5, { error: 'must be in (0, 0.5)' }).optional(),
+  }).optional(),
+  missingEvidence: z.enum(['bound', 'exclude']).optional(),
+  refusal: z.string().optional(),
+});
+
+const RubricField = choose('a rubric { criteria, threshold, … } or a Rubric record', (value) =>
+  isObject(value) ? ('schema' in value ? Rubric : RubricDeclarationSchema) : null,
+);
+
+const STOP_NAMES = ['fixed', 'curtail', 'confidence-sequence'] as const;
+
+const StopField = choose(`one of ${STOP_NAMES.join(', ')}, or { kind: 'sprt', p0, p1, alpha, beta }`, (value) => {
+  if (typeof value === 'string') return z.enum(STOP_NAMES);
+  if (!isObject(value)) return null;
+  if (value.kind === 'sprt') {
+    return strict({
+      kind: z.literal('sprt'),
+      p0: z.number().gt(0).lt(1),
+      p1: z.number().gt(0).lt(1),
+      alpha: z.number().gt(0).lt(0.5),
+      beta: z.number().gt(0).lt(0.5),
+    });
+  }
+  return strict({ kind: z.enum([...STOP_NAMES, 'sprt']) });
+});
+
+const RepeatSchema = strict({
+  n: wholeAtLeast(1).optional(),
+  order: RepetitionPolicy.shape.order.optional(),
+  seed: z.number().int({ error: 'must be an integer' }).optional(),
+  concurrency: wholeAtLeast(1).optional(),
+  stop: StopField.optional(),
+});
+
+const ArmShape = {
+  id: z.string().min(1).optional(),
+  input: choose('the exact input (any JSON value)', (value) => (value === undefined ? null : z.unknown())),
+  followUps: z.array(z.unknown()).optional(),
+  expect: criterionNames.optional(),
+  forbid: criterionNames.optional(),
+  oracle: z.unknown().optional(),
+  fixtures: z.string().optional(),
+  effectClass: EffectClass.optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  sealed: z.boolean().optional(),
+  pressure: strict({ kind: Pressure.shape.kind, holds: z.string() }).optional(),
+};
+
+const ArmSchema = choose('an arm { input, expect, … }', (value) => (isObject(value) ? strict(ArmShape) : null));
+
+const SuiteCaseSchema = choose('a case { id, role, input, expect, … }', (value) =>
+  isObject(value) ? strict({ ...ArmShape, id: z.string().min(1), role: ArmRole, group: z.string().optional() }) : null,
+);
+
+const EvaluatorField = choose('an evaluator (mechanicalEvaluator, modelJudge, humanLabels…)', (value) =>
+  isObject(value) && 'record' in value
+    ? z.object({ record: Evaluator, checks: z.record(z.string(), fn('a check function')) })
+    : null,
+);
+
+/** Options every declaration takes, trial or suite. */
+export const CommonDeclarationShape = {
+  subject: choose('a function of the input, or a Subject (functionSubject, commandSubject, httpSubject…)', (value) =>
+    typeof value === 'function' ? z.unknown() : isObject(value) ? having('a Subject', ['identify', 'respond']) : null,
+  ),
+  revision: z.string().min(1).optional(),
+  rubric: RubricField,
+  evaluators: z.array(EvaluatorField).optional(),
+  checks: z.record(z.string(), fn('a check function (observation, context) => …')).optional(),
+  repeat: RepeatSchema.optional(),
+  tools: z.array(having('a tool { name, description, effect, inputSchema, run }', ['run'])).optional(),
+  dependencies: z
+    .array(
+      strict({
+        name: z.string().min(1),
+        kind: Dependency.shape.kind,
+        onUnavailable: Dependency.shape.onUnavailable,
+        description: z.string().optional(),
+      }),
+    )
+    .optional(),
+  budget: strict({
+    attemptMs: z.number().gt(0, { error: 'must be positive' }).optional(),
+    maxOutputBytes: wholeAtLeast(1).optional(),
+    usd: z.number().gt(0, { error: 'must be positive' }).optional(),
+    tokens: wholeAtLeast(1).optional(),
+    wallMs: z.number().gt(0, { error: 'must be positive' }).optional(),
+  }).optional(),
+  prices: z
+    .record(z.string(), strict({ inputPerMillionUsd: z.number().min(0), outputPerMillionUsd: z.number().min(0) }))
+    .optional(),
+  providers: strict({
+    hosts: z
+      .array(
+        z.union([
+          z.string().min(1),
+          strict({
+            baseUrl: z.string().min(1),
+            concurrency: wholeAtLeast(1).optional(),
+            variable: z.string().optional(),
+          }),
+        ]),
+      )
+      .min(1),
+    mode: z.enum(['live', 'record', 'replay']).optional(),
+    recordings: z.string().min(1).optional(),
+    volatile: z.array(z.string().min(1)).optional(),
+    retry: strict({
+      maxRetries: z.number().int().min(0).optional(),
+      baseDelayMs: z.number().min(0).optional(),
+      maxDelayMs: z.number().min(0).optional(),
+      statuses: z.array(z.number().int()).optional(),
+      onExhausted: z.enum(['harness_error', 'blocked']).optional(),
+    }).optional(),
+    receipts: z.boolean().optional(),
+  }).optional(),
+  effectClass: EffectClass.optional(),
+  passOn: z.array(z.enum(VERDICTS)).min(1).optional(),
+  holdout: strict({ budget: wholeAtLeast(1) }).optional(),
+  variables: z.array(z.string()).optional(),
+  prompts: z.record(z.string(), z.string()).optional(),
+  observers: z.array(having('a row observer (sqliteObserver…)', ['start'])).optional(),
+  keepFailedSandboxes: z.boolean().optional(),
+  claimExtractors: z.array(having('a claim extractor (englishClaimExtractor…)', ['extract'])).optional(),
+};
+
+export const TrialDeclarationSchema = strict({
+  ...CommonDeclarationShape,
+  case: ArmSchema,
+  control: choose('an arm { input, expect, … } or a list of them', (value) =>
+    Array.isArray(value) ? z.array(ArmSchema) : isObject(value) ? ArmSchema : null,
+  ).optional(),
+});
+
+export const SuiteDeclarationSchema = strict({
+  ...CommonDeclarationShape,
+  cases: z.array(SuiteCaseSchema).min(1),
+  summary: strict(SuiteSummaryOptions.shape).optional(),
+});
+
+/**
+ * Every problem of a declaration, in the order found; empty when it is well formed. A declaration with `cases`
+ * is a suite; any other is a single trial.
+ */
+export function declarationProblems(declared: unknown): DeclarationProblem[] {
+  if (!isObject(declared))
+    return [{ path: [], problem: `expected an object { subject, rubric, case, … }, got ${describeValue(declared)}` }];
+  const schema = 'cases' in declared ? SuiteDeclarationSchema : TrialDeclarationSchema;
+  const result = schema.safeParse(declared, { reportInput: true });
+  return result.success ? [] : typosFirst(result.error.issues as Issue[]).map(renderIssue);
+}

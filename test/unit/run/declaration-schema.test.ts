@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { resolveTrial, TrialDeclarationError } from '../../../src/run/index.js';
+import { didYouMean, editDistance } from '../../../src/run/suggest.js';
+
+const site = { name: 'declared', file: 'trials/d.test.ts', path: [], line: 12 };
+const good = () => ({
+  subject: async () => 'ok',
+  rubric: { criteria: { answers: 'gives the answer', declines: 'declines' } },
+  checks: { answers: () => true, declines: () => false },
+  case: { input: 'q', expect: ['answers'] },
+});
+/** Resolve a declaration (as plain JavaScript would pass it) and return the error message. */
+const problem = (declaration: unknown): string => {
+  try {
+    resolveTrial(site, declaration as never);
+  } catch (error) {
+    expect(error).toBeInstanceOf(TrialDeclarationError);
+    return (error as Error).message;
+  }
+  throw new Error('the declaration was accepted');
+};
+
+describe('the declaration schema', () => {
+  it('accepts a well-formed declaration', () => {
+    expect(resolveTrial(site, good()).suite.repeat.n).toBeGreaterThan(0);
+  });
+
+  it('names the trial and its file:line in every error', () => {
+    expect(problem({ ...good(), repet: { n: 3 } })).toMatch(/^trial "declared" \(trials\/d\.test\.ts:12\): /);
+  });
+
+  it('rejects misspelt options with a did-you-mean and the accepted ones', () => {
+    expect(problem({ ...good(), repet: { n: 3 } })).toMatch(
+      /: repet: is not an option; did you mean "repeat"\? Accepted: subject, /,
+    );
+    expect(problem({ ...good(), repeat: { sed: 4 } })).toMatch(/repeat\.sed: is not an option; did you mean "seed"\?/);
+    expect(problem({ ...good(), passon: ['PASS'] })).toMatch(/passon: is not an option; did you mean "passOn"\?/);
+    expect(problem({ ...good(), rubric: { criteria: { answers: { description: 'x', neds: 'receipt' } } } })).toMatch(
+      /rubric\.criteria\.answers\.neds: is not an option; did you mean "needs"\? Accepted: description, needs/,
+    );
+  });
+
+  it('checks enumerations, naming the accepted values', () => {
+    expect(problem({ ...good(), rubric: { criteria: { answers: { needs: 'reciept' } } } })).toMatch(
+      /rubric\.criteria\.answers\.needs: got the string 'reciept'; did you mean 'receipt'\? Accepted: judgment, text, observation, receipt/,
+    );
+    expect(problem({ ...good(), repeat: { order: 'interleave' } })).toMatch(
+      /repeat\.order: got the string 'interleave'; did you mean 'interleaved'\? Accepted: sequential, interleaved, shuffled/,
+    );
+    expect(problem({ ...good(), rubric: { ...good().rubric, missingEvidence: 'ignore' } })).toMatch(
+      /rubric\.missingEvidence: got the string 'ignore'\. Accepted: bound, exclude/,
+    );
+    expect(problem({ ...good(), effectClass: 'nuclear' })).toMatch(
+      /effectClass: got the string 'nuclear'\. Accepted: none, read/,
+    );
+  });
+
+  it('names types as given', () => {
+    expect(problem({ ...good(), rubric: 'be good' })).toMatch(
+      /rubric: expected a rubric \{ criteria, threshold, … \} or a Rubric record, got the string 'be good'/,
+    );
+    expect(problem({ ...good(), repeat: { n: '20' } })).toMatch(/repeat\.n: expected a number, got the string '20'/);
+    expect(problem({ ...good(), repeat: { n: 2.5 } })).toMatch(
+      /repeat\.n: must be a whole number ≥ 1, got the number 2\.5/,
+    );
+    expect(problem({ ...good(), case: undefined })).toMatch(/case: is missing: expected an arm/);
+    expect(problem({ ...good(), case: { expect: ['answers'] } })).toMatch(/case\.input: is missing/);
+    expect(problem({ ...good(), subject: 'gpt' })).toMatch(/subject: expected a function of the input, or a Subject/);
+    expect(problem('declaration')).toMatch(/declaration: expected an object/);
+  });
+
+  it('checks nested stop rules and suite cases', () => {
+    expect(problem({ ...good(), repeat: { stop: 'curtailed' } })).toMatch(
+      /repeat\.stop: got the string 'curtailed'; did you mean 'curtail'\?/,
+    );
+    expect(
+      problem({ ...good(), repeat: { stop: { kind: 'sprt', p0: 0.5, p1: 0.9, alpha: 0.05, beat: 0.1 } } }),
+    ).toMatch(/repeat\.stop\.beat: is not an option; did you mean "beta"\?/);
+    const { case: _unused, ...common } = good();
+    expect(problem({ ...common, cases: [{ id: 'a', role: 'trap', input: 'q', expect: ['answers'] }] })).toMatch(
+      /cases\[0\]\.role: got the string 'trap'\. Accepted: case, control/,
+    );
+    expect(problem({ ...common, cases: [], case: { input: 'q', expect: ['answers'] } })).toMatch(
+      /case: is not an option; did you mean "cases"\?/,
+    );
+  });
+
+  it('lists further problems found at once', () => {
+    const message = problem({ ...good(), repet: {}, effectClass: 'nuclear' });
+    expect(message.split('\n')).toHaveLength(2);
+    expect(message).toMatch(/\n {2}also (repet|effectClass): /);
+  });
+});
+
+describe('did you mean', () => {
+  it('finds the nearest accepted word within a third of its length', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('reciept', 'receipt')).toBe(1);
+    expect(editDistance('passon', 'passOn')).toBe(0);
+    expect(didYouMean('repet', ['repeat', 'rubric'])).toBe('repeat');
+    expect(didYouMean('nuclear', ['none', 'read', 'write', 'irreversible'])).toBeNull();
+  });
+});
