@@ -5,15 +5,22 @@ import type { StoppingDecision } from '../statistics/index.js';
 export function trialProgress(
   suite: TrialSuite,
   rule: string,
-  arms: ReadonlyMap<string, { records: readonly AttemptRecord[]; stoppedBy: { decision: StoppingDecision } | null }>,
+  arms: ReadonlyMap<
+    string,
+    {
+      records: readonly AttemptRecord[];
+      verdicts: Readonly<Partial<Record<Verdict, number>>>;
+      stoppedBy: { decision: StoppingDecision } | null;
+    }
+  >,
 ): TrialProgress {
   return {
     trial: suite.name,
     rule,
     arms: suite.arms.map((arm) => {
       const state = arms.get(arm.id);
-      const verdicts: Partial<Record<Verdict, number>> = {};
-      for (const record of state?.records ?? []) verdicts[record.verdict] = (verdicts[record.verdict] ?? 0) + 1;
+      // The tallies kept as attempts finish: counting the records again after every attempt grew with their square.
+      const verdicts = { ...state?.verdicts };
       const decision = state?.stoppedBy?.decision;
       return {
         arm: arm.id,

@@ -9,6 +9,7 @@ import type {
   Rubric,
   TrialProgress,
   TrialSuite,
+  Verdict,
   Budget,
   PriceTable,
 } from '../model/index.js';
@@ -64,6 +65,8 @@ export interface RunServices {
 
 interface ArmState {
   records: AttemptRecord[];
+  /** Verdict tallies of `records`, kept as records are added: stopping and progress read them after every attempt. */
+  verdicts: Partial<Record<Verdict, number>>;
   stoppedBy: { afterAttempts: number; decision: StoppingDecision } | null;
 }
 
@@ -75,7 +78,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const { suite, rubric } = plan;
   const startedAt = new Date(services.clock.now()).toISOString();
   const rule = stoppingRuleFor(suite, rubric);
-  const state = new Map<string, ArmState>(suite.arms.map((arm) => [arm.id, { records: [], stoppedBy: null }]));
+  const state = new Map<string, ArmState>(
+    suite.arms.map((arm) => [arm.id, { records: [], verdicts: {}, stoppedBy: null }]),
+  );
   const blocking = plan.unavailable.filter((u) => u.dependency.onUnavailable === 'blocked');
   const broken = plan.unavailable.filter((u) => u.dependency.onUnavailable === 'harness_error');
   const schedule = scheduleAttempts(suite);
@@ -126,9 +131,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     const arm = state.get(armId);
     if (!arm || arm.stoppedBy || rule.kind === 'fixed') return;
     // A rule's error rates hold for decided attempts only: with any attempt undecided the arm runs in full.
-    if (arm.records.some((r) => r.verdict === 'UNKNOWN' || r.verdict === 'DISPUTED')) return;
+    if ((arm.verdicts.UNKNOWN ?? 0) + (arm.verdicts.DISPUTED ?? 0) > 0) return;
     const trials = arm.records.length;
-    const successes = arm.records.filter((r) => r.verdict === 'PASS').length;
+    const successes = arm.verdicts.PASS ?? 0;
     const decision = stoppingDecision(rule, successes, trials);
     if (decision !== 'continue' && trials < suite.repeat.n) arm.stoppedBy = { afterAttempts: trials, decision };
   };
@@ -184,6 +189,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         meter?.spend(record);
       }
       arm.records.push(record);
+      arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;
       considerStopping(slot.arm);
       services.onProgress?.(trialProgress(suite, describeRule(rule), state));
     }
