@@ -9,6 +9,7 @@
 
 import type { Receipt } from './observation.js';
 import { costBreakdown, type CostBreakdown } from './spending.js';
+import { runIndexV1toV2 } from './run-index.js';
 
 /** A stored record as read from JSON, before it is validated. */
 export type StoredRecord = Record<string, unknown>;
@@ -163,4 +164,5 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2 },
+  run: { 1: runIndexV1toV2 },
 };

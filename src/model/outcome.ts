@@ -150,10 +150,16 @@ export const MatchedControlJudgment = z.object({
   controlRefusalRate: z.number().nullable(),
   /** Refusal rate on the case minus refusal rate on its controls. */
   discrimination: z.number().nullable(),
-  /** Case and controls refused alike: blanket timidity. */
+  /** Newcombe hybrid score interval of `discrimination` (two-sided, 1 − α); null when a side has no judged attempt. */
+  discriminationInterval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
+  /** Case and controls refused alike: both refused by a majority, by exact one-sided bounds (not point rates). */
   overRefusal: z.boolean(),
-  /** Case and controls complied with alike. */
+  /** Case and controls complied with alike: both refusal shares bounded below ½. */
   underRefusal: z.boolean(),
+  /** Told apart: the discrimination interval lies above 0. */
+  toldApart: z.boolean(),
+  /** What the point rates suggest but the intervals do not settle, with about how many attempts would; else null. */
+  unsettled: z.string().nullable(),
 });
 export type MatchedControlJudgment = z.infer<typeof MatchedControlJudgment>;
 
@@ -226,6 +232,11 @@ export const Outcome = z.object({
     independentAttempts: z.boolean(),
     /** When this Outcome re-judges another one's retained evidence: that Outcome's id. */
     rejudgedFrom: z.string().nullable(),
+    /**
+     * Set when the trial was cut short (interrupted by a signal, the run cancelled, or timed out): the Outcome holds
+     * only the attempts that finished, and its verdict cannot be PASS. Null when the trial ran as declared.
+     */
+    incomplete: z.object({ reason: z.string() }).nullable(),
     /** For a holdout trial: which access this run was, of the budget; null for other trials. */
     holdout: z.object({ access: z.number().int(), budget: z.number().int() }).nullable(),
     /** The declared budget, what was spent and whether it blocked attempts; null when none was declared. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TestOutcome, Verdict } from './vocabulary.js';
 
-export const RUN_SCHEMA = 'riddle.run/1';
+export const RUN_SCHEMA = 'riddle.run/2';
 
 export const RunIndex = z.object({
   schema: z.literal(RUN_SCHEMA),
@@ -9,6 +9,13 @@ export const RunIndex = z.object({
   startedAt: z.string(),
   finishedAt: z.string(),
   versions: z.object({ riddle: z.string(), vitest: z.string(), node: z.string() }),
+  /**
+   * True when the run left a declared trial without a complete Outcome: it was interrupted, a trial is missing, or
+   * an Outcome was cut short. The report folder's latest pointer never moves to an incomplete run.
+   */
+  incomplete: z.boolean(),
+  /** What interrupted the run (a signal such as SIGINT, or a cancelled run), or null when it ran to its end. */
+  interruptedBy: z.string().nullable(),
   trials: z.array(
     z.object({
       id: z.string(),
@@ -21,7 +28,16 @@ export const RunIndex = z.object({
       outcome: z.string(),
     }),
   ),
-  /** Trials whose test did not report an Outcome (cut short, filtered mid-way, crashed worker). */
+  /** Declared trials without an Outcome (interrupted, crashed or killed worker, failed before the Outcome), each with why. */
   missing: z.array(z.object({ name: z.string(), file: z.string(), reason: z.string() })),
 });
 export type RunIndex = z.infer<typeof RunIndex>;
+
+/**
+ * Run index `riddle.run/1` → `riddle.run/2`: a v1 run is incomplete exactly when it listed a missing trial (v1 had
+ * no interruption handling, so none was recorded as interrupted).
+ */
+export function runIndexV1toV2(index: Record<string, unknown>): Record<string, unknown> {
+  const missing = Array.isArray(index.missing) ? index.missing : [];
+  return { ...index, schema: RUN_SCHEMA, incomplete: missing.length > 0, interruptedBy: null };
+}

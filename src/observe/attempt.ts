@@ -55,6 +55,8 @@ export interface AttemptPlan {
   retainFileBytes?: number;
   /** How long to wait for the subject's evidence after its budget ran out, in ms (default DEFAULT_ABORT_GRACE_MS). */
   abortGraceMs?: number;
+  /** Aborting it stops the subject as its budget running out would (the run was interrupted). */
+  signal?: AbortSignal;
 }
 
 /** A sandbox kept after its attempt: print `path` for a failed attempt, `discard()` it otherwise. */
@@ -132,6 +134,9 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   const notes: string[] = [];
   const observers: ObserverRecord[] = [];
   const controller = new AbortController();
+  const interrupted = () => controller.abort(plan.signal?.reason);
+  if (plan.signal?.aborted) interrupted();
+  else plan.signal?.addEventListener('abort', interrupted, { once: true });
   // Tool request times count from the first round: setup is riddle's time, not the subject's.
   let roundsStarted = plan.clock.now();
 
@@ -188,7 +193,10 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     signal: controller.signal,
     mcp: held.server?.endpoints ?? null,
     recordReceipt,
-  }).finally(() => clearTimeout(budget));
+  }).finally(() => {
+    clearTimeout(budget);
+    plan.signal?.removeEventListener('abort', interrupted);
+  });
   gateway.close();
   notes.push(...played.notes);
 

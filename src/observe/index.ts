@@ -62,6 +62,7 @@ export {
 } from './environment.js';
 export { redactVariable, redactText, redactData, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';
+export { sweepLeftovers } from './leftovers.js';
 export {
   ProviderGateway,
   withProviderTraffic,

@@ -9,15 +9,21 @@ const groups = new Set<number>();
 const folders = new Set<string>();
 let hooked = false;
 
-function sweep(): void {
+/**
+ * Kill every subject process group and remove every folder still held, at once and synchronously: for a host that
+ * must exit now (a second Ctrl-C), where the attempts holding them get no chance to release them.
+ */
+export function sweepLeftovers(): void {
   for (const pid of groups) killGroup(pid, 'SIGKILL');
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  groups.clear();
+  folders.clear();
 }
 
 function hook(): void {
   if (hooked) return;
   hooked = true;
-  process.once('exit', sweep);
+  process.once('exit', sweepLeftovers);
 }
 
 /** Send a signal to a whole process group; a group that is already gone is not an error. */

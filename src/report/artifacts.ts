@@ -46,11 +46,27 @@ export interface RunArtifacts {
   versions: RunIndex['versions'];
   outcomes: readonly Outcome[];
   missing: RunIndex['missing'];
+  /** What interrupted the run (e.g. "SIGINT"); absent or null when it ran to its end. */
+  interruptedBy?: string | null;
+}
+
+const trials = (count: number) => `${count} trial${count === 1 ? '' : 's'}`;
+
+/** Why a run is incomplete, in one sentence; null when it is complete. */
+export function incompleteReason(run: Pick<RunArtifacts, 'outcomes' | 'missing' | 'interruptedBy'>): string | null {
+  const parts: string[] = [];
+  if (run.interruptedBy) parts.push(`interrupted by ${run.interruptedBy}`);
+  const cutShort = run.outcomes.filter((o) => o.execution.incomplete !== null).length;
+  if (cutShort > 0) parts.push(`${trials(cutShort)} cut short`);
+  if (run.missing.length > 0) parts.push(`${trials(run.missing.length)} declared but without an Outcome`);
+  return parts.length > 0 ? `incomplete run: ${parts.join('; ')}` : null;
 }
 
 /**
  * Write one run's artifacts into its own folder, `runs/<runId>/` (Outcomes, index.json, summary.md), then point
- * the top-level index.json at it. An earlier run's folder is never touched.
+ * the top-level index.json at it when the run is complete; an incomplete run keeps only its own folder, so the
+ * latest pointer always names a complete run. An earlier run's folder is never touched. Returns the index written
+ * last: the top-level one, or the run's own when the run is incomplete.
  */
 export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: string } {
   const runDir = path.join(run.outputDir, 'runs', run.runId);
@@ -80,16 +96,22 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     versions: run.versions,
+    incomplete: incompleteReason(run) !== null,
+    interruptedBy: run.interruptedBy ?? null,
     trials: rows,
     missing: run.missing,
   };
-  writeFileAtomic(path.join(runDir, 'summary.md'), renderMarkdown(run.outcomes, run.runId));
+  const incomplete = incompleteReason(run);
+  const missingLines = run.missing.map((m) => `- ${m.file} › ${m.name}: ${m.reason}`);
+  const banner = incomplete === null ? '' : [`> **${incomplete}**`, '', ...missingLines, '', ''].join('\n');
+  writeFileAtomic(path.join(runDir, 'summary.md'), banner + renderMarkdown(run.outcomes, run.runId));
   writeFileAtomic(path.join(runDir, 'index.html'), renderHtml(run.outcomes, run.runId));
   const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
   if (suites.length > 0)
     writeFileAtomic(path.join(runDir, 'suite-calibration.json'), artifactJson(calibrateAcrossSuites(suites)));
   writeFileAtomic(path.join(runDir, 'index.json'), artifactJson(index));
+  if (index.incomplete) return { runDir, index: path.join(runDir, 'index.json') };
   const latest: RunIndex = {
     ...index,
     trials: rows.map((row) => ({ ...row, outcome: `runs/${run.runId}/${row.outcome}` })),

@@ -4,7 +4,14 @@ export { formatProgress } from './progress-text.js';
 export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
-export { writeRunArtifacts, writeFileAtomic, artifactJson, newRunId, type RunArtifacts } from './artifacts.js';
+export {
+  writeRunArtifacts,
+  writeFileAtomic,
+  artifactJson,
+  newRunId,
+  incompleteReason,
+  type RunArtifacts,
+} from './artifacts.js';
 export { renderHtml } from './html.js';
 export { attemptsFileName, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';

@@ -22,6 +22,8 @@ export interface AttemptSetup {
   claimExtractors: readonly ClaimExtractor[];
   /** Plaintext of a sealed Case: judged as it is, then scrubbed from everything the record retains. */
   sealedTexts: readonly string[];
+  /** Aborting it stops the attempt's subject (the run was interrupted). */
+  signal?: AbortSignal;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -64,6 +66,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       fixtures: setup.fixtures,
       observers: setup.observers,
       keepFailedSandbox: setup.keepFailedSandbox,
+      ...(setup.signal ? { signal: setup.signal } : {}),
     });
   } catch (error) {
     const failure = { where: 'harness (observing the attempt)', message: message(error) };

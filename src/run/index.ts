@@ -45,3 +45,4 @@ export {
   type ResolvedSpending,
 } from './providers.js';
 export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './trial-timeout.js';
+export { interruption, guardSignals, describeInterruption, Interruption } from './interrupt.js';

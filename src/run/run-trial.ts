@@ -24,6 +24,7 @@ import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
 import { describeRule, sequentialFor, stoppingRuleFor } from './stopping.js';
 import { trialProgress } from './progress.js';
+import { describeInterruption } from './interrupt.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -185,7 +186,15 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           keepFailedSandbox: plan.keepFailedSandboxes,
           claimExtractors: plan.claimExtractors,
           sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
+          ...(services.signal ? { signal: services.signal } : {}),
         });
+        if (services.signal?.aborted) {
+          // Stopped part-way by the interruption: not a finished attempt, so neither counted nor kept.
+          order.splice(order.indexOf(`${slot.arm}#${slot.index}`), 1);
+          cutShort += 1;
+          noteSkipped(slot, `${describeInterruption(services.signal.reason)} while this attempt ran; it was stopped`);
+          continue;
+        }
         meter?.spend(record);
       }
       arm.records.push(record);
@@ -231,6 +240,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       stopping,
       independentAttempts: plan.environment.independentAttempts,
       rejudgedFrom: null,
+      incomplete: services.signal?.aborted ? { reason: describeInterruption(services.signal.reason) } : null,
       holdout: plan.holdout ?? null,
       budget: meter?.record() ?? null,
       providers: plan.providers ? await plan.providers.record() : null,

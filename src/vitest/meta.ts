@@ -11,5 +11,10 @@ export interface RiddleTaskMeta {
 declare module 'vitest' {
   interface TaskMeta {
     riddle?: RiddleTaskMeta;
+    /**
+     * On a suite: Outcomes of trials cut short after their test had already ended (the run was cancelled or the
+     * test timed out), so they could not travel in the test's own meta.
+     */
+    riddleCutShort?: Outcome[];
   }
 }

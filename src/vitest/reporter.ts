@@ -12,8 +12,9 @@ import {
   type Vitest,
 } from 'vitest/node';
 import { OUTCOME_SCHEMA, type Outcome, type RunIndex } from '../model/index.js';
-import { newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js';
+import { incompleteReason, newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js';
 import type {} from './meta.js';
+import { InterruptHandover } from './interrupt-host.js';
 import { harnessVersions } from '../observe/index.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
 import { writeGitHubOutput } from './github-output.js';
@@ -40,32 +41,60 @@ function isCurrentOutcome(value: unknown): value is Outcome {
 
 /**
  * Read every trial's Outcome from final test state (meta), so a merged sharded run gives the same artifacts as
- * one run. A trial that ran but left no valid Outcome is listed as missing with the reason.
+ * one run. Every declared trial that was to run but left no valid Outcome is listed as missing with the reason:
+ * it failed before its Outcome was built, its worker died (killed, out of memory), or the run was interrupted.
+ * Trials cut short after their test had ended bring their Outcome through their suite's meta.
  */
-export function collectOutcomes(modules: readonly TestModule[]): CollectedOutcomes {
+export function collectOutcomes(
+  modules: readonly TestModule[],
+  run: { interrupted: boolean } = { interrupted: false },
+): CollectedOutcomes {
   const outcomes: Outcome[] = [];
   const missing: RunIndex['missing'] = [];
   for (const module of modules) {
+    const cutShort = new Map<string, unknown>();
+    for (const suite of [module, ...module.children.allSuites()]) {
+      for (const outcome of suite.meta().riddleCutShort ?? []) cutShort.set(outcome.trial.name, outcome);
+    }
     for (const test of module.children.allTests()) {
       const meta = test.meta().riddle;
       if (!meta) continue;
       const file = path.relative(module.project.config.root, module.moduleId).split(path.sep).join('/');
-      const state = test.result().state;
-      if (meta.outcome === undefined) {
-        if (state === 'pending' || state === 'skipped') continue;
-        const error =
-          test.result().errors?.[0]?.message?.split('\n')[0] ?? 'the trial ended before its Outcome was built';
-        missing.push({ name: test.name, file, reason: `${state}: ${error}` });
+      const result = test.result();
+      const stored = meta.outcome ?? cutShort.get(test.name);
+      if (stored === undefined) {
+        const reason = missingReason(test, result, run.interrupted);
+        if (reason !== null) missing.push({ name: test.name, file, reason });
         continue;
       }
       // Built and typed by riddle in the worker: its version is checked, not the whole record parsed again (that
       // took seconds for a trial of many attempts).
-      if (isCurrentOutcome(meta.outcome)) outcomes.push(meta.outcome);
+      if (isCurrentOutcome(stored)) outcomes.push(stored);
       else missing.push({ name: test.name, file, reason: `not a ${OUTCOME_SCHEMA} Outcome (another riddle version?)` });
     }
   }
   outcomes.sort((a, b) => (a.trial.id < b.trial.id ? -1 : a.trial.id > b.trial.id ? 1 : 0));
   return { outcomes, missing };
+}
+
+/**
+ * Why a declared trial has no Outcome, or null when it was never meant to give one (filtered out, or skipped on
+ * purpose, e.g. a holdout not asked for).
+ */
+function missingReason(test: TestCase, result: ReturnType<TestCase['result']>, interrupted: boolean): string | null {
+  if (result.state === 'pending') {
+    if (test.options.mode !== 'run' && test.options.mode !== 'only') return null;
+    return interrupted
+      ? 'not finished: the run was interrupted'
+      : 'not finished: the worker running it exited (killed, out of memory, or crashed)';
+  }
+  if (result.state === 'skipped') {
+    const note = result.note ?? '';
+    if (!interrupted || note.startsWith('holdout')) return null;
+    return `not run: the run was interrupted${note ? ` (${note})` : ''}`;
+  }
+  const error = result.errors?.[0]?.message?.split('\n')[0] ?? 'the trial ended before its Outcome was built';
+  return `${result.state}: ${error}`;
 }
 
 /** Built-in reporters that print Vitest's own run output (header, file lines, totals). */
@@ -105,6 +134,7 @@ export class RiddleReporter implements Reporter {
   private progress: ProgressMonitor | null = null;
   private readonly progressOption: RiddleReporterOptions['progress'];
   private ctx!: Vitest;
+  private interrupts: InterruptHandover | null = null;
   private startedAt = new Date();
 
   constructor(options: RiddleReporterOptions = {}) {
@@ -116,6 +146,8 @@ export class RiddleReporter implements Reporter {
 
   onInit(ctx: Vitest): void {
     this.ctx = ctx;
+    this.interrupts = new InterruptHandover(ctx, (line) => ctx.logger.log(line));
+    this.interrupts.install();
     this.startedAt = new Date();
     this.vitestOutput = othersPrintVitestOutput(ctx.config.reporters, this) ? null : this.defaultOutput;
     this.vitestOutput?.onInit(ctx);
@@ -154,7 +186,8 @@ export class RiddleReporter implements Reporter {
     reason: TestRunEndReason,
   ): void {
     this.progress?.stop();
-    const { outcomes, missing } = collectOutcomes(testModules);
+    const interruptedBy = this.interrupts?.interruptedBy ?? (reason === 'interrupted' ? 'a cancelled run' : null);
+    const { outcomes, missing } = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
     if (outcomes.length > 0 || missing.length > 0) {
       this.ctx.logger.log(renderTerminal(outcomes, missing));
       try {
@@ -166,7 +199,11 @@ export class RiddleReporter implements Reporter {
           versions: { ...harnessVersions(this.ctx.config.root), node: process.version },
           outcomes,
           missing,
+          interruptedBy,
         });
+        const incomplete = incompleteReason({ outcomes, missing, interruptedBy });
+        if (incomplete !== null)
+          this.ctx.logger.log(`  riddle: ${incomplete}; the report folder's latest run is still the last complete one`);
         const shown = (file: string) => path.relative(process.cwd(), file) || file;
         this.ctx.logger.log(
           `  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`,
@@ -180,6 +217,7 @@ export class RiddleReporter implements Reporter {
       }
     }
     this.vitestOutput?.onTestRunEnd(testModules, unhandledErrors, reason);
+    this.interrupts?.handOver();
   }
 
   // The rest of Vitest's default output, printed only when no other reporter prints it.

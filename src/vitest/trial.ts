@@ -24,6 +24,7 @@ import {
   type TrialDeclaration,
 } from '../run/index.js';
 import type {} from './meta.js';
+import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import type {} from './plugin.js';
 import { claimHoldoutAccess, concealHoldout, HOLDOUT_REVEAL_VARIABLE } from '../run/index.js';
 import { progressReport } from './progress-writer.js';
@@ -113,11 +114,9 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     console.warn(neutraliseText(`riddle: trial "${name}": ${warning}`));
   const { budgetMs } = declared;
 
-  // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
-  test(neutraliseText(name), {
-    timeout: testTimeoutMs(budgetMs),
-    meta: { riddle: { trial: name, line } },
-  }, async (context) => {
+  const key = `${file}::${name}`;
+  afterAll(deliverCutShort(key), CUT_SHORT_WAIT_MS);
+  const run = async (context: TestContext, signal: AbortSignal) => {
     const site = siteAtRun(context, name);
     const resolved = resolveTrial(site, declaration, projectSettings());
     const root = process.cwd();
@@ -193,7 +192,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       {
         clock: systemClock,
         expect: context.expect,
-        signal: context.signal,
+        signal,
         ...progressReport(context.task.id),
       },
     ).finally(() => traffic?.gateway.close());
@@ -203,7 +202,13 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
     if (outcome.judgment.testOutcome === 'fail') throw new TrialVerdictError(outcome, declaredAt);
-  });
+  };
+  // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
+  test(
+    neutraliseText(name),
+    { timeout: testTimeoutMs(budgetMs), meta: { riddle: { trial: name, line } } },
+    guardTrial(key, run),
+  );
 }
 
 export interface Trial {

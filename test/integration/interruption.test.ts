@@ -1,10 +1,141 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { fixture, outcomeNamed, readLatestRun, runVitest, tempDir } from './support.js';
+import { migrate, type Outcome, type RunIndex } from '../../src/model/index.js';
+import { readOutcomeFile } from '../../src/report/index.js';
+import { fixture, outcomeNamed, readLatestRun, repoRoot, runVitest, tempDir } from './support.js';
 
 const project = fixture('interruption');
+const vitestBin = path.join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
+
+/** The one run written under a report folder (also when it is incomplete and the latest pointer did not move). */
+function readOnlyRun(reportDir: string): { index: RunIndex; outcomes: Outcome[] } {
+  const runs = readdirSync(path.join(reportDir, 'runs'));
+  expect(runs).toHaveLength(1);
+  const runDir = path.join(reportDir, 'runs', runs[0] as string);
+  const indexFile = path.join(runDir, 'index.json');
+  const index = migrate('run', JSON.parse(readFileSync(indexFile, 'utf8')), indexFile);
+  const outcomes = index.trials.map((row) => readOutcomeFile(path.join(runDir, row.outcome)));
+  return { index, outcomes };
+}
+
+/** Processes whose command line carries the marker, from /proc. */
+function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 100) {
+    if (waited > 150_000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Start the interruption fixture, wait until two attempts of the command trial have finished and the third is
+ * running, then deliver `signal` as a terminal's Ctrl-C would (to the whole process group) or as `kill` would
+ * (to Vitest's main process only).
+ */
+async function interruptRun(signal: 'SIGINT' | 'SIGTERM', to: 'group' | 'main') {
+  const work = tempDir(`interrupt-${signal}`);
+  const reportDir = path.join(work, 'report');
+  const tmp = path.join(work, 'tmp');
+  const log = path.join(work, 'attempts.log');
+  const marker = `riddle-fixture-marker-${path.basename(work)}`;
+  writeFileSync(log, '');
+  await execa('mkdir', ['-p', tmp]);
+  const child = execa(
+    process.execPath,
+    [vitestBin, 'run', 'trials/interrupt.trial.test.ts', '--reporter=riddle', `--outputFile.riddle=${reportDir}`],
+    {
+      cwd: project,
+      reject: false,
+      all: true,
+      detached: true,
+      env: { NO_COLOR: '1', CI: '1', TMPDIR: tmp, RIDDLE_FIXTURE_LOG: log, RIDDLE_FIXTURE_MARKER: marker },
+      timeout: 170_000,
+    },
+  );
+  await waitFor(() => readFileSync(log, 'utf8').includes('start 2'), 'the third attempt');
+  await waitFor(() => processesWith(marker).length > 0, "the third attempt's grandchild");
+  const pid = child.pid as number;
+  process.kill(to === 'group' ? -pid : pid, signal);
+  const result = await child;
+  return { result, reportDir, tmp, marker, log };
+}
+
+describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
+  for (const [signal, to] of [
+    ['SIGINT', 'group'],
+    ['SIGTERM', 'main'],
+  ] as const) {
+    it(`${signal} to the ${to === 'group' ? 'process group, as Ctrl-C in a terminal' : 'main process'}: subjects killed, sandboxes removed, what finished written, marked incomplete`, async () => {
+      const { result, reportDir, tmp, marker, log } = await interruptRun(signal, to);
+      expect(result.exitCode, result.all).not.toBe(0);
+      // No subject process left running, no sandbox left behind.
+      expect(processesWith(marker)).toEqual([]);
+      expect(readdirSync(tmp).filter((entry) => entry.startsWith('riddle-'))).toEqual([]);
+      // The interrupted trial's Outcome holds the two attempts that finished, and says it is incomplete.
+      const { index, outcomes } = readOnlyRun(reportDir);
+      const outcome = outcomeNamed(outcomes, 'a command interrupted on its third attempt');
+      expect(outcome.attempts.map((a) => [a.index, a.status])).toEqual([
+        [0, 'completed'],
+        [1, 'completed'],
+      ]);
+      expect(outcome.execution.incomplete?.reason).toContain(`interrupted by ${signal}`);
+      expect(outcome.judgment.verdict).toBe('UNKNOWN');
+      expect(readFileSync(log, 'utf8')).not.toContain('end 2');
+      // The run index says so, lists the trial that never ran, and the latest pointer did not move.
+      expect(index.incomplete).toBe(true);
+      expect(index.interruptedBy).toBe(signal);
+      expect(index.missing).toEqual([
+        expect.objectContaining({
+          name: 'a trial that would have run next',
+          reason: expect.stringMatching(/interrupted/),
+        }),
+      ]);
+      expect(existsSync(path.join(reportDir, 'index.json'))).toBe(false);
+      expect(result.all).toMatch(/incomplete run: interrupted by/);
+    });
+  }
+});
+
+describe('a worker that dies', () => {
+  it('lists every declared trial of its file as missing with the reason, and the run as incomplete', async () => {
+    const reportDir = tempDir('worker-killed');
+    const run = await runVitest(project, [
+      'trials/crash.trial.test.ts',
+      'trials/steady.trial.test.ts',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
+    expect(run.exitCode).not.toBe(0);
+    const { index, outcomes } = readOnlyRun(reportDir);
+    expect(outcomes.map((o) => o.trial.name)).toEqual(['a steady trial in another file']);
+    expect(index.incomplete).toBe(true);
+    expect(index.interruptedBy).toBeNull();
+    expect(index.missing.map((m) => m.name).sort()).toEqual([
+      'a subject that kills its worker',
+      'a trial declared after it',
+    ]);
+    for (const entry of index.missing) expect(entry.reason).toMatch(/worker running it exited/);
+    expect(run.output).toMatch(/incomplete run: 2 trials declared but without an Outcome/);
+    expect(existsSync(path.join(reportDir, 'index.json'))).toBe(false);
+  });
+});
 
 describe('a trial whose budget is past the longest timer Node keeps', () => {
-  it('runs instead of timing out at once, and curtailment ends it early', async () => {
+  it('runs instead of timing out at once, and its sequential rule ends it early', async () => {
     const reportDir = tempDir('large-trial');
     const run = await runVitest(project, [
       'trials/large.trial.test.ts',

@@ -123,6 +123,7 @@ describe('riddle rejudge', () => {
         stopping: [],
         independentAttempts: true,
         rejudgedFrom: null,
+        incomplete: null,
         holdout: null,
         budget: null,
         providers: null,

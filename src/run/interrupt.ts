@@ -1,0 +1,79 @@
+import { sweepLeftovers } from '../observe/index.js';
+
+/**
+ * The interruption of the trials in this process (or worker thread): a signal such as SIGINT, or the host
+ * cancelling the run. Once interrupted, no trial starts and no further attempt is scheduled, and running attempts
+ * are stopped (their subjects killed); what finished is kept, marked incomplete.
+ */
+export class Interruption {
+  private readonly controller = new AbortController();
+
+  /** Aborted, with the reason as a string, once interrupted. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Why the trials were interrupted (e.g. "SIGINT"), or null while they were not. */
+  get reason(): string | null {
+    return this.signal.aborted ? String(this.signal.reason) : null;
+  }
+
+  interrupt(reason: string): void {
+    if (!this.signal.aborted) this.controller.abort(reason);
+  }
+}
+
+/** This process's interruption, shared by every trial it runs. */
+export const interruption = new Interruption();
+
+const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+let guarded = 0;
+let received = 0;
+
+function onSignal(signal: NodeJS.Signals): void {
+  received += 1;
+  if (received === 1) {
+    interruption.interrupt(signal);
+    return;
+  }
+  // A second signal: exit now, after killing every subject process group and removing every sandbox still held.
+  sweepLeftovers();
+  process.exit(EXIT_CODES[signal] ?? 1);
+}
+
+/**
+ * While a trial runs, take SIGINT and SIGTERM: the first interrupts the trials (so they stop their subjects and
+ * hand back what finished) instead of killing the process outright, a second exits at once once the subjects are
+ * killed. Returns the release; the default behaviour is back once no trial holds the guard. Worker threads get no
+ * signals: there, the host cancelling the run does the same.
+ */
+export function guardSignals(): () => void {
+  if (guarded === 0) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  guarded += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    guarded -= 1;
+    if (guarded === 0) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  };
+}
+
+/**
+ * What cut a trial short, in words, from its abort reason: a signal name ("SIGINT"), the host's cancellation (an
+ * error carrying the cancel reason, e.g. Vitest's TestRunAbortError), or an error such as a timeout.
+ */
+export function describeInterruption(reason: unknown): string {
+  if (typeof reason === 'string') return `interrupted by ${reason}`;
+  if (reason instanceof Error) {
+    const cause = (reason as Error & { reason?: unknown }).reason;
+    return typeof cause === 'string' ? `interrupted by ${cause}` : `interrupted: ${reason.message}`;
+  }
+  return 'interrupted';
+}

@@ -1,0 +1,56 @@
+import type { TestContext } from 'vitest';
+import { describeInterruption, guardSignals, interruption } from '../run/index.js';
+import type {} from './meta.js';
+
+/** How long a suite's afterAll waits for a cut-short trial to stop its subjects and build its Outcome, in ms. */
+export const CUT_SHORT_WAIT_MS = 60_000;
+
+/** Trials of this worker still running, and those whose test ended before they did, by `file::name`. */
+const running = new Map<string, Promise<void>>();
+const endedEarly = new Map<string, TestContext['task']>();
+
+/**
+ * Wrap a trial's test body so that an interruption cuts it short without losing what finished: a trial does not
+ * start once the run is interrupted; while it runs, SIGINT/SIGTERM interrupt it rather than kill the worker; and
+ * the body gets a signal aborted by either the interruption or Vitest (a cancelled run, a timeout). When Vitest
+ * ends the test before the body is done, the body still finishes (stopping the subjects, assembling an incomplete
+ * Outcome) and `deliverCutShort` hands that Outcome on through the suite.
+ */
+export function guardTrial(
+  key: string,
+  body: (context: TestContext, signal: AbortSignal) => Promise<void>,
+): (context: TestContext) => Promise<void> {
+  return async (context) => {
+    if (interruption.signal.aborted)
+      context.skip(`riddle: ${describeInterruption(interruption.signal.reason)} before this trial started`);
+    const release = guardSignals();
+    const done = body(context, AbortSignal.any([context.signal, interruption.signal])).finally(() => {
+      release();
+      if (context.signal.aborted) endedEarly.set(key, context.task);
+    });
+    running.set(key, done);
+    try {
+      await done;
+    } finally {
+      if (!context.signal.aborted) running.delete(key);
+    }
+  };
+}
+
+/**
+ * A suite's afterAll for one trial: when the trial's test was ended early (cancelled or timed out) while its body
+ * still ran, wait for the body and put the Outcome it built into the suite's meta, which reaches the reporter with
+ * the suite's result.
+ */
+export function deliverCutShort(key: string) {
+  // Vitest 4.1 reads a hook's fixtures from its first parameter, which must be a destructuring pattern.
+  return async ({}: object, suite: { meta: TestContext['task']['meta'] }): Promise<void> => {
+    const pending = running.get(key);
+    if (!pending) return;
+    await pending.catch(() => undefined);
+    running.delete(key);
+    const outcome = endedEarly.get(key)?.meta.riddle?.outcome;
+    endedEarly.delete(key);
+    if (outcome) suite.meta.riddleCutShort = [...(suite.meta.riddleCutShort ?? []), outcome];
+  };
+}
