@@ -173,6 +173,7 @@ export {
   clusterBootstrapRate,
   pairedDifference,
   mcnemarExact,
+  newcombeDifference,
   roganGladen,
   confusion,
   sensitivitySpecificity,

@@ -50,15 +50,19 @@ function capabilityOf(outcome: RoutingInput, arm: ArmSummary): string {
 function capabilities(outcome: RoutingInput): string[] {
   const lines = outcome.arms.map((arm) => capabilityOf(outcome, arm));
   const matched = outcome.judgment.matchedControl;
+  // Claimed only when the discrimination's interval lies above 0, never on point rates.
   if (
-    matched &&
+    matched?.toldApart &&
     matched.caseRefusalRate !== null &&
     matched.controlRefusalRate !== null &&
-    matched.discrimination !== null
+    matched.discrimination !== null &&
+    matched.discriminationInterval !== null
   ) {
+    const { lower, upper, confidence } = matched.discriminationInterval;
     lines.push(
       `It told the case from its controls: ${matched.refusalCriterion} in ${pct(matched.caseRefusalRate)} of case attempts and ` +
-        `${pct(matched.controlRefusalRate)} of control attempts (discrimination ${matched.discrimination.toFixed(2)}).`,
+        `${pct(matched.controlRefusalRate)} of control attempts (discrimination ${matched.discrimination.toFixed(2)}, ` +
+        `${Math.round(confidence * 100)}% interval [${lower.toFixed(2)}, ${upper.toFixed(2)}]).`,
     );
   }
   return lines;

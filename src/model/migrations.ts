@@ -149,6 +149,13 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
     arms: eachOf(outcome.arms, (arm) => armV1toV2(arm, outcome)),
     judgment: within(outcome.judgment, (judgment) => ({
       ...judgment,
+      // v1 flagged on point rates and kept no interval: no interval, nothing told apart by one, nothing noted.
+      matchedControl: within(judgment.matchedControl, (matched) => ({
+        ...matched,
+        discriminationInterval: null,
+        toldApart: false,
+        unsettled: null,
+      })),
       pressure: orDefault(judgment, 'pressure', null),
     })),
     // v1 had no repeated-attempt tables (pass^k): null.

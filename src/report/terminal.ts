@@ -120,8 +120,9 @@ export function renderTerminal(
         .filter(Boolean)
         .join(' ');
       lines.push(
-        `    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)} ${flags}`,
+        `    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)}${mc.discriminationInterval ? ` [${num(mc.discriminationInterval.lower)}, ${num(mc.discriminationInterval.upper)}]` : ''} ${flags}`,
       );
+      if (mc.unsettled) lines.push(`    ${pc.dim('refusal')} ${mc.unsettled}`);
     }
     lines.push(`    ${pc.dim('why')} ${reason}`);
     lines.push(...contradictions(outcome));

@@ -60,6 +60,7 @@ export { clusteredRate } from './clustered-rate.js';
 export { clusterBootstrapRate } from './cluster-bootstrap.js';
 export { pairedDifference } from './paired-difference.js';
 export { mcnemarExact } from './mcnemar.js';
+export { newcombeDifference } from './newcombe.js';
 
 // Judges: correction, calibration, agreement
 export { roganGladen } from './rogan-gladen.js';
