@@ -35,9 +35,19 @@ export function recordedFollowUps(rounds: number): JsonValue[] {
   return Array.from({ length: Math.max(0, rounds - 1) }, (_, i) => ({ recordedUserTurn: i + 2 }));
 }
 
-/** The most rounds any recording of a Case has: declare that many rounds (`recordedFollowUps`) on the Case. */
+/**
+ * The rounds an attempt plays: a recording's trailing user turns the agent never answered (a simulated user's
+ * closing "###STOP###") are left out, so the attempt's last reply is the agent's final one. At least one round.
+ */
+function answeredRounds(run: RecordedConversation): RecordedConversation['rounds'] {
+  let end = run.rounds.length;
+  while (end > 1 && run.rounds[end - 1]?.reply === null && run.rounds[end - 1]?.toolCalls.length === 0) end--;
+  return run.rounds.slice(0, end);
+}
+
+/** The most rounds any recording of a Case plays: declare that many rounds (`recordedFollowUps`) on the Case. */
 export function recordedRounds(runs: readonly RecordedConversation[]): number {
-  return Math.max(1, ...runs.map((run) => run.rounds.length));
+  return Math.max(1, ...runs.map((run) => answeredRounds(run).length));
 }
 
 interface PendingResult {
@@ -49,7 +59,7 @@ interface PendingResult {
  * Recorded agent conversations replayed as attempts: round r plays the recording's r-th user turn, re-issuing every
  * tool call through the attempt's tool gateway, so each is recorded as a request with its declared effect class,
  * admission, arguments and the recorded result (or its failure); the round's reply is the agent's text. Attempt i of
- * a Case replays its i-th recording; the attempt ends with the recording. Its identity kind is `replay`; whether the
+ * a Case replays its i-th recording; the attempt ends with the agent's last answered turn. Its identity kind is `replay`; whether the
  * attempts are independent samples is declared (`independence`), so intervals say what they describe.
  */
 export function trajectorySubject(options: TrajectorySubjectOptions): RecordedTrajectories {
@@ -96,16 +106,21 @@ export function trajectorySubject(options: TrajectorySubjectOptions): RecordedTr
       const run = options.runs.get(context.arm)?.[context.attempt];
       if (run === undefined)
         throw new Error(`${options.name}: no recording for attempt ${context.attempt} of case "${context.arm}"`);
-      const round = run.rounds[context.round - 1];
+      const rounds = answeredRounds(run);
+      const round = rounds[context.round - 1];
       if (round === undefined)
         throw new Error(`${options.name}: the recording of case "${context.arm}" has no round ${context.round}`);
-      const last = context.round === run.rounds.length;
+      const last = context.round === rounds.length;
       if (!last && context.round === context.stop.maxRounds) {
         throw new Error(
-          `${options.name}: the recording of case "${context.arm}" has ${run.rounds.length} rounds but the Case allows ${context.stop.maxRounds}; declare followUps: recordedFollowUps(recordedRounds(runs))`,
+          `${options.name}: the recording of case "${context.arm}" has ${rounds.length} rounds but the Case allows ${context.stop.maxRounds}; declare followUps: recordedFollowUps(recordedRounds(runs))`,
         );
       }
-      const notes: string[] = [];
+      const notes: string[] = last
+        ? run.rounds
+            .slice(rounds.length)
+            .map((unanswered) => `the recording ends with a user turn the agent did not answer: ${unanswered.input}`)
+        : [];
       for (const call of round.toolCalls) {
         pending.set(context.signal, {
           result: call.result,

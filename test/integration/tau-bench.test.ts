@@ -27,7 +27,11 @@ describe('example-project: τ-bench airline from its recorded trajectories', () 
     // One round per recorded user turn, every tool call a receipt with its declared effect class.
     const first = tau.attempts.find((a) => a.arm === 'task-0' && a.index === 0)?.observation;
     expect(first?.rounds[0]?.input).toBe("Hi! I'm looking to book a flight from New York to Seattle on May 20th.");
-    expect(first?.rounds.length).toBe(8);
+    // Eight user turns; the last ("###STOP###") the agent never answered, so seven rounds end on the agent's reply.
+    expect(first?.rounds.length).toBe(7);
+    expect(first?.rounds.at(-1)?.reply).toMatch(
+      /^Your flight from New York \(JFK\) to Seattle \(SEA\) has been successfully booked/,
+    );
     // A write the tool refused is kept with its recorded failure, not as a success.
     expect(first?.toolRequests.find((r) => r.tool === 'book_reservation')).toMatchObject({
       effect: 'write',

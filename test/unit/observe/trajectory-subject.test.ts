@@ -29,6 +29,7 @@ const runs = new Map([
           ],
           reply: 'Cancelled.',
         },
+        { input: 'Thanks! ###STOP###', toolCalls: [], reply: null },
       ]),
       run([{ input: 'Cancel ABC123', toolCalls: [], reply: 'I cannot.' }]),
     ],
@@ -84,6 +85,10 @@ describe('trajectorySubject', () => {
       [1, 'Cancel ABC123', 'Shall I?'],
       [2, 'Yes', 'Cancelled.'],
     ]);
+    // The closing user turn the agent never answered is a note, so the attempt's final reply is the agent's.
+    expect(first.observation?.notes).toContain(
+      'the recording ends with a user turn the agent did not answer: Thanks! ###STOP###',
+    );
     const second = await observe(1);
     // The recording ends after one turn: the attempt ends with it, though the Case allows two rounds.
     expect(second.observation?.rounds.map((r) => r.reply)).toEqual(['I cannot.']);
