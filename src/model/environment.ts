@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EffectClass } from './vocabulary.js';
 
-export const ENVIRONMENT_SCHEMA = 'riddle.environment/1';
+export const ENVIRONMENT_SCHEMA = 'riddle.environment/2';
 
 export const SubjectIdentity = z.object({
   kind: z.enum(['function', 'command', 'http', 'replay']),
@@ -38,6 +38,11 @@ export const Environment = z.object({
   variables: z.record(z.string(), z.string()),
   budgets: z.object({ timeoutMs: z.number(), maxOutputBytes: z.number(), maxRounds: z.number() }),
   effectPolicy: z.object({ maxEffect: EffectClass }),
+  /**
+   * The OS sandbox command subjects ran in (`engine`, e.g. bubblewrap) and whether it kept the network for Cases whose
+   * effect class is external or above (`allow`) or never (`none`); null when the subject ran unisolated.
+   */
+  isolation: z.object({ engine: z.string(), network: z.enum(['none', 'allow']) }).nullable(),
   /** False when attempts are replayed or cached responses: they are then not independent samples. */
   independentAttempts: z.boolean(),
   notes: z.array(z.string()),

@@ -135,6 +135,15 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
     // v1 ids fingerprinted the pinned records only: that is the setup fingerprint of v2.
     setup: outcome.id,
     registration: null,
+    // Environment v1 → v2: isolation did not exist, so every subject ran unisolated.
+    records: within(outcome.records, (records) => ({
+      ...records,
+      environment: within(records.environment, (environment) => ({
+        ...environment,
+        schema: 'riddle.environment/2',
+        isolation: null,
+      })),
+    })),
     execution: within(outcome.execution, (execution) => ({
       ...execution,
       holdout: orDefault(execution, 'holdout', null),

@@ -16,7 +16,7 @@ import {
   type SubjectIdentity,
 } from '../model/index.js';
 import { redactData, redactVariable, refreshProcessSecretValues } from './secrets.js';
-import type { ToolDefinition } from './subject.js';
+import type { Isolation, ToolDefinition } from './subject.js';
 
 export interface EnvironmentInput {
   subject: SubjectIdentity;
@@ -30,6 +30,8 @@ export interface EnvironmentInput {
   /** Harness versions; by default read from riddle's own package.json and the Vitest the project resolves. */
   versions?: { riddle: string; vitest: string };
   projectRoot: string;
+  /** The OS sandbox the subject runs in (its `isolation`), or null when it runs unisolated. */
+  isolation: Isolation | null;
   independentAttempts: boolean;
   notes: readonly string[];
 }
@@ -178,6 +180,7 @@ export async function captureEnvironment(input: EnvironmentInput): Promise<Envir
       maxRounds: input.budgets.maxRounds,
     },
     effectPolicy: { maxEffect: input.maxEffect },
+    isolation: input.isolation,
     independentAttempts: input.independentAttempts,
     notes: [...input.notes],
   };

@@ -153,6 +153,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
       variables: resolved.variables,
       projectRoot: root,
+      isolation: resolved.subject.isolation ?? null,
       independentAttempts:
         attemptIndependence(resolved.subject, identity) !== 'not-independent' && (traffic?.independent ?? true),
       notes: [

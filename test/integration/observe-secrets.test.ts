@@ -144,6 +144,7 @@ describe('planted secrets', () => {
       maxEffect: 'write',
       variables: [...names, 'PATH'],
       projectRoot: repoPath('.'),
+      isolation: null,
       independentAttempts: true,
       notes: [`note mentioning ${planted.RIDDLE_PLANTED_PASSWORD}`],
     });

@@ -86,6 +86,7 @@ export function anEnvironment(overrides: Partial<Environment> = {}): Environment
     variables: {},
     budgets: { timeoutMs: 1000, maxOutputBytes: 1024, maxRounds: 1 },
     effectPolicy: { maxEffect: 'read' },
+    isolation: null,
     independentAttempts: true,
     notes: [],
     ...overrides,

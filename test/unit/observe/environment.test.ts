@@ -32,6 +32,7 @@ const input: EnvironmentInput = {
   maxEffect: 'write',
   variables: ['RIDDLE_ENV_TEST_MODEL', 'RIDDLE_ENV_TEST_API_KEY', 'RIDDLE_ENV_TEST_UNSET'],
   projectRoot: root,
+  isolation: { engine: 'bubblewrap', network: 'none' },
   independentAttempts: true,
   notes: [],
 };
@@ -40,6 +41,7 @@ describe('captureEnvironment', () => {
   test('records the machine, harness versions, project state, prompts and tools by fingerprint', async () => {
     const environment = await captureEnvironment(input);
     expect(environment.runtime.node).toBe(process.version);
+    expect(environment.isolation).toEqual({ engine: 'bubblewrap', network: 'none' });
     expect(environment.runtime.cpuCount).toBeGreaterThan(0);
     expect(environment.harness.riddle).toMatch(/^\d+\.\d+\.\d+/);
     expect(environment.harness.vitest).toMatch(/^4\./);
