@@ -40,9 +40,10 @@ export async function diffCommand(args: string[]): Promise<number> {
     a: { label: targetA, runId: runA.index?.runId ?? null },
     b: { label: targetB, runId: runB.index?.runId ?? null },
   });
+  const costs = new Map([...runA.outcomes, ...runB.outcomes].map((o) => [o.id, o.cost] as const));
   if (values.out !== undefined) writeFileAtomic(values.out, artifactJson(comparison));
   if (values.json) process.stdout.write(artifactJson(comparison));
-  else if (values.markdown) process.stdout.write(renderDiffMarkdown(comparison));
-  else process.stdout.write(`${renderDiffTerminal(comparison)}\n`);
+  else if (values.markdown) process.stdout.write(renderDiffMarkdown(comparison, costs));
+  else process.stdout.write(`${renderDiffTerminal(comparison, costs)}\n`);
   return comparison.summary.verdictChanges === 0 && comparison.summary.unmatchedTrials === 0 ? 0 : 1;
 }

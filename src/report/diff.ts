@@ -4,10 +4,12 @@ import type {
   ArmComparison,
   ArmSide,
   Comparison,
+  Cost,
   DiscordantPairs,
   PinnedChange,
   TrialComparison,
 } from '../model/index.js';
+import { costChangeText } from './cost-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const signed = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}`);
@@ -66,7 +68,7 @@ const summaryParts = (c: Comparison) => [
 const runName = (run: Comparison['a']) => (run.runId === null ? run.label : `${run.label} (${run.runId})`);
 
 /** The comparison for a terminal: per trial the verdict change, what changed, each arm's rates and the paired tests. */
-export function renderDiffTerminal(comparison: Comparison): string {
+export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<string, Cost> = new Map()): string {
   const lines = [
     '',
     `${pc.inverse(pc.bold(' riddle diff '))} A ${runName(comparison.a)}  →  B ${runName(comparison.b)}`,
@@ -99,6 +101,8 @@ export function renderDiffTerminal(comparison: Comparison): string {
     const cases = casesLine(trial, comparison.confidence);
     if (cases) lines.push(`    ${pc.dim('cases'.padEnd(9))} ${cases}`);
     if (trial.mcnemar) lines.push(`    ${pc.dim('McNemar'.padEnd(9))} ${mcnemarLine(trial.mcnemar)}`);
+    const cost = costChangeText(costs.get(trial.outcomes.a), costs.get(trial.outcomes.b));
+    if (cost) lines.push(`    ${pc.dim('cost'.padEnd(9))} ${cost}`);
     for (const note of trial.notes) lines.push(`    ${pc.dim('note'.padEnd(9))} ${pc.dim(note)}`);
     lines.push('');
   }
@@ -111,7 +115,7 @@ export function renderDiffTerminal(comparison: Comparison): string {
 }
 
 /** The comparison as Markdown: a table of trials, then each trial's arms, paired tests and notes. */
-export function renderDiffMarkdown(comparison: Comparison): string {
+export function renderDiffMarkdown(comparison: Comparison, costs: ReadonlyMap<string, Cost> = new Map()): string {
   const lines = [
     `# riddle diff: A \`${runName(comparison.a)}\` → B \`${runName(comparison.b)}\``,
     '',
@@ -149,6 +153,8 @@ export function renderDiffMarkdown(comparison: Comparison): string {
     const cases = casesLine(t, comparison.confidence);
     if (cases) lines.push('', `Paired over cases ${cases}.`);
     if (t.mcnemar) lines.push('', `McNemar ${mcnemarLine(t.mcnemar)}.`);
+    const cost = costChangeText(costs.get(t.outcomes.a), costs.get(t.outcomes.b));
+    if (cost) lines.push('', `Cost: ${cost}.`);
     for (const note of t.notes) lines.push('', `> ${note}`);
   }
   if (comparison.unmatched.length > 0) {

@@ -3,6 +3,7 @@ import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
 import { pressureText } from './terminal.js';
 import { armTally } from './verdict-text.js';
+import { costSectionHtml } from './cost-text.js';
 
 const COLOUR: Record<Verdict, string> = {
   PASS: '#1a7f37',
@@ -81,6 +82,7 @@ function trialSection(outcome: Outcome): string {
   return `<section class="trial" id="${escape(outcome.id)}">
 <h2>${badge(outcome.judgment.verdict)} ${escape(outcome.trial.name)} <small>${escape(outcome.trial.file)}</small></h2>
 <p class="why">${escape(outcome.judgment.reason)}</p>
+${costSectionHtml(outcome)}
 ${outcome.arms.flatMap((a) => (a.pressure ? [`<p>Pressure on ${escape(a.arm)}: ${escape(pressureText(a.pressure))}</p>`] : [])).join('')}
 ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>` : ''}
 ${outcome.arms.length > MAX_OPEN_ARMS ? `<details><summary>${outcome.arms.length} arms</summary>` : ''}

@@ -4,6 +4,7 @@ import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../mo
 import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
 import { armRate, armTally } from './verdict-text.js';
+import { spendingLines } from './cost-text.js';
 
 const GLYPH: Record<Verdict, string> = {
   PASS: '█',
@@ -125,6 +126,7 @@ export function renderTerminal(
       if (mc.unsettled) lines.push(`    ${pc.dim('refusal')} ${mc.unsettled}`);
     }
     lines.push(`    ${pc.dim('why')} ${reason}`);
+    for (const { label, text } of spendingLines(outcome)) lines.push(`    ${pc.dim(label)} ${text}`);
     lines.push(...contradictions(outcome));
     for (const warning of outcome.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`);
     const kept = outcome.attempts.filter((a) => a.sandbox !== null);

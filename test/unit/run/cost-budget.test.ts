@@ -3,6 +3,9 @@ import { expect as vitestExpect } from 'vitest';
 import type { Clock, Outcome } from '../../../src/model/index.js';
 import type { AttemptContext } from '../../../src/observe/index.js';
 import { resolveTrial, runTrial, type TrialPlan } from '../../../src/run/index.js';
+import { compareRuns } from '../../../src/aggregate/index.js';
+import { renderDiffTerminal } from '../../../src/report/diff.js';
+import { renderTerminal } from '../../../src/report/index.js';
 import { anEnvironment } from '../builders.js';
 
 const rubric = { criteria: { answers: { description: 'answers', needs: 'text' as const } } };
@@ -69,6 +72,9 @@ describe('budgets', () => {
     expect(arm?.verdicts.PASS).toBe(3);
     expect(arm?.verdict).not.toBe('PASS');
     expect(outcome.cost.attempts.map((a) => a.usd)).toEqual([0.01, 0.01, 0.01, null, null, null]);
+    const text = renderTerminal([outcome], []);
+    expect(text).toContain('cost $0.03 · 300 in / 150 out tokens');
+    expect(text).toContain('budget cost budget spent: $0.03 of $0.025; 3 attempts blocked, verdicts on what ran');
   });
 
   it('costs receipts without a cost at the declared price, and stops on tokens', async () => {
@@ -110,5 +116,23 @@ describe('budgets', () => {
     );
     expect(outcome.attempts.filter((a) => a.status === 'completed')).toHaveLength(3);
     expect(outcome.execution.budget?.exhausted).toBe('wall-time budget spent: 1200 ms of 1000 ms');
+  });
+
+  it('shows what each side of a diff spent', async () => {
+    const costing = (usd: number) => (_input: unknown, context: AttemptContext) => {
+      receipt(context, usd);
+      return 'yes';
+    };
+    const a = await run(costing(0.01), {});
+    const b = await run(costing(0.02), {});
+    const comparison = compareRuns([a], [b], { a: { label: 'A', runId: null }, b: { label: 'B', runId: null } });
+    const text = renderDiffTerminal(
+      comparison,
+      new Map([
+        [a.id, a.cost],
+        [b.id, b.cost],
+      ]),
+    );
+    expect(text).toMatch(/cost\s+A \$0\.06 · 600 in \/ 300 out tokens → B \$0\.12 · 600 in \/ 300 out tokens/);
   });
 });
