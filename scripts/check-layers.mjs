@@ -23,6 +23,7 @@ const PACKAGE_HOMES = [
   [/^vitest(\/|$)|^vite(\/|$)/, ['vitest']],
   [/^execa$|^@modelcontextprotocol\//, ['observe']],
   [/^better-sqlite3$/, ['observe']],
+  [/^undici$/, ['observe']],
   [/^picocolors$/, ['report', 'cli', 'vitest']],
 ];
 const ROOT_FILES_MAY_IMPORT = Object.keys(MAY_IMPORT).filter((m) => m !== 'vitest');
