@@ -68,6 +68,7 @@ export {
   withProviderTraffic,
   requestFingerprint,
   DEFAULT_RETRY,
+  retryDelayMs,
   recordingsFingerprint,
   slug,
   type ProviderOrigin,

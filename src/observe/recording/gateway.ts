@@ -10,7 +10,7 @@ import {
   type RecordedExchange,
 } from '../../model/index.js';
 import { receiptFromOpenAI } from '../receipts.js';
-import { redactData, redactText, secretValues } from '../secrets.js';
+import { processSecretValues, redactData, redactText } from '../secrets.js';
 import { parseBody, requestFingerprint, type ProviderRequest } from './request-key.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 import { RecordingProxy } from './proxy.js';
@@ -259,7 +259,7 @@ export class ProviderGateway {
       : this.withRetries(traffic, request));
     const latencyMs = this.now() - started;
     if (this.options.mode === 'record' && traffic.failure === null) {
-      const secrets = [...requestSecrets(request), ...secretValues(process.env)];
+      const secrets = [...requestSecrets(request), ...processSecretValues()];
       const stored = {
         status: response.status,
         headers: pick(response.headers, KEPT_RESPONSE_HEADERS),

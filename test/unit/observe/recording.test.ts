@@ -10,6 +10,8 @@ import {
   functionSubject,
   observeAttempt,
   ProviderGateway,
+  requestFingerprint,
+  retryDelayMs,
   withProviderTraffic,
   type ProviderTrafficOptions,
   type Subject,
@@ -259,5 +261,46 @@ describe('recording and replaying provider traffic', () => {
     expect(server.seen.length).toBe(seenBefore);
     expect(replayed.status).toBe('completed');
     expect(replayed.observation?.rounds[0]?.reply).toBe('echo: from a command');
+  });
+});
+
+describe('request fingerprints and retry waits', () => {
+  const request = (body: unknown, url = 'https://api.openai.com/v1/chat/completions?b=2&a=1') => ({
+    method: 'post',
+    url,
+    headers: { authorization: `Bearer ${OPENAI_KEY}` },
+    body: JSON.stringify(body),
+  });
+
+  it('ignores declared volatile fields and headers, and nothing else', () => {
+    const base = requestFingerprint(request({ model: 'm', user: 'u1', metadata: { id: 1, keep: 2 } }), [
+      'user',
+      'metadata.id',
+    ]);
+    expect(
+      requestFingerprint(
+        {
+          ...request(
+            { metadata: { keep: 2, id: 9 }, user: 'u2', model: 'm' },
+            'https://API.openai.com/v1/chat/completions?a=1&b=2',
+          ),
+          headers: {},
+        },
+        ['user', 'metadata.id'],
+      ),
+    ).toBe(base);
+    expect(
+      requestFingerprint(request({ model: 'm', user: 'u1', metadata: { id: 1, keep: 3 } }), ['user', 'metadata.id']),
+    ).not.toBe(base);
+    expect(requestFingerprint(request({ model: 'm', user: 'u1', metadata: { id: 1, keep: 2 } }), [])).not.toBe(base);
+  });
+
+  it('waits as retry-after says (seconds, milliseconds or a date), else backs off, never past the cap', () => {
+    const policy = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 5_000 };
+    expect(retryDelayMs({ 'retry-after': '2' }, 1, policy, 0)).toBe(2_000);
+    expect(retryDelayMs({ 'retry-after-ms': '250', 'retry-after': '9' }, 1, policy, 0)).toBe(250);
+    expect(retryDelayMs({ 'retry-after': new Date(3_000).toUTCString() }, 1, policy, 1_000)).toBe(2_000);
+    expect(retryDelayMs({}, 3, policy, 0)).toBe(400);
+    expect(retryDelayMs({ 'retry-after': '60' }, 1, policy, 0)).toBe(5_000);
   });
 });

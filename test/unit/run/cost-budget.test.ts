@@ -135,4 +135,22 @@ describe('budgets', () => {
     );
     expect(text).toMatch(/cost\s+A \$0\.06 · 600 in \/ 300 out tokens → B \$0\.12 · 600 in \/ 300 out tokens/);
   });
+
+  it('refuses a malformed budget or provider list at declaration, naming the field', () => {
+    const declare = (extra: object) => () =>
+      resolveTrial(
+        { name: 'bad', file: 'bad.test.ts', path: [] },
+        { subject: () => 'yes', rubric, checks, case: { input: 'a', expect: ['answers'] }, ...extra },
+      );
+    expect(declare({ budget: { usd: -1 } })).toThrow(/budget\.usd/);
+    expect(declare({ providers: { hosts: [] } })).toThrow(/providers\.hosts/);
+    expect(declare({ providers: { hosts: ['https://api.openai.com/v1'], mode: 'rewind' } })).toThrow(/providers\.mode/);
+    const resolved = declare({ providers: { hosts: ['api.openai.com'] }, budget: { tokens: 500 } })();
+    expect(resolved.spendingBudget).toEqual({ usd: null, tokens: 500, wallMs: null });
+    expect(resolved.providerSetup).toMatchObject({
+      origins: [{ baseUrl: 'https://api.openai.com', concurrency: null, variable: null }],
+      mode: null,
+      folder: 'recordings/bad/bad',
+    });
+  });
 });
