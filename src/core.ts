@@ -403,6 +403,12 @@ export {
   MAX_TIMER_MS,
   testTimeoutMs,
   trialBudgetMs,
+  claimHoldoutAccess,
+  readHoldoutLedger,
+  HOLDOUT_LEDGER_SCHEMA,
+  type HoldoutAccess,
+  concealHoldout,
+  HOLDOUT_REVEAL_VARIABLE,
 } from './run/index.js';
 export {
   summaryLine,
@@ -428,6 +434,10 @@ export {
   writeOutcomeFiles,
   renderSuiteTerminal,
   renderSuiteMarkdown,
+  neutraliseText,
+  escapeHtml,
+  markdownText,
+  mapStrings,
 } from './report/index.js';
 export {
   parseCsv,
