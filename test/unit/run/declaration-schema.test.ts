@@ -6,7 +6,7 @@ const site = { name: 'declared', file: 'trials/d.test.ts', path: [], line: 12 };
 const good = () => ({
   subject: async () => 'ok',
   rubric: { criteria: { answers: 'gives the answer', declines: 'declines' } },
-  checks: { answers: () => true, declines: () => false },
+  checks: { answers: () => undefined, declines: () => 'declined' },
   case: { input: 'q', expect: ['answers'] },
 });
 /** Resolve a declaration (as plain JavaScript would pass it) and return the error message. */
