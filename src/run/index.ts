@@ -46,3 +46,4 @@ export {
 } from './providers.js';
 export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './trial-timeout.js';
 export { interruption, guardSignals, describeInterruption, Interruption } from './interrupt.js';
+export { lineInStack } from './call-site.js';

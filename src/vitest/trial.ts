@@ -63,7 +63,7 @@ function currentFile(): string {
   return testPath ? path.relative(process.cwd(), testPath) : '(unknown file)';
 }
 
-function siteAtRun(context: TestContext, name: string): DeclarationSite {
+function siteAtRun(context: TestContext, name: string, line: number | null): DeclarationSite {
   const suites: string[] = [];
   for (
     let suite = context.task.suite;
@@ -76,6 +76,7 @@ function siteAtRun(context: TestContext, name: string): DeclarationSite {
     name,
     file: path.relative(process.cwd(), context.task.file.filepath).split(path.sep).join('/'),
     path: suites,
+    line,
   };
 }
 
@@ -83,7 +84,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const file = currentFile();
   const declaredAt = declarationFrames(new Error().stack, expect.getState().testPath ?? '');
   const line = declarationLine(declaredAt);
-  const collectionSite: DeclarationSite = { name, file, path: [] };
+  const collectionSite: DeclarationSite = { name, file, path: [], line };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
   let names = declaredNames.get(file);
@@ -117,13 +118,13 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const key = `${file}::${name}`;
   afterAll(deliverCutShort(key), CUT_SHORT_WAIT_MS);
   const run = async (context: TestContext, signal: AbortSignal) => {
-    const site = siteAtRun(context, name);
+    const site = siteAtRun(context, name, line);
     const resolved = resolveTrial(site, declaration, projectSettings());
     const root = process.cwd();
     if (resolved.suite.holdout && process.env.RIDDLE_HOLDOUT !== '1') {
       context.skip('holdout: runs only when asked for (RIDDLE_HOLDOUT=1), each run counted against its budget');
     }
-    const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root);
+    const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root, site);
     const holdout = suite.holdout
       ? await claimHoldoutAccess(root, {
           name: suite.name,
