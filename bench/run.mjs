@@ -4,8 +4,8 @@
 // Not a test: nothing here fails on a threshold; it says whether each goal is met, with the measured figure.
 //
 //   npm run bench             full run (several minutes on 2 cores)
-//   npm run bench -- --quick  fewer pairs and smaller sizes (about a minute or two)
-//   npm run bench -- --only=attempts,trials,io,scale,sampler,mcp
+//   npm run bench -- --quick  3 pairs instead of 5 and smaller sizes
+//   npm run bench -- --only=attempts,trials,io,scale,sampler
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

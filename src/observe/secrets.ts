@@ -78,10 +78,18 @@ export function refreshProcessSecretValues(): readonly string[] {
 }
 let processSecrets: readonly string[] | null = null;
 
+/**
+ * A fragment every pattern below needs (case aside): text without one cannot match any of them, and most text an
+ * attempt keeps (keys, short replies) has none, so the four replacements are skipped for it.
+ */
+const MAY_HOLD_CREDENTIAL =
+  /sk[-_]|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ|-----BEGIN|:\/\/|authorization|api[-_]?key|cookie|bearer|basic/i;
+
 /** Replace every known secret value, and anything shaped like a well-known key, in a text. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (!MAY_HOLD_CREDENTIAL.test(out)) return out;
   return out
     .replace(KEY_IN_TEXT, REDACTED)
     .replace(URL_CREDENTIALS, `$1${REDACTED}@`)

@@ -107,4 +107,30 @@ describe('secrets', () => {
       prefixed: `sha256:${digest}`,
     });
   });
+
+  test('every credential shape is replaced inside text, whatever its case (text without one is passed over)', () => {
+    const shapes = [
+      'sk-abcdefghijklmnop1234',
+      'sk_live_abcdefghijklmnop1234',
+      'ghp_abcdefghijklmnopqrstuvwx',
+      'github_pat_abcdefghijklmnopqrstuvwx',
+      'xoxb-1234567890-abc',
+      'AKIAABCDEFGHIJKLMNOP',
+      'ASIAABCDEFGHIJKLMNOP',
+      'AIzaabcdefghijklmnopqrstuvwxyz0123456',
+      'glpat-abcdefghijklmnopqrstu',
+      'hf_abcdefghijklmnopqrstuvwx',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig',
+      '-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----',
+    ];
+    for (const shape of shapes) expect(redactText(`found ${shape} here`, [])).toBe(`found ${REDACTED} here`);
+    expect(redactText('postgres://admin:hunter2hunter2@db:5432/app', [])).not.toContain('hunter2');
+    expect(redactText('AUTHORIZATION: Bearer abcdefgh12345678', [])).not.toContain('abcdefgh12345678');
+    expect(redactText('"X-Api-Key": "abcdefgh12345678"', [])).not.toContain('abcdefgh12345678');
+    expect(redactText('Cookie: session=abcdefgh12345678', [])).not.toContain('abcdefgh12345678');
+    expect(redactText('sent with Basic dXNlcjpwYXNzd29yZA==', [])).not.toContain('dXNlcjpwYXNzd29yZA==');
+    expect(redactText('an ordinary reply: 42 files, nothing secret', [])).toBe(
+      'an ordinary reply: 42 files, nothing secret',
+    );
+  });
 });
