@@ -147,7 +147,8 @@ export async function calibrate(
         control: control.id,
         criterion: criterion.name,
         truth: control.labels[criterion.name] ?? '',
-        judged: finding?.result ?? 'error',
+        // Conflicting evidence is no answer about the control's label either way.
+        judged: finding?.result === 'disputed' ? 'unknown' : (finding?.result ?? 'error'),
         label: finding?.label ?? null,
         note: finding?.note ?? 'no finding',
       });

@@ -13,11 +13,15 @@ import {
 import { refersTo } from './evidence.js';
 import { gradeFor } from './findings.js';
 
-/** A met/unmet finding with the grade of its evidence about the criterion's target. */
+/** A met, unmet or disputed finding with the grade of the evidence it rests on. */
 interface Judged {
-  finding: CriterionFinding & { result: 'met' | 'unmet' };
+  finding: CriterionFinding & { result: 'met' | 'unmet' | 'disputed' };
   grade: EvidenceGrade | null;
 }
+
+/** A judged finding that answered met or unmet (not disputed): only these can be overruled or adjudicate. */
+type Decided = Judged & { finding: { result: 'met' | 'unmet' } };
+const decided = (j: Judged): j is Decided => j.finding.result !== 'disputed';
 
 const targetName = (criterion: Criterion) =>
   criterion.target
@@ -118,7 +122,7 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
     };
   }
   const judged: Judged[] = mine
-    .filter((f): f is Judged['finding'] => f.result === 'met' || f.result === 'unmet')
+    .filter((f): f is Judged['finding'] => f.result === 'met' || f.result === 'unmet' || f.result === 'disputed')
     .map((finding) => ({ finding, grade: gradeFor(criterion, finding.evidence) }));
   const deciding = judged.filter((j) => disqualified(criterion, j) === null);
   if (deciding.length === 0) return uncoveredResult(criterion, mine, judged);
@@ -134,9 +138,24 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
       j.finding.evidence.filter((ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs)),
     ),
   );
+  // Evidence of the deciding grade that conflicts about the target: DISPUTED, with every piece the check read kept.
+  const conflicting = pool.filter((j) => j.finding.result === 'disputed');
+  if (conflicting.length > 0) {
+    return {
+      criterion: criterion.name,
+      result: 'disputed',
+      label: null,
+      grade,
+      coveredBy: dedupe(conflicting.flatMap((j) => j.finding.evidence)),
+      reason: `disputed: conflicting ${grade} evidence about ${targetName(criterion)}: ${conflicting.map((j) => `${j.finding.evaluator}: ${j.finding.note}`).join('; ')}`,
+      overruled: [],
+      uncovered: null,
+    };
+  }
   const results = new Set(pool.map((j) => j.finding.result));
   const adjudicator = pool.find((j) => j.finding.adjudicator === true);
-  if (results.size > 1 && adjudicator) return adjudicated(criterion, judged, pool, adjudicator, grade, coveredBy);
+  if (results.size > 1 && adjudicator && decided(adjudicator))
+    return adjudicated(criterion, judged, pool, adjudicator, grade, coveredBy);
   if (results.size > 1) {
     const sides = pool.map((j) => `${j.finding.evaluator}: ${j.finding.result} (${j.finding.note})`).join('; ');
     const who = independent.length > 0 ? 'independent evaluators' : 'evaluators (none independent of the subject)';
@@ -151,8 +170,9 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
       uncovered: null,
     };
   }
-  const result = pool[0]?.finding.result ?? 'unmet';
+  const result = pool.filter(decided)[0]?.finding.result ?? 'unmet';
   const overruled: OverruledFinding[] = judged
+    .filter(decided)
     .filter((j) => !pool.includes(j) && j.finding.result !== result)
     .map((j) => ({
       evaluator: j.finding.evaluator,
@@ -196,12 +216,13 @@ function adjudicated(
   criterion: Criterion,
   judged: readonly Judged[],
   pool: readonly Judged[],
-  adjudicator: Judged,
+  adjudicator: Decided,
   grade: EvidenceGrade | null,
   coveredBy: EvidenceRef[],
 ): CriterionResult {
   const result = adjudicator.finding.result;
   const overruled: OverruledFinding[] = judged
+    .filter(decided)
     .filter((j) => j !== adjudicator && j.finding.result !== result)
     .map((j) => ({
       evaluator: j.finding.evaluator,

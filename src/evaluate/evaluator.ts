@@ -28,9 +28,13 @@ export interface CheckContext {
   retain(exchange: JudgeExchange): void;
 }
 
-/** A finding a check states directly (judges and labels), instead of passing or throwing an assertion. */
+/**
+ * A finding a check states directly (judges and labels), instead of passing or throwing an assertion. `disputed`:
+ * the evidence it read conflicts about the criterion's target (a receipt says a row was written, the row observer
+ * says it was not); the criterion is then DISPUTED, with every piece it read kept.
+ */
 export interface CheckFinding {
-  result: 'met' | 'unmet' | 'unknown';
+  result: 'met' | 'unmet' | 'unknown' | 'disputed';
   /** The label given, when the evaluator answers in labels. */
   label: string | null;
   note: string;

@@ -34,7 +34,10 @@ function isNoEvidence(error: unknown): error is Error {
 function isCheckFinding(value: unknown): value is CheckFinding {
   if (typeof value !== 'object' || value === null) return false;
   const { result, note } = value as Partial<CheckFinding>;
-  return (result === 'met' || result === 'unmet' || result === 'unknown') && typeof note === 'string';
+  return (
+    (result === 'met' || result === 'unmet' || result === 'unknown' || result === 'disputed') &&
+    typeof note === 'string'
+  );
 }
 
 /**
@@ -65,7 +68,8 @@ function settle(criterion: Criterion, returned: unknown): Settled {
   const stated = isCheckFinding(returned) ? returned : null;
   if (criterion.labels) {
     const { vocabulary, met } = criterion.labels;
-    if (stated?.result === 'unknown') return { result: 'unknown', label: null, note: stated.note };
+    if (stated?.result === 'unknown' || stated?.result === 'disputed')
+      return { result: stated.result, label: null, note: stated.note };
     const label = stated ? stated.label : returned;
     if (typeof label !== 'string') {
       return {
@@ -144,7 +148,8 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
         evaluator: record.id,
         result,
         label,
-        grade: result === 'met' || result === 'unmet' ? gradeFor(criterion, recorder.refs) : null,
+        grade:
+          result === 'met' || result === 'unmet' || result === 'disputed' ? gradeFor(criterion, recorder.refs) : null,
         evidence: [...recorder.refs],
         note,
         trusted: trustedFor(record, criterionName),

@@ -15,8 +15,11 @@ export type EvidenceRef = z.infer<typeof EvidenceRef>;
 export const CriterionFinding = z.object({
   criterion: z.string(),
   evaluator: z.string(),
-  /** `error`: the evaluator could not judge (threw, or answered outside its vocabulary): never `unmet`. */
-  result: z.enum(['met', 'unmet', 'unknown', 'error']),
+  /**
+   * `error`: the evaluator could not judge (threw, or answered outside its vocabulary): never `unmet`. `disputed`: the
+   * evidence the check read conflicts about the target; every piece is kept in `evidence`.
+   */
+  result: z.enum(['met', 'unmet', 'unknown', 'error', 'disputed']),
   /** Multi-class criteria: the label given. */
   label: z.string().nullable(),
   /** The weakest grade of any evidence the check read (evaluate/findings `gradeFor`); null when none is about the target. */

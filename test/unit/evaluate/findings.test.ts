@@ -272,3 +272,35 @@ describe('gatherFindings', () => {
     expect(f).toMatchObject({ judge: { model: 'm', prompt: 'P', reply: 'R' }, grade: 'judgment' });
   });
 });
+
+describe('conflicting evidence under one evaluator', () => {
+  it('is DISPUTED when a receipt says a row was written and the row observer says it was not; both are kept', async () => {
+    const r = rubric(criterion('saved', { needs: 'receipt', target: { kind: 'row', id: 'orders' } }));
+    const obs = observation({
+      toolRequests: [toolRequest('insert_order', true, { id: 7 }, { result: { inserted: 1 } })],
+      rows: [{ source: 'db', table: 'orders', inserted: [], updated: [], deleted: [] }],
+    });
+    const auditor = mechanicalEvaluator({
+      id: 'auditor',
+      revision: '1',
+      checks: {
+        saved: (v) => {
+          const receipted = v.tool('insert_order').some((t) => t.admitted && t.error === null);
+          const observed = v.table('orders').inserted.length > 0;
+          if (receipted !== observed)
+            return { result: 'disputed', label: null, note: `receipt says ${receipted}, rows say ${observed}` };
+          return { result: observed ? 'met' : 'unmet', label: null, note: 'receipt and rows agree' };
+        },
+      },
+    });
+    const findings = await gather([auditor], r, obs);
+    expect(findings[0]).toMatchObject({ result: 'disputed', grade: 'receipt' });
+    const [combined] = combineFindings(r, findings);
+    expect(combined?.result).toBe('disputed');
+    expect(combined?.reason).toMatch(/conflicting receipt evidence about row orders: auditor: receipt says true/);
+    expect(combined?.coveredBy.map((e) => [e.kind, e.target])).toEqual([
+      ['tool', 'insert_order'],
+      ['row', 'orders'],
+    ]);
+  });
+});
