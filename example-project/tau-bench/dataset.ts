@@ -115,8 +115,10 @@ export function loadTauBench(file: string = DATASET_FILE): TauTask[] {
       JSON.stringify(task.actions) !== JSON.stringify(actions)
     )
       issue(index, 'info.task', `task ${run.task_id} is described differently in an earlier record`);
-    if (task.trials.some((t) => t.trial === run.trial))
+    if (task.trials.some((t) => t.trial === run.trial)) {
       issue(index, 'trial', `task ${run.task_id} trial ${run.trial} repeats`);
+      continue;
+    }
     task.trials.push({
       trial: run.trial,
       conversation: run.traj,
@@ -128,16 +130,17 @@ export function loadTauBench(file: string = DATASET_FILE): TauTask[] {
     });
   }
   const all = [...tasks.values()].sort((a, b) => a.taskId - b.taskId);
-  const n = Math.max(...all.map((t) => t.trials.length));
+  const n = Math.max(...all.flatMap((t) => t.trials.map((x) => x.trial + 1)));
   for (const task of all) {
     task.trials.sort((a, b) => a.trial - b.trial);
-    if (task.trials.some((t, i) => t.trial !== i) || task.trials.length !== n)
+    const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !task.trials.some((t) => t.trial === i));
+    if (missing.length > 0)
       issues.push({
         file,
         line: null,
         row: null,
         column: 'trial',
-        message: `task ${task.taskId} has trials ${task.trials.map((t) => t.trial).join(', ')}; every task needs 0…${n - 1}`,
+        message: `task ${task.taskId} lacks trial ${missing.join(', ')}; every task needs trials 0…${n - 1}`,
       });
   }
   if (issues.length > 0) throw new DatasetError(issues);

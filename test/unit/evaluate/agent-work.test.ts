@@ -211,6 +211,17 @@ describe('changeClaimExtractor', () => {
     );
   });
 
+  it('needs a write for every record a sentence names, any write serving for the records it only mentions', () => {
+    const statement = 'Reservation ABC123 has been cancelled, as has XYZ789.';
+    const cancelFirst = request('cancel_reservation', { reservation_id: 'ABC123' });
+    expect(checked(conversation(statement, [cancelFirst]))[0]?.note).toBe('claimed done, but no write names XYZ789');
+    const cancelSecond = request('cancel_reservation', { reservation_id: 'XYZ789' });
+    expect(checked(conversation(statement, [cancelFirst, cancelSecond]))[0]?.status).toBe('supported');
+    const mixed = 'The upgrade of ABC123 is done and XYZ789 has been cancelled.';
+    const upgrade = request('update_reservation_baggages', { reservation_id: 'ABC123' });
+    expect(checked(conversation(mixed, [upgrade, cancelSecond]))[0]?.status).toBe('supported');
+  });
+
   it('is unverifiable when no tool gateway watched the attempt', () => {
     const o = { ...conversation('Reservation ABC123 has been cancelled.', []), observers: [] };
     expect(checked(o)[0]?.status).toBe('unverifiable');
