@@ -203,11 +203,13 @@ export class ProviderGateway {
   constructor(readonly options: ProviderTrafficOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
-    if (options.forward) this.forward = options.forward;
-    else {
-      this.agent = new Agent();
-      this.forward = forwardWith(this.agent);
-    }
+    // Connections are opened only when a request is forwarded (never in replay).
+    this.forward =
+      options.forward ??
+      ((request) => {
+        this.agent ??= new Agent();
+        return forwardWith(this.agent)(request);
+      });
     for (const origin of options.origins) {
       if (origin.concurrency !== null) this.gates.set(new URL(origin.baseUrl).origin, new Gate(origin.concurrency));
     }
