@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { migrate, RecordError, type Outcome, type RunIndex } from '../model/index.js';
 import { readOutcomeFile } from '../report/index.js';
@@ -42,4 +42,43 @@ export function loadRun(target: string): LoadedRun {
     return readOutcomeFile(outcomeFile);
   });
   return { base, index, outcomes };
+}
+
+/** An incomplete run found in a report folder, with why it is incomplete. */
+export interface IncompleteRun {
+  runId: string;
+  /** The run's own folder, relative to the report folder. */
+  folder: string;
+  why: string;
+}
+
+/** Why a run index says its run is incomplete, in words; null for a complete run. */
+export function incompleteRunReason(index: RunIndex): string | null {
+  if (!index.incomplete) return null;
+  const parts: string[] = [];
+  if (index.interruptedBy !== null) parts.push(`interrupted by ${index.interruptedBy}`);
+  if (index.missing.length > 0) parts.push(`${index.missing.length} declared trial(s) without an Outcome`);
+  return parts.length > 0 ? parts.join('; ') : 'trials cut short';
+}
+
+/**
+ * The incomplete runs kept in a report folder (`runs/<id>/index.json` marked incomplete), oldest first; none for
+ * anything else. The folder's latest pointer never names them, so `riddle read` lists them beside the latest run.
+ */
+export function incompleteRuns(reportFolder: string): IncompleteRun[] {
+  const runs = path.join(reportFolder, 'runs');
+  if (!existsSync(runs) || !statSync(runs).isDirectory()) return [];
+  return readdirSync(runs)
+    .sort()
+    .flatMap((runId) => {
+      const file = path.join(runs, runId, 'index.json');
+      if (!existsSync(file)) return [];
+      const why = incompleteRunReason(migrate('run', readJsonFile(file), file));
+      return why === null ? [] : [{ runId, folder: path.join('runs', runId), why }];
+    });
+}
+
+/** True for a report folder holding runs but no latest pointer: no run written there has completed. */
+export function noCompleteRun(target: string): boolean {
+  return existsSync(path.join(target, 'runs')) && !existsSync(path.join(target, 'index.json'));
 }

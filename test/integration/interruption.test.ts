@@ -106,6 +106,14 @@ describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
       ]);
       expect(existsSync(path.join(reportDir, 'index.json'))).toBe(false);
       expect(result.all).toMatch(/incomplete run: interrupted by/);
+      // `riddle read` says so, for the report folder and for the run's own folder.
+      const cli = path.join(repoRoot, 'dist', 'cli', 'main.js');
+      const folder = await execa(process.execPath, [cli, 'read', reportDir], { reject: false });
+      expect(folder.stdout).toMatch(new RegExp(`incomplete run runs/[^:]+: interrupted by ${signal}`));
+      const own = await execa(process.execPath, [cli, 'read', path.join(reportDir, 'runs', index.runId)], {
+        reject: false,
+      });
+      expect(own.stdout).toContain(`incomplete run: interrupted by ${signal}`);
     });
   }
 });
