@@ -9,8 +9,8 @@ import type {
   SuiteSummary,
 } from '../model/suite-summary.js';
 
-/** One rendered table: plain cells, formatted for the terminal or Markdown by the functions below. */
-interface Table {
+/** One rendered table: plain cells, formatted for the terminal, Markdown or HTML. */
+export interface SuiteTable {
   title: string;
   header: string[];
   rows: string[][];
@@ -53,7 +53,7 @@ function designEffectNote(summaries: readonly SuiteSummary[]): string[] {
   ];
 }
 
-function labelTable(summaries: readonly SuiteSummary[], depth: number): Table[] {
+function labelTable(summaries: readonly SuiteSummary[], depth: number): SuiteTable[] {
   const byShape = new Map<string, SuiteSummary[]>();
   for (const s of summaries) {
     const key = `${s.dataset}\u0000${s.criterion}\u0000${s.vocabulary.join('\u0000')}`;
@@ -92,7 +92,7 @@ function missingCell(m: { disputed: number; unknown: number; error: number }): s
   return m.disputed + m.unknown + m.error === 0 ? '0' : `${m.disputed}/${m.unknown}/${m.error}`;
 }
 
-function refusalTable(summaries: readonly SuiteSummary[]): Table[] {
+function refusalTable(summaries: readonly SuiteSummary[]): SuiteTable[] {
   const withRefusal = summaries.filter((s) => s.refusal !== null);
   if (withRefusal.length === 0) return [];
   return [
@@ -114,7 +114,7 @@ function refusalTable(summaries: readonly SuiteSummary[]): Table[] {
   ];
 }
 
-function pairTable(summaries: readonly SuiteSummary[]): Table[] {
+function pairTable(summaries: readonly SuiteSummary[]): SuiteTable[] {
   const rows = summaries.flatMap((s) =>
     s.pairs.map((p) => [
       subjectName(s),
@@ -141,7 +141,7 @@ const SIDE_NAME: Record<CorrectedRate['intent'], string> = {
   neither: 'other arms',
 };
 
-function calibrationTables(summaries: readonly SuiteSummary[]): Table[] {
+function calibrationTables(summaries: readonly SuiteSummary[]): SuiteTable[] {
   const rows = calibrateAcrossSuites(summaries);
   if (rows.length === 0) return [];
   const who = (r: CalibrationRow) => [r.evaluator, r.subject ?? 'pooled'];
@@ -208,7 +208,8 @@ function calibrationTables(summaries: readonly SuiteSummary[]): Table[] {
   ];
 }
 
-function tables(summaries: readonly SuiteSummary[], options: SuiteTableOptions): Table[] {
+/** The suite tables of some summaries, as plain cells. */
+export function suiteTables(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): SuiteTable[] {
   return [
     ...labelTable(summaries, options.depth ?? Number.POSITIVE_INFINITY),
     ...refusalTable(summaries),
@@ -231,7 +232,7 @@ function replayNote(summaries: readonly SuiteSummary[]): string[] {
 export function renderSuiteTerminal(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): string {
   if (summaries.length === 0) return '';
   const out: string[] = [];
-  for (const table of tables(summaries, options)) {
+  for (const table of suiteTables(summaries, options)) {
     const widths = table.header.map((h, c) => Math.max(h.length, ...table.rows.map((r) => (r[c] ?? '').length)));
     const line = (cells: readonly string[]) =>
       `  ${cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd();
@@ -249,7 +250,7 @@ const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function renderSuiteMarkdown(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): string {
   if (summaries.length === 0) return '';
   const out: string[] = [];
-  for (const table of tables(summaries, options)) {
+  for (const table of suiteTables(summaries, options)) {
     out.push(
       `### ${table.title}`,
       '',

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../../model/index.js';
+import { sampleReasons, formatSampleReason } from '../sample-reasons.js';
+import { escapeHtml as escape } from '../safe-text.js';
+import { suiteTables, type SuiteTable } from '../suite-table.js';
+import { pressureText } from '../terminal.js';
+import { armTally } from '../verdict-text.js';
+import { CLIENT_SCRIPT, STYLE } from './client.js';
+import { distributionBar, intervalBar, intervalPlot, survivalCurve } from './svg.js';
+
+const num = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
+const badge = (verdict: Verdict) => `<span class="badge v-${verdict}">${verdict}</span>`;
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40);
+
+/** A trial's anchor: its id made readable, plus a hash of the whole id so two trials never share one. */
+export function trialAnchor(trialId: string): string {
+  return `t-${slug(trialId) || 'trial'}-${createHash('sha256').update(trialId).digest('hex').slice(0, 8)}`;
+}
+
+/** Past this many attempts in a trial, its attempts carry their verdict and reason only (keeps large runs small). */
+const DETAILED_ATTEMPTS = 2000;
+
+/** JSON inside a <script type="application/json">: nothing in it can close the element or open a comment. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+
+function attemptDetail(a: AttemptRecord) {
+  const replies = (a.observation?.rounds ?? []).map((r) =>
+    typeof r.reply === 'string' ? r.reply : JSON.stringify(r.reply),
+  );
+  return {
+    reply: replies.length ? clip(replies.join('\n---\n'), 2000) : null,
+    criteria: a.criteria.map((c) => [c.criterion, c.result, c.grade ?? '—', clip(c.reason, 400)]),
+    notes: [
+      ...(a.error ? [`${a.error.where}: ${clip(a.error.message, 400)}`] : []),
+      ...a.claims.map((c) => `claim “${clip(c.claim.text, 200)}” ${c.status}: ${clip(c.note, 200)}`),
+      ...(a.observation?.toolRequests ?? []).map(
+        (t) => `${t.admitted ? 'admitted' : 'denied'} tool ${t.tool} (${t.effect}): ${clip(t.reason, 200)}`,
+      ),
+      ...(a.observation?.files ?? []).map((f) => `${f.change} ${f.path} (${f.size} B)`),
+      ...(a.sandbox ? [`sandbox kept at ${a.sandbox}`] : []),
+    ],
+  };
+}
+
+/** Every attempt of a trial as compact rows, read by the page script a page at a time. */
+function attemptsData(outcome: Outcome): string {
+  const arms = outcome.arms.map((a) => a.arm);
+  const armAt = new Map(arms.map((arm, i) => [arm, i]));
+  const detailed = outcome.attempts.length <= DETAILED_ATTEMPTS;
+  const attempts = outcome.attempts.map((a) => [
+    armAt.get(a.arm) ?? -1,
+    a.index,
+    a.verdict,
+    a.status,
+    clip(a.reason, 160),
+    detailed ? attemptDetail(a) : null,
+  ]);
+  return scriptJson({ arms, attempts });
+}
+
+function armRow(arm: ArmSummary, tid: string, armIndex: number): string {
+  return `<tr id="${tid}-arm${armIndex}"><td>${escape(arm.arm)}</td><td>${arm.role}</td><td data-sort="${arm.verdict}">${badge(arm.verdict)}</td>
+<td>${distributionBar(arm)}<div class="muted">${escape(armTally(arm))}</div></td>
+<td data-sort="${arm.rate ?? -1}">${intervalPlot(arm)}<div class="muted">${num(arm.rate)} · exact [${num(arm.decision.lower)}, ${num(arm.decision.upper)}] vs τ ${arm.decision.threshold} (${escape(arm.decision.method)}, α ${arm.decision.alpha})</div></td></tr>`;
+}
+
+/** Each distinct contradicted claim beside the receipt that contradicts it, with how many attempts made it. */
+function contradictions(outcome: Outcome): string {
+  const seen = new Map<string, number>();
+  for (const attempt of outcome.attempts)
+    for (const c of attempt.claims) {
+      if (c.status !== 'contradicted') continue;
+      const line = `<b>contradicted</b>: “${escape(c.claim.text)}” — ${escape(c.note)}${c.receipt ? ` <i>(${escape(c.receipt.kind)} ${escape(c.receipt.target)}: ${escape(c.receipt.detail)})</i>` : ''}`;
+      seen.set(line, (seen.get(line) ?? 0) + 1);
+    }
+  if (seen.size === 0) return '';
+  const items = [...seen.entries()]
+    .slice(0, 10)
+    .map(([line, n]) => `<li>${line}${n > 1 ? ` <span class="muted">(${n} attempts)</span>` : ''}</li>`);
+  return `<h4>Claims contradicted by receipts</h4><ul class="claims">${items.join('')}</ul>`;
+}
+
+function trialSection(outcome: Outcome): string {
+  const tid = trialAnchor(outcome.trial.id);
+  const mc = outcome.judgment.matchedControl;
+  const owners = [...new Set(outcome.findings.map((f) => f.owner))];
+  const samples = sampleReasons(outcome);
+  const pressure = outcome.arms.filter((a) => a.pressure);
+  return `<section class="trial" id="${tid}" data-verdict="${outcome.judgment.verdict}" data-owners="${owners.join(' ')}" data-text="${escape(`${outcome.trial.name} ${outcome.trial.file}`.toLowerCase())}">
+<h2>${badge(outcome.judgment.verdict)} <a href="#${tid}">${escape(outcome.trial.name)}</a> <small>${escape(outcome.trial.file)}</small></h2>
+<p class="why">${escape(outcome.judgment.reason)}</p>
+${samples.length ? `<ul class="samples">${samples.map((s) => `<li>${escape(formatSampleReason(s))}</li>`).join('')}</ul>` : ''}
+${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>` : ''}
+<div class="table-wrap"><table class="sortable arms"><thead><tr><th>arm</th><th>role</th><th>verdict</th><th>attempts</th><th>rate against τ</th></tr></thead><tbody>
+${outcome.arms.map((arm, i) => armRow(arm, tid, i)).join('\n')}</tbody></table></div>
+${pressure.map((a) => `<figure class="pressure"><figcaption>Pressure on ${escape(a.arm)}: ${escape(a.pressure ? pressureText(a.pressure) : '')}</figcaption>${a.pressure ? survivalCurve(a.pressure.survival) : ''}</figure>`).join('\n')}
+${contradictions(outcome)}
+${outcome.warnings.map((w) => `<p class="warning">warning: ${escape(w)}</p>`).join('')}
+${outcome.findings.length ? `<h4>Findings</h4><ul>${outcome.findings.map((f) => `<li><b>${escape(f.owner)}</b> · ${escape(f.kind)}: ${escape(f.message)}</li>`).join('')}</ul>` : ''}
+${outcome.capabilities.length ? `<h4>Capability claims</h4><ul>${outcome.capabilities.map((c) => `<li>${escape(c)}</li>`).join('')}</ul>` : ''}
+<details class="attempts" data-trial="${tid}"><summary>Attempts (${outcome.attempts.length})</summary>
+<div class="pager"><button type="button" class="prev">‹ previous</button><span class="page-label"></span><button type="button" class="next">next ›</button></div>
+<div class="attempt-list"></div></details>
+<script type="application/json" id="data-${tid}">${attemptsData(outcome)}</script>
+<p class="pins">Outcome ${escape(outcome.id)} · subject ${escape(outcome.records.environment.subject.name)}@${escape(outcome.records.environment.subject.revision)} · rubric ${escape(outcome.pinned.rubric.slice(0, 19))} · seed ${outcome.execution.seed} · ${escape(outcome.records.suite.repeat.order)} order</p>
+</section>`;
+}
+
+const RATE_CELL = /^(-?\d+(?:\.\d+)?)% \[(-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\]/;
+
+function tableCell(text: string): string {
+  const m = RATE_CELL.exec(text);
+  if (!m) return `<td>${escape(text)}</td>`;
+  const [rate, lower, upper] = [m[1], m[2], m[3]].map((x) => Number(x) / 100) as [number, number, number];
+  return `<td data-sort="${rate}">${intervalBar(rate, lower, upper)} ${escape(text)}</td>`;
+}
+
+function suiteTableHtml(table: SuiteTable, index: number): string {
+  const id = `suite-table-${index}`;
+  return `<h3>${escape(table.title)}</h3>
+<input class="table-filter" type="search" placeholder="filter rows" aria-label="filter ${escape(table.title)}" data-table="${id}">
+<div class="table-wrap"><table class="sortable suite" id="${id}"><thead><tr>${table.header.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>
+${table.rows.map((row) => `<tr>${row.map(tableCell).join('')}</tr>`).join('\n')}</tbody></table></div>
+${table.notes.map((n) => `<p class="muted">${escape(n)}</p>`).join('')}`;
+}
+
+function suiteSection(outcomes: readonly Outcome[]): string {
+  const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
+  if (suites.length === 0) return '';
+  return `<section class="suites" id="suite-tables"><h2>Suite tables</h2>${suiteTables(suites).map(suiteTableHtml).join('\n')}</section>`;
+}
+
+const OWNERS = ['subject', 'harness', 'evaluator', 'environment'] as const;
+
+/**
+ * A self-contained HTML report of a run: no external scripts, styles or fonts; one inline script allowed by its
+ * hash in the Content Security Policy, so nothing from a subject's output can run. Subject-derived text is escaped.
+ */
+export function renderHtmlPage(outcomes: readonly Outcome[], runId: string): string {
+  const counts = new Map<Verdict, number>();
+  for (const o of outcomes) counts.set(o.judgment.verdict, (counts.get(o.judgment.verdict) ?? 0) + 1);
+  const hash = createHash('sha256').update(CLIENT_SCRIPT).digest('base64');
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>riddle run ${escape(runId)}</title>
+<style>${STYLE}</style></head><body>
+<header class="top"><h1>riddle run <small>${escape(runId)}</small></h1>
+<div class="filters"><span>${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}: ${[...counts.entries()].map(([v, n]) => `${n} ${badge(v)}`).join(' ')}</span>
+<label>verdict <select id="f-verdict"><option value="">any</option>${[...counts.keys()].map((v) => `<option>${v}</option>`).join('')}</select></label>
+<label>finding owner <select id="f-owner"><option value="">any</option>${OWNERS.map((o) => `<option>${o}</option>`).join('')}</select></label>
+<input id="f-text" type="search" placeholder="filter trials by name or file" aria-label="filter trials by text">
+<span id="f-shown" class="muted"></span></div></header>
+<main>
+<nav><ul id="toc">${outcomes.map((o) => `<li data-target="${trialAnchor(o.trial.id)}">${badge(o.judgment.verdict)} <a href="#${trialAnchor(o.trial.id)}">${escape(o.trial.name)}</a></li>`).join('')}</ul></nav>
+${outcomes.map(trialSection).join('\n')}
+${suiteSection(outcomes)}
+</main>
+<script>${CLIENT_SCRIPT}</script>
+</body></html>
+`;
+}
