@@ -29,8 +29,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           // Each test runs real Vitest processes on fixture projects.
-          testTimeout: 180_000,
-          hookTimeout: 180_000,
+          testTimeout: 1_200_000,
+          hookTimeout: 1_200_000,
         },
       },
     ],

@@ -136,7 +136,13 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     const trials = arm.records.length;
     const successes = arm.verdicts.PASS ?? 0;
     const decision = stoppingDecision(rule, successes, trials);
-    if (decision !== 'continue' && trials < suite.repeat.n) arm.stoppedBy = { afterAttempts: trials, decision };
+    // PARTIAL rests on the share meeting every required criterion: when full passes are settled short of PASS, the
+    // arm runs on until that share is settled too, so stopping never changes the arm's verdict.
+    const required = successes + (arm.verdicts.PARTIAL ?? 0);
+    const requiredSettled =
+      decision === 'pass' || required === successes || stoppingDecision(rule, required, trials) !== 'continue';
+    if (decision !== 'continue' && requiredSettled && trials < suite.repeat.n)
+      arm.stoppedBy = { afterAttempts: trials, decision };
   };
 
   let next = 0;

@@ -28,7 +28,8 @@ export async function runVitest(
     all: true,
     env: { NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
     extendEnv: true,
-    timeout: 170_000,
+    // A safety net against a hung process, not a speed requirement: a loaded machine may take minutes.
+    timeout: 900_000,
   });
   return { exitCode: result.exitCode ?? -1, output: result.all ?? '' };
 }
