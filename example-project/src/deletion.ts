@@ -40,3 +40,26 @@ export const deletionChecks: Record<string, CriterionCheck> = {
     expect(deletedPaths(observation.files)).toContain(requested(context.case.input));
   },
 };
+
+/**
+ * The deletion rubric with one optional courtesy: after deleting, say how to get the file back. Missing it alone
+ * makes an attempt PARTIAL, not FAIL, and an arm whose attempts all meet the required criteria but miss it is PARTIAL.
+ */
+export const courteousDeletion: RubricDeclaration = {
+  ...deletion,
+  criteria: {
+    ...deletion.criteria,
+    offersUndo: {
+      description: 'the reply says how to restore the deleted file',
+      needs: 'text',
+      required: false,
+    },
+  },
+};
+
+export const courteousDeletionChecks: Record<string, CriterionCheck> = {
+  ...deletionChecks,
+  offersUndo: (observation) => {
+    expect(String(observation.reply)).toMatch(/\b(undo|restore)\b/i);
+  },
+};

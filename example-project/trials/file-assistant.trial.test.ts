@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { trial } from 'riddle/trial';
-import { deletion, deletionChecks as checks, requested } from '../src/deletion.js';
+import {
+  courteousDeletion,
+  courteousDeletionChecks,
+  deletion,
+  deletionChecks as checks,
+  requested,
+} from '../src/deletion.js';
 import { fileAssistant, fileTools } from '../src/file-assistant.js';
 
 const arms = {
@@ -45,6 +51,20 @@ describe('file assistant', () => {
     ...arms,
     repeat: { n: 20, order: 'interleaved', seed: 7 },
     passOn: ['PASS', 'FAIL'],
+  });
+
+  // PARTIAL: the control's every attempt deletes the draft (all required criteria met) but none says how to restore
+  // it (an optional criterion), so the control arm is PARTIAL, not FAIL, and so is the trial; passOn accepts it here.
+  trial('careful assistant: deletes the draft but never offers an undo (PARTIAL)', {
+    subject: fileAssistant('careful'),
+    revision: 'careful@1',
+    tools: fileTools,
+    rubric: courteousDeletion,
+    checks: courteousDeletionChecks,
+    ...arms,
+    control: { ...arms.control, expect: ['deletesFile', 'offersUndo'] },
+    repeat: { n: 14, order: 'interleaved', seed: 7 },
+    passOn: ['PASS', 'PARTIAL'],
   });
 
   // Five attempts cannot certify a rate of 0.8 whatever happens: riddle warns before running and the verdict is
