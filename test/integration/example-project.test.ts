@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/model/index.js';
@@ -10,6 +11,8 @@ describe('example-project', () => {
   let outcomes: Outcome[];
 
   beforeAll(async () => {
+    // The example is run as if for the first time: no policy registered by an earlier run of its trials.
+    rmSync(path.join(repoRoot, 'example-project', '.riddle', 'registrations.json'), { force: true });
     run = await runVitest(path.join(repoRoot, 'example-project'), [
       '--reporter=riddle',
       `--outputFile.riddle=${reportDir}`,
