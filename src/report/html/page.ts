@@ -7,6 +7,7 @@ import { pressureText } from '../terminal.js';
 import { armTally } from '../verdict-text.js';
 import { CLIENT_SCRIPT, STYLE } from './client.js';
 import { distributionBar, intervalBar, intervalPlot, survivalCurve } from './svg.js';
+import { costSectionHtml } from '../cost-text.js';
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 const badge = (verdict: Verdict) => `<span class="badge v-${verdict}">${verdict}</span>`;
@@ -96,6 +97,7 @@ function trialSection(outcome: Outcome): string {
   return `<section class="trial" id="${tid}" data-verdict="${outcome.judgment.verdict}" data-owners="${owners.join(' ')}" data-text="${escape(`${outcome.trial.name} ${outcome.trial.file}`.toLowerCase())}">
 <h2>${badge(outcome.judgment.verdict)} <a href="#${tid}">${escape(outcome.trial.name)}</a> <small>${escape(outcome.trial.file)}</small></h2>
 <p class="why">${escape(outcome.judgment.reason)}</p>
+${costSectionHtml(outcome)}
 ${samples.length ? `<ul class="samples">${samples.map((s) => `<li>${escape(formatSampleReason(s))}</li>`).join('')}</ul>` : ''}
 ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>` : ''}
 <div class="table-wrap"><table class="sortable arms"><thead><tr><th>arm</th><th>role</th><th>verdict</th><th>attempts</th><th>rate against τ</th></tr></thead><tbody>
