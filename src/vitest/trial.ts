@@ -11,9 +11,12 @@ import {
 } from '../observe/index.js';
 import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/index.js';
 import {
+  checkRegistration,
   declarationWarnings,
+  declaredPolicy,
   pinFixtures,
   prepareProviders,
+  recordRegistration,
   resolveTrial,
   runTrial,
   TrialDeclarationError,
@@ -133,6 +136,9 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
           reveal: process.env[HOLDOUT_REVEAL_VARIABLE] === '1',
         })
       : null;
+    // Declared before seen: compare the policy with the one registered when this trial first saw results.
+    const policy = declaredPolicy(suite, resolved.rubric);
+    const registration = checkRegistration(root, suite.id, policy, process.env.RIDDLE_ACCEPT_POLICY === '1');
     const checked = await Promise.all(
       resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })),
     );
@@ -190,6 +196,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
         keepFailedSandboxes: resolved.keepFailedSandboxes,
         claimExtractors: resolved.claimExtractors,
         holdout: holdout?.granted ? { access: holdout.access, budget: holdout.budget } : null,
+        registration,
       },
       {
         clock: systemClock,
@@ -200,10 +207,13 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     ).finally(() => traffic?.gateway.close());
     // A holdout run shows verdicts and rates only, unless revealed (and the reveal is in the ledger).
     const outcome = holdout?.granted && !holdout.revealed ? concealHoldout(ran) : ran;
+    if (outcome.attempts.some((a) => a.status !== 'blocked'))
+      await recordRegistration(root, suite.id, policy, registration, outcome.id);
     context.task.meta.riddle = { trial: name, line, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
-    if (outcome.judgment.testOutcome === 'fail') throw new TrialVerdictError(outcome, declaredAt);
+    if (outcome.judgment.testOutcome === 'fail' || registration.status === 'changed')
+      throw new TrialVerdictError(outcome, declaredAt);
   };
   // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
   test(
