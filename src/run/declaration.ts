@@ -54,24 +54,25 @@ export type CriterionDeclaration =
       labels?: { vocabulary: string[]; met: string[] };
     };
 
-export interface RubricDeclaration {
+/** A rubric as written in a trial; `C` is the union of its criterion names, so arms and checks can name only them. */
+export interface RubricDeclaration<C extends string = string> {
   id?: string;
   revision?: string;
-  criteria: Record<string, CriterionDeclaration>;
+  criteria: Record<C, CriterionDeclaration>;
   /** Required success rate and one-sided α (defaults τ = 0.8, α = 0.05). */
   threshold?: { rate: number; alpha?: number };
   missingEvidence?: 'bound' | 'exclude';
   /** The criterion meaning "the subject declined": enables over/under-refusal across matched arms. */
-  refusal?: string;
+  refusal?: NoInfer<C>;
 }
 
-export interface ArmDeclaration {
+export interface ArmDeclaration<C extends string = string> {
   /** Arm id (defaults: `case`, `control`, `control-2`…). */
   id?: string;
   input: JsonValue;
   followUps?: JsonValue[];
-  expect: string[];
-  forbid?: string[];
+  expect: NoInfer<C>[];
+  forbid?: NoInfer<C>[];
   oracle?: JsonValue;
   /** Fixture folder copied into each attempt's workspace, relative to the test file's project root. */
   fixtures?: string;
@@ -80,10 +81,10 @@ export interface ArmDeclaration {
   /** Keep this arm's input and oracle out of every record, report and log: they are pinned by fingerprint only. */
   sealed?: boolean;
   /** Pressure over the follow-up rounds and the criterion that must hold through it (judged after every round). */
-  pressure?: Pressure;
+  pressure?: { kind: Pressure['kind']; holds: NoInfer<C> };
 }
 
-export interface SuiteCaseDeclaration extends ArmDeclaration {
+export interface SuiteCaseDeclaration<C extends string = string> extends ArmDeclaration<C> {
   id: string;
   role: ArmRole;
   group?: string;
@@ -97,7 +98,7 @@ export interface RepeatDeclaration {
   stop?: 'fixed' | 'curtail' | 'confidence-sequence' | StoppingRule;
 }
 
-interface CommonDeclaration {
+interface CommonDeclaration<C extends string = string> {
   /** A Subject (function, command, HTTP, replay) or a plain async function of the input. */
   subject: Subject | SubjectFunction;
   /**
@@ -105,10 +106,10 @@ interface CommonDeclaration {
    * text; for any other subject a declared revision wins over the one it would resolve itself.
    */
   revision?: string;
-  rubric: Rubric | RubricDeclaration;
+  rubric: Rubric | RubricDeclaration<C>;
   /** Declared evaluators; `checks` adds a mechanical evaluator made of inline criterion checks. */
   evaluators?: EvaluatorDefinition[];
-  checks?: Record<string, CriterionCheck>;
+  checks?: Partial<Record<NoInfer<C>, CriterionCheck>>;
   repeat?: RepeatDeclaration;
   tools?: ToolDefinition[];
   dependencies?: Dependency[];
@@ -138,13 +139,18 @@ interface CommonDeclaration {
   claimExtractors?: ClaimExtractor[];
 }
 
-export interface TrialDeclaration extends CommonDeclaration {
-  case: ArmDeclaration;
-  control?: ArmDeclaration | ArmDeclaration[];
+/**
+ * A trial as declared. `C`, the rubric's criterion names, is inferred from `rubric.criteria`: `expect`, `forbid`,
+ * `pressure.holds`, `refusal` and the keys of `checks` then accept only those names (a Rubric record leaves it
+ * `string`).
+ */
+export interface TrialDeclaration<C extends string = string> extends CommonDeclaration<C> {
+  case: ArmDeclaration<C>;
+  control?: ArmDeclaration<C> | ArmDeclaration<C>[];
 }
 
-export interface SuiteDeclaration extends CommonDeclaration {
-  cases: SuiteCaseDeclaration[];
+export interface SuiteDeclaration<C extends string = string> extends CommonDeclaration<C> {
+  cases: SuiteCaseDeclaration<C>[];
   /** Suite-level tables to build over the cases (label distributions by group, pairs, disputes, calibration). */
   summary?: SuiteOptions;
 }
@@ -387,7 +393,13 @@ function resolveArm(
   return { arm: { id, role, group, case: pinned, caseFingerprint: fingerprint(pinned) }, runnable: armCase };
 }
 
-function inlineEvaluator(site: DeclarationSite, checks: Record<string, CriterionCheck>): EvaluatorDefinition {
+function inlineEvaluator(
+  site: DeclarationSite,
+  declared: Partial<Record<string, CriterionCheck>>,
+): EvaluatorDefinition {
+  const checks = Object.fromEntries(
+    Object.entries(declared).filter((entry): entry is [string, CriterionCheck] => entry[1] !== undefined),
+  );
   const criteria = Object.keys(checks).sort();
   return {
     record: {

@@ -224,10 +224,13 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
 }
 
 export interface Trial {
-  /** Declare a trial: the Case, its matched controls, the subject, rubric, evaluators and repetition policy. */
-  (name: string, declaration: TrialDeclaration): void;
+  /**
+   * Declare a trial: the Case, its matched controls, the subject, rubric, evaluators and repetition policy. The
+   * rubric's criterion names (`C`) are the only names `expect`, `forbid` and the keys of `checks` accept.
+   */
+  <const C extends string>(name: string, declaration: TrialDeclaration<C>): void;
   /** Declare a data-driven trial: many Cases (rows), paired by group, in one Trial Suite. */
-  suite(name: string, declaration: SuiteDeclaration): void;
+  suite<const C extends string>(name: string, declaration: SuiteDeclaration<C>): void;
 }
 
 export const trial: Trial = Object.assign(
