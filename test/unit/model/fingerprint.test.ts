@@ -20,6 +20,12 @@ describe('canonical JSON and fingerprints', () => {
     expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
+  it('are stable across versions of riddle: a golden canonical text and its sha256', () => {
+    const value = { z: 'é', a: [1, { b: null }] };
+    expect(canonicalJson(value)).toBe('{"a":[1,{"b":null}],"z":"é"}');
+    expect(fingerprint(value)).toBe('sha256:86dae653bb9168d73d30a4c094e60cd0ab2a28a127de9a559fd53c43910e713a');
+  });
+
   it('refuse non-finite numbers rather than write invalid JSON', () => {
     expect(() => canonicalJson({ x: Number.NaN })).toThrow(/not JSON/);
   });

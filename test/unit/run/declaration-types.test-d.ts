@@ -4,7 +4,7 @@
 import { expectTypeOf } from 'vitest';
 import type { z } from 'zod';
 import type { SuiteDeclaration, TrialDeclaration } from '../../../src/run/index.js';
-import { SuiteDeclarationSchema, TrialDeclarationSchema } from '../../../src/run/declaration-schema.js';
+import type { SuiteDeclarationSchema, TrialDeclarationSchema } from '../../../src/run/declaration-schema.js';
 import type { Trial } from '../../../src/vitest/trial.js';
 
 declare const trial: Trial;
