@@ -25,6 +25,8 @@ export interface OutcomeParts {
   arms: readonly ArmSummary[];
   judgment: TrialJudgment;
   execution: Outcome['execution'];
+  /** Errors raised outside any attempt's awaited call that could not be tied to one attempt (see StrayErrors). */
+  strayErrors?: readonly string[];
 }
 
 function percentile(sorted: readonly number[], p: number): number | null {
@@ -119,7 +121,10 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
       p50Ms: percentile(durations, 0.5),
       p95Ms: percentile(durations, 0.95),
     },
-    warnings: outcomeWarnings(parts.plan),
+    warnings: [
+      ...outcomeWarnings(parts.plan),
+      ...(parts.strayErrors ?? []).map((error) => `harness: ${error}, while this trial ran (not tied to one attempt)`),
+    ],
     registration: parts.plan.registration ?? null,
   };
   const { schema, ...rest } = outcome;

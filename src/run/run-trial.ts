@@ -25,6 +25,7 @@ import { scheduleAttempts, type AttemptSlot } from './schedule.js';
 import { describeRule, sequentialFor, stoppingRuleFor } from './stopping.js';
 import { trialProgress } from './progress.js';
 import { describeInterruption } from './interrupt.js';
+import { StrayErrors, withStrayErrors } from './stray-errors.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -145,6 +146,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       arm.stoppedBy = { afterAttempts: trials, decision };
   };
 
+  const stray = new StrayErrors();
   let next = 0;
   const worker = async () => {
     while (next < schedule.length) {
@@ -179,21 +181,23 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         meter.block(slot.arm);
         record = unrun(slot, sequence, 'blocked', 'budget', meter.spent() ?? '');
       } else {
-        record = await runAttempt(slot, sequence, {
-          case: armCase,
-          rubric,
-          evaluators: plan.evaluators,
-          subject: plan.subject,
-          tools: plan.tools,
-          clock: services.clock,
-          expect: services.expect,
-          fixtures: plan.fixtures[slot.arm] ?? null,
-          observers: plan.observers,
-          keepFailedSandbox: plan.keepFailedSandboxes,
-          claimExtractors: plan.claimExtractors,
-          sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
-          ...(services.signal ? { signal: services.signal } : {}),
-        });
+        record = await stray.within(`${slot.arm}#${slot.index}`, () =>
+          runAttempt(slot, sequence, {
+            case: armCase,
+            rubric,
+            evaluators: plan.evaluators,
+            subject: plan.subject,
+            tools: plan.tools,
+            clock: services.clock,
+            expect: services.expect,
+            fixtures: plan.fixtures[slot.arm] ?? null,
+            observers: plan.observers,
+            keepFailedSandbox: plan.keepFailedSandboxes,
+            claimExtractors: plan.claimExtractors,
+            sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
+            ...(services.signal ? { signal: services.signal } : {}),
+          }),
+        );
         if (services.signal?.aborted) {
           // Stopped part-way by the interruption: not a finished attempt, so neither counted nor kept.
           order.splice(order.indexOf(`${slot.arm}#${slot.index}`), 1);
@@ -210,6 +214,20 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
+  // A timer or an unawaited promise may fail just after its attempt returned: let it surface, then mark the attempts
+  // whose subject raised errors outside the awaited call.
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  stray.close();
+  for (const arm of state.values()) {
+    arm.records = arm.records.map((record) => {
+      const marked = withStrayErrors(record, stray.of(`${record.arm}#${record.index}`));
+      if (marked !== record) {
+        arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 1) - 1;
+        arm.verdicts[marked.verdict] = (arm.verdicts[marked.verdict] ?? 0) + 1;
+      }
+      return marked;
+    });
+  }
 
   const arms = suite.arms.map((arm) => {
     const records = [...(state.get(arm.id)?.records ?? [])].sort((a, b) => a.index - b.index);
@@ -238,6 +256,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     attempts,
     arms,
     judgment,
+    strayErrors: stray.unattributed,
     execution: {
       startedAt,
       finishedAt: new Date(services.clock.now()).toISOString(),

@@ -158,3 +158,25 @@ describe('a trial whose budget is past the longest timer Node keeps', () => {
     expect(outcome.attempts.length).toBeLessThan(100);
   });
 });
+
+describe('errors a subject raises outside the awaited call', () => {
+  it('are attributed to the attempt that started them as subject_error, never left as PASS', async () => {
+    const reportDir = tempDir('stray-errors');
+    const run = await runVitest(project, [
+      'trials/stray.trial.test.ts',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
+    expect(run.exitCode).not.toBe(0);
+    const { outcomes } = readLatestRun(reportDir);
+    for (const [name, message] of [
+      ['a subject whose timer throws', /uncaught exception outside the awaited call: Error: late failure in a timer/],
+      ['a subject that leaves a rejection unhandled', /unhandled rejection outside the awaited call: .*nobody awaited/],
+    ] as const) {
+      const outcome = outcomeNamed(outcomes, name);
+      expect(outcome.attempts.map((a) => a.status)).toEqual(['subject_error', 'subject_error', 'subject_error']);
+      for (const attempt of outcome.attempts) expect(attempt.error?.message).toMatch(message);
+      expect(outcome.judgment.verdict).not.toBe('PASS');
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import type { AttemptRecord } from '../model/index.js';
+
+/** The attempt an asynchronous callback was started from, carried through timers and promises. */
+interface Scope {
+  watch: StrayErrors;
+  attempt: string;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
+const watches = new Set<StrayErrors>();
+
+// The async context is gone by the time 'uncaughtException' is emitted for a throwing timer, so timers and
+// immediates remember the attempt they were created in, and the one whose callback is running is tracked.
+const CALLBACKS = new Set(['Timeout', 'Immediate', 'TickObject']);
+const owners = new Map<number, Scope>();
+let executing: Scope | null = null;
+const callbacks = createHook({
+  init(asyncId, type) {
+    const owner = CALLBACKS.has(type) ? scope.getStore() : undefined;
+    if (owner) owners.set(asyncId, owner);
+  },
+  before(asyncId) {
+    executing = owners.get(asyncId) ?? null;
+  },
+  after() {
+    executing = null;
+  },
+  destroy(asyncId) {
+    owners.delete(asyncId);
+  },
+});
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+function strayed(kind: string, error: unknown): void {
+  const message = `${kind} outside the awaited call: ${describe(error)}`;
+  const owner = scope.getStore() ?? executing;
+  if (owner) {
+    owner.watch.record(owner.attempt, message);
+    return;
+  }
+  // No async context (e.g. a rejection noticed later): it is the running attempt's when only one runs here.
+  const running = [...watches].flatMap((watch) => watch.runningAttempts().map((attempt) => ({ watch, attempt })));
+  const [only] = running;
+  if (running.length === 1 && only) only.watch.record(only.attempt, message);
+  else for (const watch of watches) watch.unattributed.push(message);
+}
+
+const onException = (error: unknown) => strayed('uncaught exception', error);
+const onRejection = (reason: unknown) => strayed('unhandled rejection', reason);
+
+/**
+ * Errors a subject raises outside the call riddle awaits (a timer that throws, a promise nobody awaits that
+ * rejects) while a trial runs. Each attempt runs in an async context, so such an error is attributed to the
+ * attempt that started the callback, or to the only attempt running when the context is lost; any other is kept
+ * for the trial as unattributed. Listening does not hide them from the host: Vitest still reports them.
+ */
+export class StrayErrors {
+  readonly unattributed: string[] = [];
+  private readonly byAttempt = new Map<string, string[]>();
+  private readonly running = new Set<string>();
+
+  constructor() {
+    if (watches.size === 0) {
+      process.on('uncaughtException', onException);
+      process.on('unhandledRejection', onRejection);
+      callbacks.enable();
+    }
+    watches.add(this);
+  }
+
+  /** Run one attempt (`arm#index`) in its own async context. */
+  async within<T>(attempt: string, run: () => Promise<T>): Promise<T> {
+    this.running.add(attempt);
+    try {
+      return await scope.run({ watch: this, attempt }, run);
+    } finally {
+      this.running.delete(attempt);
+    }
+  }
+
+  runningAttempts(): string[] {
+    return [...this.running];
+  }
+
+  record(attempt: string, message: string): void {
+    this.byAttempt.set(attempt, [...(this.byAttempt.get(attempt) ?? []), message]);
+  }
+
+  /** The errors attributed to an attempt so far. */
+  of(attempt: string): string[] {
+    return this.byAttempt.get(attempt) ?? [];
+  }
+
+  /** Stop listening (once no trial watches, the process listeners are removed). */
+  close(): void {
+    watches.delete(this);
+    if (watches.size === 0) {
+      process.off('uncaughtException', onException);
+      process.off('unhandledRejection', onRejection);
+      callbacks.disable();
+      owners.clear();
+      executing = null;
+    }
+  }
+}
+
+/** An attempt whose subject raised errors outside the awaited call: a subject_error, whatever its checks said. */
+export function withStrayErrors(record: AttemptRecord, errors: readonly string[]): AttemptRecord {
+  if (errors.length === 0) return record;
+  return {
+    ...record,
+    status: 'subject_error',
+    verdict: 'UNKNOWN',
+    reason: `subject_error: ${errors[0]}`,
+    error: { where: 'subject (outside the awaited call)', message: errors.join('; ') },
+  };
+}
