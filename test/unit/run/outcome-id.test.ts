@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
+import type { RegistrationCheck } from '../../../src/model/index.js';
 import { anEnvironment } from '../builders.js';
 
 /** One trial whose subject answers `answer`, run on a clock that starts at `start` and ticks by `tick` ms. */
-async function outcome(answer: string, start = 0, tick = 0) {
+async function outcome(answer: string, start = 0, tick = 0, registration: RegistrationCheck | null = null) {
   const resolved = resolveTrial(
     { name: 'id trial', file: 'a.test.ts', path: [] },
     {
@@ -17,7 +18,7 @@ async function outcome(answer: string, start = 0, tick = 0) {
   );
   let now = start;
   return runTrial(
-    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {}, registration },
     {
       clock: {
         now: () => {
@@ -44,5 +45,23 @@ describe('the Outcome id', () => {
     expect(second.execution.startedAt).not.toBe(first.execution.startedAt);
     expect(second.id).toBe(first.id);
     expect(second.setup).toBe(first.setup);
+  });
+
+  it('leaves the registration check out: the run that registered the policy and the next one keep one id', async () => {
+    const policy = 'sha256:policy';
+    const first = await outcome('yes', 0, 0, {
+      status: 'registered',
+      policy,
+      registeredPolicy: null,
+      earlierOutcome: null,
+    });
+    const second = await outcome('yes', 0, 0, {
+      status: 'unchanged',
+      policy,
+      registeredPolicy: policy,
+      earlierOutcome: first.id,
+    });
+    expect(second.registration?.status).toBe('unchanged');
+    expect(second.id).toBe(first.id);
   });
 });
