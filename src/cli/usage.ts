@@ -24,7 +24,7 @@ export const COMMAND_USAGE = {
   Gwet's AC1, Krippendorff's α; writes the calibration file to reference from the judge's \`calibration\` option.
   The module default-exports { evaluator, rubric, controls?, floor?, expect? }.
   exit 0 when the evaluator is trusted for every criterion, 1 when not, 2 on a usage or input error.`,
-  stopping: `usage: riddle stopping --explain --rule <fixed|curtail|sprt|confidence-sequence> [--n 20] [--threshold 0.8]
+  stopping: `usage: riddle stopping --explain --rule <fixed|curtail|sprt|confidence-sequence> [--n 44] [--threshold 0.8]
                        [--alpha 0.05] [--p0 0.65 --p1 0.92 --beta 0.05]
 
   A stopping rule in plain words and its exact operating characteristics: P(PASS), P(FAIL), P(inconclusive) and the

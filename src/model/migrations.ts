@@ -60,6 +60,16 @@ function suiteSummaryV1toV2(value: unknown): unknown {
     : upgraded;
 }
 
+/** Attempt record v1 → v2. */
+function attemptV1toV2(attempt: StoredRecord): StoredRecord {
+  return {
+    ...attempt,
+    observation: within(attempt.observation, observationV1toV2),
+    findings: eachOf(attempt.findings, findingV1toV2),
+    pressure: orDefault(attempt, 'pressure', null),
+  };
+}
+
 /** The per-arm and per-attempt cost v1 did not keep, rebuilt from its attempts' receipts (their own costUsd). */
 function costBreakdownV1(attempts: unknown): CostBreakdown {
   const rows = Array.isArray(attempts) ? attempts.filter(isRecord) : [];
@@ -72,16 +82,6 @@ function costBreakdownV1(attempts: unknown): CostBreakdown {
         : []) as Receipt[],
     })),
   );
-}
-
-/** Attempt record v1 → v2. */
-function attemptV1toV2(attempt: StoredRecord): StoredRecord {
-  return {
-    ...attempt,
-    observation: within(attempt.observation, observationV1toV2),
-    findings: eachOf(attempt.findings, findingV1toV2),
-    pressure: orDefault(attempt, 'pressure', null),
-  };
 }
 
 /**

@@ -22,13 +22,6 @@ export {
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
 export {
-  claimHoldoutAccess,
-  readHoldoutLedger,
-  HOLDOUT_LEDGER_SCHEMA,
-  type HoldoutAccess,
-} from './holdout-ledger.js';
-export { concealHoldout, HOLDOUT_REVEAL_VARIABLE } from './holdout.js';
-export {
   checkRegistration,
   declaredPolicy,
   recordRegistration,
@@ -46,4 +39,11 @@ export {
 } from './providers.js';
 export { MAX_TIMER_MS, testTimeoutMs, trialBudgetMs } from './trial-timeout.js';
 export { interruption, guardSignals, describeInterruption, Interruption } from './interrupt.js';
+export {
+  claimHoldoutAccess,
+  readHoldoutLedger,
+  HOLDOUT_LEDGER_SCHEMA,
+  type HoldoutAccess,
+} from './holdout-ledger.js';
+export { concealHoldout, HOLDOUT_REVEAL_VARIABLE } from './holdout.js';
 export { lineInStack } from './call-site.js';

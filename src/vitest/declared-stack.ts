@@ -10,9 +10,3 @@ export function declarationFrames(stack: string | undefined, testFile: string): 
   const first = frames.findIndex((frame) => frame.split('\\').join('/').includes(forward));
   return first < 0 ? null : frames.slice(first).join('\n');
 }
-
-/** The line of the first of those frames: the `trial(…)` call. */
-export function declarationLine(frames: string | null): number | null {
-  const match = frames ? /:(\d+):\d+\)?\s*$/m.exec(frames.split('\n')[0] ?? '') : null;
-  return match?.[1] ? Number(match[1]) : null;
-}

@@ -14,6 +14,7 @@ import {
   checkRegistration,
   declarationWarnings,
   declaredPolicy,
+  lineInStack,
   pinFixtures,
   prepareProviders,
   recordRegistration,
@@ -27,11 +28,11 @@ import {
   type TrialDeclaration,
 } from '../run/index.js';
 import type {} from './meta.js';
-import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import type {} from './plugin.js';
 import { claimHoldoutAccess, concealHoldout, HOLDOUT_REVEAL_VARIABLE } from '../run/index.js';
+import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
-import { declarationFrames, declarationLine } from './declared-stack.js';
+import { declarationFrames } from './declared-stack.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
@@ -85,8 +86,10 @@ function siteAtRun(context: TestContext, name: string, line: number | null): Dec
 
 function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
   const file = currentFile();
-  const declaredAt = declarationFrames(new Error().stack, expect.getState().testPath ?? '');
-  const line = declarationLine(declaredAt);
+  // The test file's frame on the stack is the `trial(…)` call: its line goes into every message about it.
+  const declaredStack = new Error().stack;
+  const line = lineInStack(declaredStack, expect.getState().testPath ?? '');
+  const declaredAt = declarationFrames(declaredStack, expect.getState().testPath ?? '');
   const collectionSite: DeclarationSite = { name, file, path: [], line };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');

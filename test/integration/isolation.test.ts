@@ -16,7 +16,11 @@ describe('isolation in a real run', () => {
 
   it('an isolated command subject cannot write outside its workspace, and the Environment names the engine', async () => {
     const reportDir = tempDir('isolation');
-    const run = await runVitest(project, ['trials/isolated.test.ts', '--reporter=riddle', `--outputFile.riddle=${reportDir}`]);
+    const run = await runVitest(project, [
+      'trials/isolated.test.ts',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
     expect(run.exitCode, run.output).toBe(0);
     const outcome = readLatestRun(reportDir).outcomes[0]!;
     expect(outcome.records.environment.isolation).toEqual({ engine: 'bubblewrap', network: 'none' });
