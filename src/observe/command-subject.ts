@@ -272,7 +272,7 @@ async function runRound(
     launch = engine.wrap(options.command, args, {
       workspace: context.workspace ?? cwd,
       writable: [channel],
-      readable: context.mcp === null ? [] : [context.mcp.folder],
+      readable: [...visibleInSandbox(options.command, args), ...(context.mcp === null ? [] : [context.mcp.folder])],
       cwd,
       network,
     });
@@ -296,4 +296,17 @@ async function runRound(
   const read = readReply(run.exit.stdout.text, options.stdout ?? 'text');
   if ('status' in read) return { ...base, reply: run.exit.stdout.text, failure: failure ?? read };
   return failure === null ? { ...base, ...read } : { ...base, ...read, failure };
+}
+
+/**
+ * Folders an isolated command must still read where the sandbox's private /tmp would hide them: the project (its
+ * scripts, fixtures and node_modules) and the folders of the command and of its arguments that are existing absolute
+ * paths. A clone under /tmp is as common on CI as anywhere; read-only, so a write there still fails.
+ */
+function visibleInSandbox(command: string, args: readonly string[]): string[] {
+  const referenced = [command, ...args].filter((arg) => path.isAbsolute(arg) && existsSync(arg));
+  // Never a whole temporary folder (or the root): that would show the sandbox every other temporary file.
+  const tooWide = new Set(['/', '/tmp', os.tmpdir()]);
+  const folders = [process.cwd(), ...referenced.map((file) => path.dirname(file))].filter((f) => !tooWide.has(f));
+  return [...new Set(folders)];
 }
