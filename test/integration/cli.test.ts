@@ -62,8 +62,10 @@ describe('the riddle command', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.all).toContain(`riddle: ${truncated}: not valid JSON`);
 
-    const invalid = path.join(tempDir('corrupt'), 'invalid.json');
-    writeFileSync(invalid, original.replace('"verdict": "PASS"', '"verdict": "MAYBE"'));
+    // Beside the original, so its attempts file (JSON Lines named in the Outcome) is found.
+    const invalid = path.join(path.dirname(outcomeFile), 'invalid.json');
+    const stored = JSON.parse(original) as { judgment: { verdict: string } };
+    writeFileSync(invalid, JSON.stringify({ ...stored, judgment: { ...stored.judgment, verdict: 'MAYBE' } }));
     const wrong = await riddle(['read', invalid]);
     expect(wrong.exitCode).toBe(2);
     expect(wrong.all).toMatch(

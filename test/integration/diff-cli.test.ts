@@ -125,7 +125,8 @@ describe('riddle diff', () => {
     expect(truncated.stderr).toContain(outcomeFile);
     expect(truncated.stderr).toMatch(/not valid JSON/);
 
-    writeFileSync(outcomeFile, text.replace(/"verdict": "PASS"/, '"verdict": "MAYBE"'));
+    const stored = JSON.parse(text) as { judgment: { verdict: string } };
+    writeFileSync(outcomeFile, JSON.stringify({ ...stored, judgment: { ...stored.judgment, verdict: 'MAYBE' } }));
     const invalid = await riddle(['diff', after.runDir, broken.runDir]);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toContain(outcomeFile);
