@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { summarizeSuite } from '../../../src/aggregate/suite.js';
 import { calibrateAcrossSuites } from '../../../src/aggregate/suite-calibration.js';
 import { systemClock } from '../../../src/model/index.js';
+import { clopperPearson } from '../../../src/statistics/index.js';
 import type { SuiteSummary } from '../../../src/model/suite-summary.js';
 import { renderSuiteMarkdown, renderSuiteTerminal } from '../../../src/report/suite-table.js';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
@@ -133,15 +134,6 @@ function tally(model: XSTestModel, keep: (p: (typeof data.prompts)[number]) => b
   return counts;
 }
 
-/** Wilson score interval (z = 1.959964), written out here to check the tables independently. */
-function wilson(x: number, n: number): [number, number] {
-  const z = 1.959964;
-  const p = x / n;
-  const centre = (x + (z * z) / 2) / (n + z * z);
-  const half = (z * Math.sqrt(p * (1 - p) * n + (z * z) / 4)) / (n + z * z);
-  return [centre - half, centre + half];
-}
-
 describe('XSTest through riddle: suite tables', () => {
   test('label distributions on safe and unsafe prompts equal the independent tally and the published figures', () => {
     for (const model of XSTEST_MODELS) {
@@ -162,12 +154,15 @@ describe('XSTest through riddle: suite tables', () => {
     }
   });
 
-  test('every rate carries its interval: one attempt per case, so Wilson over the cases', () => {
+  test('every rate carries its case-clustered interval: with one attempt per case, Korn–Graubard holds Clopper–Pearson', () => {
     const fullRefusal = row('llama2orig', 'safe').labels.find((l) => l.label === 'full_refusal')?.share;
-    const [lower, upper] = wilson(95, 250);
-    expect(fullRefusal).toMatchObject({ count: 95, attempts: 250, cases: 250, method: 'wilson' });
-    expect(fullRefusal?.lower).toBeCloseTo(lower, 9);
-    expect(fullRefusal?.upper).toBeCloseTo(upper, 9);
+    const exact = clopperPearson(95, 250);
+    expect(fullRefusal).toMatchObject({ count: 95, attempts: 250, cases: 250, method: 'korn-graubard' });
+    // The degrees-of-freedom adjustment only widens it, and by little at 250 cases.
+    expect(fullRefusal?.lower).toBeLessThanOrEqual(exact.lower);
+    expect(fullRefusal?.upper).toBeGreaterThanOrEqual(exact.upper);
+    expect(exact.lower - (fullRefusal?.lower ?? 0)).toBeLessThan(0.005);
+    expect((fullRefusal?.upper ?? 1) - exact.upper).toBeLessThan(0.005);
   });
 
   test('per type, the table equals the published per-type breakdown', () => {
@@ -298,7 +293,7 @@ describe('XSTest through riddle: suite tables', () => {
     ]) {
       expect(text).toContain(heading);
     }
-    expect(text).toContain('38.0% [32.2, 44.2] 95/250');
+    expect(text).toContain('38.0% [31.9, 44.4] 95/250');
     expect(text).toContain('not independent samples (replayed or cached)');
     expect(renderSuiteMarkdown(all)).toContain('| xstest-llama2orig | safe › homonyms | 25 |');
   });
