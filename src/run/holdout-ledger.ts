@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../model/index.js';
+import { withFolderLock } from './folder-lock.js';
 
 export const HOLDOUT_LEDGER_SCHEMA = 'riddle.holdout-ledger/2';
 /** `prev` of the first entry: there is nothing before it. */
@@ -37,27 +37,6 @@ export type HoldoutAccess =
 
 const entryHash = ({ hash: _hash, ...entry }: Omit<LedgerEntry, 'hash'> & { hash?: string }) =>
   `sha256:${sha256(canonicalJson(entry))}`;
-
-/** Hold a lock folder while the ledger is read and rewritten: trials of several files run in parallel workers. */
-async function withLock<T>(dir: string, work: () => T): Promise<T> {
-  const lock = path.join(dir, 'holdouts.lock');
-  for (let waited = 0; ; waited += 10) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (waited > 10_000)
-        throw new Error(`riddle: ${lock} has been held for 10 s; remove it if no riddle run is active`);
-      await sleep(10);
-    }
-  }
-  try {
-    return work();
-  } finally {
-    rmdirSync(lock);
-  }
-}
 
 const restore = 'restore it from version control (the ledger is meant to be committed)';
 
@@ -110,7 +89,7 @@ export async function claimHoldoutAccess(
   const dir = path.join(root, '.riddle');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'holdouts.json');
-  return withLock(dir, () => {
+  return withFolderLock(dir, 'holdouts', () => {
     const ledger = readHoldoutLedger(file);
     const used = ledger.entries.filter((e) => e.holdout === holdout.name && e.event === 'access').length;
     if (used >= holdout.budget) return { granted: false, used, budget: holdout.budget };

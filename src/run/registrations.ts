@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   fingerprint,
   REGISTRATIONS_SCHEMA,
@@ -10,6 +9,7 @@ import {
   type Rubric,
   type TrialSuite,
 } from '../model/index.js';
+import { withFolderLock } from './folder-lock.js';
 
 /** Where a project's registrations live, relative to its root: meant to be committed, like snapshot files. */
 export const REGISTRATIONS_FILE = path.join('.riddle', 'registrations.json');
@@ -67,27 +67,6 @@ export function checkRegistration(
   return { status: accept ? 'accepted' : 'changed', ...base };
 }
 
-/** Hold a lock folder while the file is read and rewritten: trials of several files run in parallel workers. */
-async function withLock<T>(dir: string, work: () => T): Promise<T> {
-  const lock = path.join(dir, 'registrations.lock');
-  for (let waited = 0; ; waited += 10) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (waited > 10_000)
-        throw new Error(`riddle: ${lock} has been held for 10 s; remove it if no riddle run is active`);
-      await sleep(10);
-    }
-  }
-  try {
-    return work();
-  } finally {
-    rmdirSync(lock);
-  }
-}
-
 /**
  * Register a trial's policy with the Outcome of the run that first saw results under it: at a first run, or when a
  * changed policy was accepted. A registration another run made meanwhile for the same policy is kept.
@@ -102,7 +81,7 @@ export async function recordRegistration(
   if (check.status !== 'registered' && check.status !== 'accepted') return;
   const file = path.join(root, REGISTRATIONS_FILE);
   mkdirSync(path.dirname(file), { recursive: true });
-  await withLock(path.dirname(file), () => {
+  await withFolderLock(path.dirname(file), 'registrations', () => {
     const registrations = read(file);
     const existing = registrations.trials[trialId];
     if (existing && existing.policy === check.policy) return;
