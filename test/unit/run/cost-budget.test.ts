@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import type { Clock, Outcome } from '../../../src/model/index.js';
@@ -72,7 +73,8 @@ describe('budgets', () => {
     expect(arm?.verdicts.PASS).toBe(3);
     expect(arm?.verdict).not.toBe('PASS');
     expect(outcome.cost.attempts.map((a) => a.usd)).toEqual([0.01, 0.01, 0.01, null, null, null]);
-    const text = renderTerminal([outcome], []);
+    // Colours are on wherever CI is set (picocolors reads it); the words are what this test checks.
+    const text = stripVTControlCharacters(renderTerminal([outcome], []));
     expect(text).toContain('cost $0.03 · 300 in / 150 out tokens');
     expect(text).toContain('budget cost budget spent: $0.03 of $0.025; 3 attempts blocked, verdicts on what ran');
   });
@@ -126,12 +128,14 @@ describe('budgets', () => {
     const a = await run(costing(0.01), {});
     const b = await run(costing(0.02), {});
     const comparison = compareRuns([a], [b], { a: { label: 'A', runId: null }, b: { label: 'B', runId: null } });
-    const text = renderDiffTerminal(
-      comparison,
-      new Map([
-        [a.id, a.cost],
-        [b.id, b.cost],
-      ]),
+    const text = stripVTControlCharacters(
+      renderDiffTerminal(
+        comparison,
+        new Map([
+          [a.id, a.cost],
+          [b.id, b.cost],
+        ]),
+      ),
     );
     expect(text).toMatch(/cost\s+A \$0\.06 · 600 in \/ 300 out tokens → B \$0\.12 · 600 in \/ 300 out tokens/);
   });
