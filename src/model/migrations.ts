@@ -176,9 +176,23 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
 }
 
 /**
+ * The changes `riddle.outcome/3` makes, each a pure step over the v2 data, applied in order. Each change of this
+ * version adds its own step here (beside the field it adds), so the upgrade reads as the list of what changed.
+ */
+const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [];
+
+/** Outcome `riddle.outcome/2` → `riddle.outcome/3`: the changes listed in `OUTCOME_V3_CHANGES`. */
+export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
+  return OUTCOME_V3_CHANGES.reduce<StoredRecord>((upgraded, change) => change(upgraded), {
+    ...outcome,
+    schema: 'riddle.outcome/3',
+  });
+}
+
+/**
  * Every step by record and by the version it upgrades from. A record absent here has only ever had one version.
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
-  outcome: { 1: outcomeV1toV2 },
+  outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3 },
   run: { 1: runIndexV1toV2 },
 };

@@ -10,7 +10,7 @@ import { SuiteSummary } from './suite-summary.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
 
-export const OUTCOME_SCHEMA = 'riddle.outcome/2';
+export const OUTCOME_SCHEMA = 'riddle.outcome/3';
 
 const counts = <T extends string>(keys: z.ZodEnum<Record<T, T>>) => z.record(keys, z.number().int().min(0));
 

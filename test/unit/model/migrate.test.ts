@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadRun } from '../../../src/cli/read-records.js';
 import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
-import { outcomeV1toV2 } from '../../../src/model/migrations.js';
+import { outcomeV1toV2, outcomeV2toV3 } from '../../../src/model/migrations.js';
 
 /** Real artifacts written by earlier versions of riddle, one folder per version, each holding run folders. */
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/artifacts');
@@ -87,11 +87,28 @@ describe('outcome 1 → 2', () => {
     const broken = { ...first?.data, attempts: [{ arm: 3 }] };
     expect(() => migrate('outcome', broken, 'old.json')).toThrow(RecordError);
     expect(() => migrate('outcome', broken, 'old.json')).toThrow(
-      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/2\) at attempts\.0\./,
+      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/3\) at attempts\.0\./,
     );
   });
 
   it('refuses a version with no upgrade path, and version 0', () => {
     expect(() => migrate('outcome', { schema: 'riddle.outcome/0' }, 'x.json')).toThrow(/unknown version/);
+  });
+});
+
+describe('outcome 2 → 3', () => {
+  it('reads every v2 Outcome of a real run as v3, a pure function of its input', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    const outcomes = readdirSync(dir).filter((file) => file.endsWith('.json'));
+    expect(outcomes.length).toBeGreaterThan(5);
+    for (const file of outcomes) {
+      const data = readJson(path.join(dir, file));
+      expect(data.schema).toBe('riddle.outcome/2');
+      const before = JSON.stringify(data);
+      const once = outcomeV2toV3(data);
+      expect(JSON.stringify(data)).toBe(before);
+      expect(outcomeV2toV3(data)).toEqual(once);
+      expect(once.schema).toBe('riddle.outcome/3');
+    }
   });
 });
