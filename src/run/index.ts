@@ -45,5 +45,15 @@ export {
   HOLDOUT_LEDGER_SCHEMA,
   type HoldoutAccess,
 } from './holdout-ledger.js';
-export { concealHoldout, HOLDOUT_REVEAL_VARIABLE } from './holdout.js';
+export { HOLDOUT_REVEAL_VARIABLE } from './holdout.js';
+export {
+  prepareTrial,
+  switchesFromEnvironment,
+  type TrialHost,
+  type TrialSwitches,
+  type PreparedTrial,
+  type ReadyTrial,
+} from './prepare.js';
+export { conductTrial, trialTestResult, type ConductedTrial, type TrialTestResult } from './conduct.js';
+export { decideTrial, type TrialDecisionInput } from './decide.js';
 export { lineInStack } from './call-site.js';

@@ -14,11 +14,12 @@ import {
 import { summarizeSuite } from '../aggregate/index.js';
 import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
 import { attemptsToCertify } from '../statistics/index.js';
+import { concealHoldout } from './holdout.js';
 import { outcomeId } from './outcome-id.js';
 import type { TrialPlan } from './run-trial.js';
 
 export interface OutcomeParts {
-  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'prices' | 'registration'> & {
+  plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'prices' | 'registration' | 'holdout'> & {
     evaluators: readonly { record: Outcome['records']['evaluators'][number] }[];
   };
   attempts: readonly AttemptRecord[];
@@ -68,7 +69,10 @@ function outcomeWarnings(plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment
   return warnings;
 }
 
-/** Pin the records, total the cost and latency, and put the Outcome together. */
+/**
+ * Pin the records, total the cost and latency, and put the Outcome together; a holdout run not revealed is assembled
+ * as verdicts and rates only (run/holdout).
+ */
 export function assembleOutcome(parts: OutcomeParts): Outcome {
   const { suite, rubric, environment } = parts.plan;
   const evaluators = parts.plan.evaluators.map((e) => e.record);
@@ -127,6 +131,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     ],
     registration: parts.plan.registration ?? null,
   };
-  const { schema, ...rest } = outcome;
-  return { schema, id: outcomeId(outcome), ...rest };
+  const reported = parts.plan.holdout && !parts.plan.holdout.revealed ? concealHoldout(outcome) : outcome;
+  const { schema, ...rest } = reported;
+  return { schema, id: outcomeId(reported), ...rest };
 }

@@ -1,5 +1,4 @@
 import type { AttemptRecord, Outcome, Rubric } from '../model/index.js';
-import { judgeTrial, summarizeArm } from '../aggregate/index.js';
 import {
   englishClaimExtractor,
   type ClaimCheckOptions,
@@ -9,7 +8,7 @@ import {
 } from '../evaluate/index.js';
 import { judgeObservation } from './judge.js';
 import { assembleOutcome } from './outcome.js';
-import { sequentialFor, stoppingRuleFor } from './stopping.js';
+import { decideTrial } from './decide.js';
 
 export interface RejudgeOptions {
   /** A replacement Rubric; the Outcome's own when absent. */
@@ -74,25 +73,13 @@ export async function rejudgeOutcome(outcome: Outcome, options: RejudgeOptions):
   const suite = { ...recorded, claimExtractors: extractors.map((e) => e.id) };
   const attempts: AttemptRecord[] = [];
   for (const attempt of outcome.attempts) attempts.push(await rejudgeAttempt(attempt, outcome, rubric, resolved));
-  const rule = stoppingRuleFor(suite, rubric);
-  const arms = suite.arms.map((arm) => {
-    const previous = outcome.arms.find((a) => a.arm === arm.id);
-    const records = attempts.filter((a) => a.arm === arm.id).sort((a, b) => a.index - b.index);
-    return summarizeArm({
-      arm,
-      attempts: records,
-      rubric,
-      planned: suite.repeat.n,
-      notRun: previous?.notRun ?? { count: 0, reason: '' },
-      sequential: sequentialFor(rule, records),
-    });
-  });
-  const judgment = judgeTrial({
+  const { arms, judgment } = decideTrial({
     suite,
     rubric,
-    arms,
+    attempts,
+    notRun: (arm) => outcome.arms.find((a) => a.arm === arm)?.notRun ?? { count: 0, reason: '' },
     blocked: outcome.judgment.blocked,
-    cutShort: outcome.judgment.incomplete ? arms.reduce((n, a) => n + a.notRun.count, 0) : 0,
+    cutShort: outcome.judgment.incomplete ? outcome.arms.reduce((n, a) => n + a.notRun.count, 0) : 0,
   });
   return assembleOutcome({
     plan: { suite, rubric, environment, evaluators: options.evaluators },

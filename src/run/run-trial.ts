@@ -13,7 +13,7 @@ import type {
   Budget,
   PriceTable,
 } from '../model/index.js';
-import { attemptVerdict, summarizeArm, judgeTrial } from '../aggregate/index.js';
+import { attemptVerdict } from '../aggregate/index.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
@@ -22,7 +22,8 @@ import { BudgetMeter } from './budget.js';
 import { assembleOutcome } from './outcome.js';
 import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
-import { describeRule, sequentialFor, stoppingRuleFor } from './stopping.js';
+import { describeRule, stoppingRuleFor } from './stopping.js';
+import { decideTrial } from './decide.js';
 import { trialProgress } from './progress.js';
 import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
@@ -44,8 +45,11 @@ export interface TrialPlan {
   observers: readonly RowObserver[];
   keepFailedSandboxes: boolean;
   claimExtractors: readonly ClaimExtractor[];
-  /** For a holdout trial granted access: which access this run is, of the budget; absent or null otherwise. */
-  holdout?: { access: number; budget: number } | null;
+  /**
+   * For a holdout trial granted access: which access this run is, of the budget, and whether its attempts are shown
+   * (revealed) or the Outcome is assembled with verdicts and rates only; absent or null otherwise.
+   */
+  holdout?: { access: number; budget: number; revealed: boolean } | null;
   /** How the declared policy stands against the project's registrations (run/registrations); absent or null when not checked. */
   registration?: RegistrationCheck | null;
   /** Declared spending limits: attempts that would start once one is spent are blocked. Absent or null: none. */
@@ -93,22 +97,22 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     ? new BudgetMeter(plan.budget, plan.prices ?? {}, () => services.clock.now(), services.clock.now())
     : null;
 
+  /** The Case an arm runs: a sealed arm's as it runs (the suite pins it by fingerprint only). */
+  const caseOf = (arm: string): Case | undefined => plan.sealed[arm] ?? suite.arms.find((a) => a.id === arm)?.case;
   const noteSkipped = (slot: AttemptSlot, reason: string) => {
     const entry = notRun.get(slot.arm) ?? { count: 0, reason };
     notRun.set(slot.arm, { count: entry.count + 1, reason: entry.reason });
   };
   const unrun = (
     slot: AttemptSlot,
+    armCase: Case,
     sequence: number,
     status: 'blocked' | 'harness_error',
     where: string,
     why: string,
   ): AttemptRecord => {
     const error = { where, message: why };
-    const armCase = suite.arms.find((a) => a.id === slot.arm)?.case ?? plan.sealed[slot.arm];
-    const { verdict, reason } = armCase
-      ? attemptVerdict({ status, error, case: armCase, rubric, criteria: [], claims: [] })
-      : { verdict: 'UNKNOWN' as const, reason: `${status} in ${where}: ${why}` };
+    const { verdict, reason } = attemptVerdict({ status, error, case: armCase, rubric, criteria: [], claims: [] });
     return {
       arm: slot.arm,
       index: slot.index,
@@ -169,17 +173,25 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       const sequence = order.length;
       order.push(`${slot.arm}#${slot.index}`);
       const sealedCase = plan.sealed[slot.arm];
-      const armCase = sealedCase ?? suite.arms.find((a) => a.id === slot.arm)?.case;
+      const armCase = caseOf(slot.arm);
       if (!armCase) continue;
       let record: AttemptRecord;
       const blocker = blocking[0];
       const breaker = broken[0];
-      if (blocker) record = unrun(slot, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail);
+      if (blocker)
+        record = unrun(slot, armCase, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail);
       else if (breaker)
-        record = unrun(slot, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail);
+        record = unrun(
+          slot,
+          armCase,
+          sequence,
+          'harness_error',
+          `dependency ${breaker.dependency.name}`,
+          breaker.detail,
+        );
       else if (meter?.spent()) {
         meter.block(slot.arm);
-        record = unrun(slot, sequence, 'blocked', 'budget', meter.spent() ?? '');
+        record = unrun(slot, armCase, sequence, 'blocked', 'budget', meter.spent() ?? '');
       } else {
         record = await stray.within(`${slot.arm}#${slot.index}`, () =>
           runAttempt(slot, sequence, {
@@ -220,7 +232,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   stray.close();
   for (const arm of state.values()) {
     arm.records = arm.records.map((record) => {
-      const marked = withStrayErrors(record, stray.of(`${record.arm}#${record.index}`));
+      const armCase = caseOf(record.arm);
+      const errors = stray.of(`${record.arm}#${record.index}`);
+      const marked = armCase ? withStrayErrors(record, errors, { case: armCase, rubric }) : record;
       if (marked !== record) {
         arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 1) - 1;
         arm.verdicts[marked.verdict] = (arm.verdicts[marked.verdict] ?? 0) + 1;
@@ -229,20 +243,15 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     });
   }
 
-  const arms = suite.arms.map((arm) => {
-    const records = [...(state.get(arm.id)?.records ?? [])].sort((a, b) => a.index - b.index);
-    return summarizeArm({
-      arm,
-      attempts: records,
-      rubric,
-      planned: suite.repeat.n,
-      notRun: notRun.get(arm.id) ?? { count: 0, reason: '' },
-      sequential: sequentialFor(rule, records),
-    });
-  });
-  const blocked = blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null;
-  const judgment = judgeTrial({ suite, rubric, arms, blocked, cutShort });
   const attempts = [...state.values()].flatMap((s) => s.records).sort((a, b) => a.sequence - b.sequence);
+  const { arms, judgment } = decideTrial({
+    suite,
+    rubric,
+    attempts,
+    notRun: (arm) => notRun.get(arm) ?? { count: 0, reason: '' },
+    blocked: blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null,
+    cutShort,
+  });
   const stopping = [
     ...[...state.entries()].flatMap(([arm, s]) =>
       s.stoppedBy
@@ -266,7 +275,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       independentAttempts: plan.environment.independentAttempts,
       rejudgedFrom: null,
       incomplete: services.signal?.aborted ? { reason: describeInterruption(services.signal.reason) } : null,
-      holdout: plan.holdout ?? null,
+      holdout: plan.holdout ? { access: plan.holdout.access, budget: plan.holdout.budget } : null,
       budget: meter?.record() ?? null,
       providers: plan.providers ? await plan.providers.record() : null,
     },

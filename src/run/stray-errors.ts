@@ -1,5 +1,6 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
-import type { AttemptRecord } from '../model/index.js';
+import type { AttemptRecord, Case, Rubric } from '../model/index.js';
+import { attemptVerdict } from '../aggregate/index.js';
 
 /** The attempt an asynchronous callback was started from, carried through timers and promises. */
 interface Scope {
@@ -107,13 +108,18 @@ export class StrayErrors {
 }
 
 /** An attempt whose subject raised errors outside the awaited call: a subject_error, whatever its checks said. */
-export function withStrayErrors(record: AttemptRecord, errors: readonly string[]): AttemptRecord {
+export function withStrayErrors(
+  record: AttemptRecord,
+  errors: readonly string[],
+  judged: { case: Case; rubric: Rubric },
+): AttemptRecord {
   if (errors.length === 0) return record;
+  const error = { where: 'subject (outside the awaited call)', message: errors.join('; ') };
+  const status = 'subject_error' as const;
   return {
     ...record,
-    status: 'subject_error',
-    verdict: 'UNKNOWN',
-    reason: `subject_error: ${errors[0]}`,
-    error: { where: 'subject (outside the awaited call)', message: errors.join('; ') },
+    ...attemptVerdict({ status, error, case: judged.case, rubric: judged.rubric, criteria: [], claims: [] }),
+    status,
+    error,
   };
 }

@@ -1,25 +1,14 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
-import { fingerprint, systemClock, type Outcome } from '../model/index.js';
-import {
-  attemptIndependence,
-  captureEnvironment,
-  checkDependency,
-  forgetRunFacts,
-  independenceNotes,
-  runFacts,
-} from '../observe/index.js';
+import { systemClock, type Outcome } from '../model/index.js';
+import { forgetRunFacts, runFacts } from '../observe/index.js';
 import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/index.js';
 import {
-  checkRegistration,
+  conductTrial,
   declarationWarnings,
-  declaredPolicy,
   lineInStack,
-  pinFixtures,
-  prepareProviders,
-  recordRegistration,
   resolveTrial,
-  runTrial,
+  switchesFromEnvironment,
   TrialDeclarationError,
   testTimeoutMs,
   type DeclarationSite,
@@ -29,7 +18,6 @@ import {
 } from '../run/index.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
-import { claimHoldoutAccess, concealHoldout, HOLDOUT_REVEAL_VARIABLE } from '../run/index.js';
 import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
 import { declarationFrames } from './declared-stack.js';
@@ -124,99 +112,22 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const key = `${file}::${name}`;
   afterAll(deliverCutShort(key), CUT_SHORT_WAIT_MS);
   const run = async (context: TestContext, signal: AbortSignal) => {
-    const site = siteAtRun(context, name, line);
-    const resolved = resolveTrial(site, declaration, projectSettings());
-    const root = process.cwd();
-    if (resolved.suite.holdout && process.env.RIDDLE_HOLDOUT !== '1') {
-      context.skip('holdout: runs only when asked for (RIDDLE_HOLDOUT=1), each run counted against its budget');
-    }
-    const { suite, folders } = await pinFixtures(resolved.suite, resolved.fixtures, root, site);
-    const holdout = suite.holdout
-      ? await claimHoldoutAccess(root, {
-          name: suite.name,
-          budget: suite.holdout.budget,
-          cases: fingerprint(suite.arms.map((a) => a.caseFingerprint)),
-          reveal: process.env[HOLDOUT_REVEAL_VARIABLE] === '1',
-        })
-      : null;
-    // Declared before seen: compare the policy with the one registered when this trial first saw results.
-    const policy = declaredPolicy(suite, resolved.rubric);
-    const registration = checkRegistration(root, suite.id, policy, process.env.RIDDLE_ACCEPT_POLICY === '1');
-    const checked = await Promise.all(
-      resolved.dependencies.map(async (dependency) => ({ dependency, ...(await checkDependency(dependency, root)) })),
-    );
-    const identity = await resolved.subject.identify();
-    const traffic = resolved.providerSetup
-      ? await prepareProviders(resolved.providerSetup, resolved.subject, {
-          root,
-          trial: name,
-          prices: resolved.prices,
-          record: process.env.RIDDLE_RECORD === '1',
-        })
-      : null;
-    const environment = await captureEnvironment({
-      subject: identity,
-      tools: resolved.tools,
-      prompts: resolved.prompts,
-      dependencies: traffic ? [...checked, traffic.dependency] : checked,
-      budgets: suite.arms[0]?.case.stop ?? { timeoutMs: 0, maxOutputBytes: 0, maxRounds: 1 },
-      maxEffect: suite.arms[0]?.case.effectClass ?? 'none',
-      variables: resolved.variables,
-      projectRoot: root,
-      isolation: resolved.subject.isolation ?? null,
-      independentAttempts:
-        attemptIndependence(resolved.subject, identity) !== 'not-independent' && (traffic?.independent ?? true),
-      notes: [
-        ...independenceNotes(attemptIndependence(resolved.subject, identity)),
-        ...(traffic && !traffic.independent ? ['attempts replay recorded provider traffic'] : []),
-      ],
+    const conducted = await conductTrial(declaration, {
+      site: siteAtRun(context, name, line),
+      root: process.cwd(),
+      settings: projectSettings(),
+      switches: switchesFromEnvironment(process.env),
+      clock: systemClock,
+      expect: context.expect,
+      signal,
+      ...progressReport(context.task.id),
     });
-    const ran = await runTrial(
-      {
-        suite,
-        rubric: resolved.rubric,
-        evaluators: resolved.evaluators,
-        subject: traffic?.subject ?? resolved.subject,
-        budget: resolved.spendingBudget,
-        prices: resolved.prices,
-        providers: traffic?.gateway ?? null,
-        tools: resolved.tools,
-        environment,
-        unavailable: [
-          ...checked.filter((c) => !c.available),
-          ...(holdout && !holdout.granted
-            ? [
-                {
-                  dependency: { name: 'holdout budget', kind: 'file' as const, onUnavailable: 'blocked' as const },
-                  detail: `all ${holdout.budget} accesses to this holdout are used`,
-                },
-              ]
-            : []),
-        ],
-        fixtures: folders,
-        sealed: resolved.sealed,
-        observers: resolved.observers,
-        keepFailedSandboxes: resolved.keepFailedSandboxes,
-        claimExtractors: resolved.claimExtractors,
-        holdout: holdout?.granted ? { access: holdout.access, budget: holdout.budget } : null,
-        registration,
-      },
-      {
-        clock: systemClock,
-        expect: context.expect,
-        signal,
-        ...progressReport(context.task.id),
-      },
-    ).finally(() => traffic?.gateway.close());
-    // A holdout run shows verdicts and rates only, unless revealed (and the reveal is in the ledger).
-    const outcome = holdout?.granted && !holdout.revealed ? concealHoldout(ran) : ran;
-    if (outcome.attempts.some((a) => a.status !== 'blocked'))
-      await recordRegistration(root, suite.id, policy, registration, outcome.id);
+    if (conducted.kind === 'skipped') return context.skip(conducted.reason);
+    const { outcome, test } = conducted;
     context.task.meta.riddle = { trial: name, line, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
-    if (outcome.judgment.testOutcome === 'skip') context.skip(outcome.judgment.reason);
-    if (outcome.judgment.testOutcome === 'fail' || registration.status === 'changed')
-      throw new TrialVerdictError(outcome, declaredAt);
+    if (test.outcome === 'skip') context.skip(test.reason);
+    if (test.outcome === 'fail') throw new TrialVerdictError(outcome, declaredAt);
   };
   // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
   test(

@@ -1,0 +1,45 @@
+import type { Outcome, TestOutcome } from '../model/index.js';
+import type { SuiteDeclaration, TrialDeclaration } from './declaration.js';
+import { prepareTrial, type TrialHost } from './prepare.js';
+import { recordRegistration } from './registrations.js';
+import { runTrial } from './run-trial.js';
+
+/** How a trial's test ends: its outcome and, unless it passes, why. */
+export interface TrialTestResult {
+  outcome: TestOutcome;
+  reason: string;
+}
+
+export type ConductedTrial =
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'ran'; outcome: Outcome; test: TrialTestResult };
+
+/**
+ * How a trial's Outcome ends its test: as the verdict's declared test outcome, except that a policy changed after
+ * results were seen fails the test until it is accepted on purpose (declared before seen).
+ */
+export function trialTestResult(outcome: Outcome): TrialTestResult {
+  const { testOutcome, reason } = outcome.judgment;
+  if (testOutcome !== 'fail' && outcome.registration?.status === 'changed')
+    return { outcome: 'fail', reason: 'the declared policy changed after results were seen' };
+  return { outcome: testOutcome, reason };
+}
+
+/** Whether any attempt ran beyond a block: only then did the trial see results under its declared policy. */
+const sawResults = (outcome: Outcome) => outcome.arms.some((arm) => arm.run > (arm.statuses.blocked ?? 0));
+
+/**
+ * Prepare a declared trial on its host, run it, and register its declared policy once it has seen results. The
+ * whole life of one trial, free of any test framework: the host adapter only turns the result into its own terms.
+ */
+export async function conductTrial(
+  declaration: TrialDeclaration | SuiteDeclaration,
+  host: TrialHost,
+): Promise<ConductedTrial> {
+  const prepared = await prepareTrial(declaration, host);
+  if (prepared.kind === 'skipped') return prepared;
+  const { plan, policy, registration } = prepared;
+  const outcome = await runTrial(plan, host).finally(prepared.close);
+  if (sawResults(outcome)) await recordRegistration(host.root, plan.suite.id, policy, registration, outcome.id);
+  return { kind: 'ran', outcome, test: trialTestResult(outcome) };
+}
