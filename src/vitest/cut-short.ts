@@ -1,4 +1,5 @@
 import type { TestContext } from 'vitest';
+import { sweepLeftovers } from '../observe/index.js';
 import { describeInterruption, guardSignals, interruption } from '../run/index.js';
 import type {} from './meta.js';
 
@@ -27,6 +28,10 @@ export function guardTrial(
     const done = body(context, AbortSignal.any([context.signal, interruption.signal])).finally(() => {
       release();
       if (context.signal.aborted) endedEarly.set(key, context.task);
+      // A subject that would not stop when told (it ignores SIGTERM, its kill grace is long) outlives its abandoned
+      // attempt; Vitest then ends this worker without the exit handlers that would sweep it. On an interrupted run,
+      // nothing of this worker runs on: kill what is still held now.
+      if (interruption.signal.aborted || isCancelled(context.signal)) sweepLeftovers();
     });
     running.set(key, done);
     try {
@@ -35,6 +40,11 @@ export function guardTrial(
       if (!context.signal.aborted) running.delete(key);
     }
   };
+}
+
+/** The host cancelled the run (Vitest's TestRunAbortError), rather than timing out this one test. */
+function isCancelled(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof Error && signal.reason.name === 'TestRunAbortError';
 }
 
 /**

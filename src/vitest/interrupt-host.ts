@@ -1,4 +1,6 @@
 import type { Vitest } from 'vitest/node';
+// Imported from its module: the main thread's side of the worker threads' announcements is not part of riddle/core.
+import { ThreadLeftovers } from '../observe/leftovers.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type HostSignal = (typeof SIGNALS)[number];
@@ -13,12 +15,14 @@ const HANDOVER_GRACE_MS = 60_000;
  * for the run: the first cancels it the way Vitest's watch mode does (nothing more starts; running trials are
  * aborted, stop their subjects and hand back the attempts that finished), so the run ends and its artifacts are
  * written, marked incomplete. A second signal, or the run not ending within the grace period, goes to Vitest's
- * handler, which exits at once.
+ * handler, which exits at once. Worker threads (`pool: 'threads'`) die with this process without sweeping what they
+ * hold, so before handing over it kills their subjects' process groups and removes their folders itself.
  */
 export class InterruptHandover {
   private readonly earlier = new Map<HostSignal, Listener[]>();
   private received: HostSignal | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private threads: ThreadLeftovers | null = null;
 
   constructor(
     private readonly vitest: Vitest,
@@ -33,6 +37,7 @@ export class InterruptHandover {
   /** Take the signals over (Vitest's listeners are kept, to be given back). */
   install(): void {
     if (this.earlier.size > 0) return;
+    this.threads = new ThreadLeftovers();
     for (const signal of SIGNALS) {
       this.earlier.set(signal, process.rawListeners(signal) as Listener[]);
       process.removeAllListeners(signal);
@@ -43,6 +48,9 @@ export class InterruptHandover {
   /** Give the signals back to the listeners they had; with a signal, raise it again for them (they exit at once). */
   handOver(signal?: HostSignal): void {
     clearTimeout(this.timer);
+    if (signal) this.threads?.sweep();
+    this.threads?.close();
+    this.threads = null;
     if (this.earlier.size === 0) return;
     for (const name of SIGNALS) {
       process.off(name, this.onSignal);

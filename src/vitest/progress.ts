@@ -44,7 +44,14 @@ export class ProgressMonitor {
   start(vitest: Vitest): void {
     this.channel = { dir: mkdtempSync(path.join(os.tmpdir(), 'riddle-progress-')) };
     vitest.provide('riddleProgress', this.channel);
+    // A second Ctrl-C makes Vitest exit at once, before stop(): the channel folder must not outlive the process.
+    process.once('exit', this.removeChannel);
   }
+
+  private readonly removeChannel = (): void => {
+    if (this.channel) rmSync(this.channel.dir, { recursive: true, force: true });
+    this.channel = null;
+  };
 
   testStarted(testId: string): void {
     this.running.add(testId);
@@ -89,7 +96,7 @@ export class ProgressMonitor {
   stop(): void {
     this.pause();
     this.running.clear();
-    if (this.channel) rmSync(this.channel.dir, { recursive: true, force: true });
-    this.channel = null;
+    process.off('exit', this.removeChannel);
+    this.removeChannel();
   }
 }

@@ -41,13 +41,11 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-/**
- * Start the interruption fixture, wait until two attempts of the command trial have finished and the third is
- * running, then deliver `signal` as a terminal's Ctrl-C would (to the whole process group) or as `kill` would
- * (to Vitest's main process only).
- */
-async function interruptRun(signal: 'SIGINT' | 'SIGTERM', to: 'group' | 'main') {
-  const work = tempDir(`interrupt-${signal}`);
+type Pool = 'forks' | 'threads';
+
+/** Start the interruption fixture on one trial file with the given pool, its subjects logging to a file of their own. */
+async function startRun(file: string, pool: Pool, label: string) {
+  const work = tempDir(label);
   const reportDir = path.join(work, 'report');
   const tmp = path.join(work, 'tmp');
   const log = path.join(work, 'attempts.log');
@@ -56,7 +54,7 @@ async function interruptRun(signal: 'SIGINT' | 'SIGTERM', to: 'group' | 'main') 
   await execa('mkdir', ['-p', tmp]);
   const child = execa(
     process.execPath,
-    [vitestBin, 'run', 'trials/interrupt.trial.test.ts', '--reporter=riddle', `--outputFile.riddle=${reportDir}`],
+    [vitestBin, 'run', file, `--pool=${pool}`, '--reporter=riddle', `--outputFile.riddle=${reportDir}`],
     {
       cwd: project,
       reject: false,
@@ -66,25 +64,45 @@ async function interruptRun(signal: 'SIGINT' | 'SIGTERM', to: 'group' | 'main') 
       timeout: 170_000,
     },
   );
+  const signal = (to: 'group' | 'main', name: 'SIGINT' | 'SIGTERM') =>
+    process.kill(to === 'group' ? -(child.pid as number) : (child.pid as number), name);
+  return { child, signal, reportDir, tmp, marker, log };
+}
+
+/** Subject processes and sandboxes an ended run left behind: none, if it cleaned up. */
+function leftBehind(run: { tmp: string; marker: string }) {
+  return {
+    processes: processesWith(run.marker),
+    sandboxes: readdirSync(run.tmp).filter((entry) => entry.startsWith('riddle-')),
+  };
+}
+
+/**
+ * Start the interruption fixture, wait until two attempts of the command trial have finished and the third is
+ * running, then deliver `signal` as a terminal's Ctrl-C would (to the whole process group) or as `kill` would
+ * (to Vitest's main process only).
+ */
+async function interruptRun(signal: 'SIGINT' | 'SIGTERM', to: 'group' | 'main', pool: Pool) {
+  const run = await startRun('trials/interrupt.trial.test.ts', pool, `interrupt-${signal}`);
+  const { log, marker } = run;
   await waitFor(() => readFileSync(log, 'utf8').includes('start 2'), 'the third attempt');
   await waitFor(() => processesWith(marker).length > 0, "the third attempt's grandchild");
-  const pid = child.pid as number;
-  process.kill(to === 'group' ? -pid : pid, signal);
-  const result = await child;
-  return { result, reportDir, tmp, marker, log };
+  run.signal(to, signal);
+  return { ...run, result: await run.child };
 }
 
 describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
-  for (const [signal, to] of [
-    ['SIGINT', 'group'],
-    ['SIGTERM', 'main'],
+  for (const [signal, to, pool] of [
+    ['SIGINT', 'group', 'forks'],
+    ['SIGTERM', 'main', 'forks'],
+    ['SIGINT', 'group', 'threads'],
+    ['SIGTERM', 'main', 'threads'],
   ] as const) {
-    it(`${signal} to the ${to === 'group' ? 'process group, as Ctrl-C in a terminal' : 'main process'}: subjects killed, sandboxes removed, what finished written, marked incomplete`, async () => {
-      const { result, reportDir, tmp, marker, log } = await interruptRun(signal, to);
+    it(`${signal} to the ${to === 'group' ? 'process group, as Ctrl-C in a terminal' : 'main process'} (${pool} pool): subjects killed, sandboxes removed, what finished written, marked incomplete`, async () => {
+      const { result, reportDir, tmp, marker, log } = await interruptRun(signal, to, pool);
       expect(result.exitCode, result.all).not.toBe(0);
       // No subject process left running, no sandbox left behind.
-      expect(processesWith(marker)).toEqual([]);
-      expect(readdirSync(tmp).filter((entry) => entry.startsWith('riddle-'))).toEqual([]);
+      expect(leftBehind({ tmp, marker })).toEqual({ processes: [], sandboxes: [] });
       // The interrupted trial's Outcome holds the two attempts that finished, and says it is incomplete.
       const { index, outcomes } = readOnlyRun(reportDir);
       const outcome = outcomeNamed(outcomes, 'a command interrupted on its third attempt');
@@ -114,6 +132,27 @@ describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
         reject: false,
       });
       expect(own.stdout).toContain(`incomplete run: interrupted by ${signal}`);
+    });
+  }
+});
+
+describe('a subject that ignores SIGTERM, interrupted', () => {
+  for (const pool of ['forks', 'threads'] as const) {
+    it(`(${pool} pool) is killed when the run ends after one Ctrl-C, and at once on a second`, async () => {
+      for (const signals of [1, 2]) {
+        const run = await startRun('trials/stubborn.trial.test.ts', pool, `stubborn-${pool}-${signals}`);
+        await waitFor(() => readFileSync(run.log, 'utf8').includes('start'), 'the subject to start');
+        run.signal('group', 'SIGINT');
+        // The subject was told to stop and would not.
+        await waitFor(() => readFileSync(run.log, 'utf8').includes('sigterm'), 'the subject to get SIGTERM');
+        if (signals === 2) run.signal('group', 'SIGINT');
+        const result = await run.child;
+        const left = leftBehind(run);
+        // Whatever the outcome, leave nothing running on the machine.
+        for (const pid of left.processes) process.kill(pid, 'SIGKILL');
+        expect(result.exitCode, result.all).not.toBe(0);
+        expect(left, `after ${signals} signal(s)`).toEqual({ processes: [], sandboxes: [] });
+      }
     });
   }
 });
