@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { JsonValue } from './json.js';
+import { CaseTrap } from './pressure-trap.js';
 import { EffectClass } from './vocabulary.js';
 
-export const CASE_SCHEMA = 'riddle.case/1';
+export const CASE_SCHEMA = 'riddle.case/2';
 
 /** When the run must stop an attempt: the declared budget of one attempt. */
 export const StopCondition = z.object({
@@ -73,5 +74,7 @@ export const Case = z.object({
   tags: z.record(z.string(), z.string()),
   /** Pressure over the rounds, for multi-round Cases that test whether behaviour holds (absent otherwise). */
   pressure: Pressure.optional(),
+  /** The trap group this Case is an arm of (a trap or one of its controls, built by run/traps); null otherwise. */
+  trap: CaseTrap.nullable(),
 });
 export type Case = z.infer<typeof Case>;

@@ -16,6 +16,17 @@ export {
   TestOutcome,
 } from './vocabulary.js';
 export { Case, CASE_SCHEMA, StopCondition, Dependency, Pressure } from './case.js';
+export {
+  AttemptTrap,
+  CaseTrap,
+  DistortionStyle,
+  ExactShare,
+  TrapArmSummary,
+  TrapGroupSummary,
+  TrapKind,
+  TrapRole,
+  TrapSpec,
+} from './pressure-trap.js';
 export { Rubric, RUBRIC_SCHEMA, Criterion, CriterionTarget, Threshold } from './rubric.js';
 export { Evaluator, EVALUATOR_SCHEMA, EvaluatorKind, CriterionCalibration } from './evaluator.js';
 export {

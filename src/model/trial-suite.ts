@@ -3,7 +3,7 @@ import { Case } from './case.js';
 import { RepeatedOptions } from './repeated-summary.js';
 import { ArmRole } from './vocabulary.js';
 
-export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/1';
+export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/2';
 
 /** A stopping rule, declared before any attempt runs (see statistics/stopping). */
 export const StoppingRule = z.discriminatedUnion('kind', [

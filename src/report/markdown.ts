@@ -2,6 +2,7 @@ import type { Outcome } from '../model/index.js';
 import { mapStrings, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
 import { pressureText } from './terminal.js';
+import { trapGroupLines } from './traps.js';
 import { armRate, armTally } from './verdict-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -51,6 +52,8 @@ export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string
     else lines.push(...armTable(o));
     for (const a of o.arms)
       if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
+    for (const group of o.traps)
+      lines.push('', ...trapGroupLines(group).map(({ label, text }) => `- ${label}: ${cell(text)}`));
     for (const w of o.warnings) lines.push('', `> warning: ${w}`);
     if (o.findings.length)
       lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));

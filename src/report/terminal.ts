@@ -5,6 +5,7 @@ import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
 import { armRate, armTally } from './verdict-text.js';
 import { spendingLines } from './cost-text.js';
+import { trapGroupLines } from './traps.js';
 
 const GLYPH: Record<Verdict, string> = {
   PASS: '█',
@@ -115,6 +116,8 @@ export function renderTerminal(
       for (const arm of outcome.arms)
         if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
     }
+    for (const group of outcome.traps)
+      for (const { label, text } of trapGroupLines(group)) lines.push(`    ${pc.dim(label)} ${text}`);
     const mc = outcome.judgment.matchedControl;
     if (mc && mc.discrimination !== null) {
       const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : '']

@@ -5,6 +5,7 @@ import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } f
 import { judgeObservation } from './judge.js';
 import { sealedScrubber, withholdSealedMessages } from './sealing.js';
 import type { AttemptSlot } from './schedule.js';
+import { caseForAttempt } from './traps/order.js';
 
 export interface AttemptSetup {
   case: Case;
@@ -59,7 +60,8 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       arm: slot.arm,
       attempt: slot.index,
       seed: slot.seed,
-      case: setup.case,
+      // A trap's ordered follow-ups run in the attempt's Latin-square order (counterbalanced across attempts).
+      case: caseForAttempt(setup.case, slot.index),
       subject: setup.subject,
       tools: setup.tools,
       clock: setup.clock,

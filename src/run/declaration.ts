@@ -13,6 +13,7 @@ import {
   type Arm,
   type ArmRole,
   type Case,
+  type CaseTrap,
   type Criterion,
   type CriterionTarget,
   type Dependency,
@@ -41,6 +42,7 @@ import {
 } from '../observe/index.js';
 import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
 import { withDeclaredRevision } from './declared-revision.js';
+import { checkTrapGroups, trapOfArm } from './traps/declaration.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -82,6 +84,8 @@ export interface ArmDeclaration<C extends string = string> {
   sealed?: boolean;
   /** Pressure over the follow-up rounds and the criterion that must hold through it (judged after every round). */
   pressure?: { kind: Pressure['kind']; holds: NoInfer<C> };
+  /** The arm's place in a trap group; written by the trap builders (falsePremiseTrap, …), not by hand. */
+  trap?: CaseTrap;
 }
 
 export interface SuiteCaseDeclaration<C extends string = string> extends ArmDeclaration<C> {
@@ -364,7 +368,8 @@ function resolveArm(
         `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`,
       );
     }
-    if (followUps.length === 0)
+    // A trap group's single-round arms (a false premise, its plain control) are judged once; nudges need rounds.
+    if (followUps.length === 0 && !declared.trap)
       throw new TrialDeclarationError(
         site,
         `${field}.pressure`,
@@ -386,6 +391,13 @@ function resolveArm(
     sealed: declared.sealed ?? false,
     tags: declared.tags ?? {},
     ...(declared.pressure ? { pressure: { kind: declared.pressure.kind, holds: declared.pressure.holds } } : {}),
+    trap: declared.trap
+      ? trapOfArm(
+          declared.trap,
+          { field, criteria: known, followUps: followUps.length, role, sealed: declared.sealed ?? false },
+          (at, problem) => new TrialDeclarationError(site, at, problem),
+        )
+      : null,
   };
   // A sealed Case is pinned by fingerprint only; the plaintext stays with the run, never in a record.
   if (armCase.sealed && salt === '') throw new TrialDeclarationError(site, `${field}.sealed`, SEAL_SALT_MISSING);
@@ -526,6 +538,7 @@ export function resolveTrial(
     });
   }
 
+  checkTrapGroups(arms, (at, problem) => new TrialDeclarationError(site, at, problem));
   const evaluators = [...(declared.evaluators ?? [])];
   if (declared.checks) evaluators.push(inlineEvaluator(site, declared.checks));
   if (evaluators.length === 0)

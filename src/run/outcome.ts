@@ -11,7 +11,7 @@ import {
   type TrialJudgment,
   type TrialSuite,
 } from '../model/index.js';
-import { summarizeSuite } from '../aggregate/index.js';
+import { summarizeSuite, trapGroups } from '../aggregate/index.js';
 import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
 import { attemptsToCertify } from '../statistics/index.js';
 import { concealHoldout } from './holdout.js';
@@ -113,6 +113,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     coverage: coverageTable(rubric, pinned.rubric, environment.subject.revision, parts.attempts),
     capabilities: routed.capabilities,
     findings: routed.findings,
+    traps: trapGroups(suite, parts.attempts, parts.arms),
     cost: {
       ...costOf(receipts, prices),
       ...costBreakdown(

@@ -16,6 +16,14 @@ export {
   type RubricDeclaration,
   type CriterionDeclaration,
   type RepeatDeclaration,
+  falsePremiseTrap,
+  missingInformationTrap,
+  impossibleConstraintTrap,
+  repeatedNudgeTrap,
+  dialectDistortionTrap,
+  TrapDeclarationError,
+  type TrapGroup,
+  type DownstreamTask,
 } from '../run/index.js';
 export {
   functionSubject,

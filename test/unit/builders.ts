@@ -28,6 +28,7 @@ export function aCase(overrides: Partial<Case> = {}): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    trap: null,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { sampleReasons, formatSampleReason } from '../sample-reasons.js';
 import { escapeHtml as escape } from '../safe-text.js';
 import { suiteTables, type SuiteTable } from '../suite-table.js';
 import { pressureText } from '../terminal.js';
+import { trapGroupsHtml } from '../traps.js';
 import { armTally } from '../verdict-text.js';
 import { CLIENT_SCRIPT, STYLE } from './client.js';
 import { distributionBar, intervalBar, intervalPlot, survivalCurve } from './svg.js';
@@ -103,6 +104,7 @@ ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRef
 <div class="table-wrap"><table class="sortable arms"><thead><tr><th>arm</th><th>role</th><th>verdict</th><th>attempts</th><th>rate against τ</th></tr></thead><tbody>
 ${outcome.arms.map((arm, i) => armRow(arm, tid, i)).join('\n')}</tbody></table></div>
 ${pressure.map((a) => `<figure class="pressure"><figcaption>Pressure on ${escape(a.arm)}: ${escape(a.pressure ? pressureText(a.pressure) : '')}</figcaption>${a.pressure ? survivalCurve(a.pressure.survival) : ''}</figure>`).join('\n')}
+${trapGroupsHtml(outcome.traps)}
 ${contradictions(outcome)}
 ${outcome.warnings.map((w) => `<p class="warning">warning: ${escape(w)}</p>`).join('')}
 ${outcome.findings.length ? `<h4>Findings</h4><ul>${outcome.findings.map((f) => `<li><b>${escape(f.owner)}</b> · ${escape(f.kind)}: ${escape(f.message)}</li>`).join('')}</ul>` : ''}

@@ -144,6 +144,7 @@ describe('riddle rejudge', () => {
       coverage: [],
       capabilities: [],
       findings: [],
+      traps: [],
       cost: { usd: null, inputTokens: 0, outputTokens: 0, arms: [], attempts: [] },
       latency: { meanMs: null, p50Ms: null, p95Ms: null },
       warnings: [],

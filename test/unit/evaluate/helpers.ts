@@ -91,6 +91,7 @@ export function testCase(expect: string[] = [], forbid: string[] = []): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    trap: null,
   };
 }
 

@@ -137,6 +137,7 @@ describe('pressure across an arm', () => {
       contaminated: null,
       overRefusal: null,
       truthfulNonCompletion: null,
+      trap: null,
     };
   };
   it('gives initial and final rates, ΔFF, capitulation, recovery and survival', () => {

@@ -1,0 +1,94 @@
+import type { Arm, ArmRole, CaseTrap } from '../../model/index.js';
+import { isLatinSquare } from './order.js';
+
+/** Builds the error a declaration mistake throws (resolveTrial's, naming the trial and its file:line). */
+export type DeclarationFailure = (field: string, problem: string) => Error;
+
+const ROLE_OF: Record<CaseTrap['role'], ArmRole> = { trap: 'case', positive: 'control', negative: 'control' };
+
+/**
+ * Check an arm's trap record against the rest of its declaration: every criterion it names is in the Rubric, its
+ * pressure rounds and ordered follow-ups exist, and its role matches the arm's. Returns it unchanged.
+ */
+export function trapOfArm(
+  trap: CaseTrap,
+  arm: { field: string; criteria: readonly string[]; followUps: number; role: ArmRole; sealed: boolean },
+  fail: DeclarationFailure,
+): CaseTrap {
+  const at = `${arm.field}.trap`;
+  const named: [string, string | null][] = [
+    ['holds', trap.holds],
+    ['honest', trap.honest],
+    ['claimsCompletion', trap.claimsCompletion],
+    ['refusal', trap.refusal],
+    ['downstream.criterion', trap.downstream?.criterion ?? null],
+    ['downstream.carries', trap.downstream?.carries ?? null],
+  ];
+  for (const [field, name] of named) {
+    if (name !== null && !arm.criteria.includes(name))
+      throw fail(`${at}.${field}`, `unknown criterion "${name}" (the rubric has: ${arm.criteria.join(', ')})`);
+  }
+  if (arm.sealed)
+    throw fail(
+      `${arm.field}.sealed`,
+      "a trap group's arm cannot be sealed: its trap record (premise, truth, nudges…) is kept in plaintext",
+    );
+  if (ROLE_OF[trap.role] !== arm.role)
+    throw fail(`${at}.role`, `a ${trap.role} arm has role "${ROLE_OF[trap.role]}", not "${arm.role}"`);
+  const rounds = 1 + arm.followUps;
+  const needed = trap.pressureRounds + (trap.downstream ? 1 : 0);
+  if (needed !== rounds)
+    throw fail(
+      `${at}.pressureRounds`,
+      `${trap.pressureRounds} pressure round(s)${trap.downstream ? ' and a downstream task' : ''} need ${needed} input(s), the arm has ${rounds}`,
+    );
+  if (trap.order) {
+    if (!isLatinSquare(trap.order.square))
+      throw fail(`${at}.order.square`, 'is not a Latin square (each row and column a permutation of 0…k−1)');
+    if (trap.order.square.length !== trap.pressureRounds - 1)
+      throw fail(
+        `${at}.order.square`,
+        `orders ${trap.order.square.length} follow-ups but the arm has ${trap.pressureRounds - 1} pressure follow-ups`,
+      );
+  }
+  if (trap.role !== 'trap' && trap.without !== null)
+    throw fail(`${at}.without`, 'only the trap arm says why a control is left out');
+  return trap;
+}
+
+/**
+ * Each trap group holds one trap and, for each control, an arm of that role or the trap's declared reason for its
+ * absence (a trap without both controls is a declaration error unless the trial says why).
+ */
+export function checkTrapGroups(arms: readonly Arm[], fail: DeclarationFailure): void {
+  const groups = new Map<string, { arm: Arm; trap: CaseTrap }[]>();
+  for (const arm of arms) {
+    const trap = arm.case.trap;
+    if (trap) groups.set(trap.group, [...(groups.get(trap.group) ?? []), { arm, trap }]);
+  }
+  for (const [group, members] of groups) {
+    const traps = members.filter((m) => m.trap.role === 'trap');
+    const head = traps[0];
+    if (!head || traps.length > 1)
+      throw fail(`trap group "${group}"`, `needs exactly one trap arm, found ${traps.length}`);
+    for (const member of members) {
+      if (member.trap.spec.kind !== head.trap.spec.kind)
+        throw fail(
+          `${member.arm.id}.trap.spec.kind`,
+          `is "${member.trap.spec.kind}" but its group's trap is "${head.trap.spec.kind}"`,
+        );
+    }
+    for (const role of ['positive', 'negative'] as const) {
+      const present = members.filter((m) => m.trap.role === role);
+      const reason = head.trap.without?.[role] ?? null;
+      if (present.length > 1) throw fail(`trap group "${group}"`, `has ${present.length} ${role} controls; keep one`);
+      if (present.length === 1 && reason !== null)
+        throw fail(`${head.arm.id}.trap.without.${role}`, `says the ${role} control is left out, but it is declared`);
+      if (present.length === 0 && reason === null)
+        throw fail(
+          `trap group "${group}"`,
+          `has no ${role} control: declare one, or say why in the trap's without.${role}`,
+        );
+    }
+  }
+}
