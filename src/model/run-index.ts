@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { BudgetRecord } from './spending.js';
 import { TestOutcome, Verdict } from './vocabulary.js';
 
-export const RUN_SCHEMA = 'riddle.run/2';
+export const RUN_SCHEMA = 'riddle.run/3';
 
 export const RunIndex = z.object({
   schema: z.literal(RUN_SCHEMA),
@@ -30,6 +31,11 @@ export const RunIndex = z.object({
   ),
   /** Declared trials without an Outcome (interrupted, crashed or killed worker, failed before the Outcome), each with why. */
   missing: z.array(z.object({ name: z.string(), file: z.string(), reason: z.string() })),
+  /**
+   * The run-wide budget shared by all its trials (the riddle plugin's `runBudget`): its limits, what the whole run
+   * spent, whether it was spent and how many attempts it blocked; null when the run declared none.
+   */
+  runBudget: BudgetRecord.nullable(),
 });
 export type RunIndex = z.infer<typeof RunIndex>;
 
@@ -39,5 +45,10 @@ export type RunIndex = z.infer<typeof RunIndex>;
  */
 export function runIndexV1toV2(index: Record<string, unknown>): Record<string, unknown> {
   const missing = Array.isArray(index.missing) ? index.missing : [];
-  return { ...index, schema: RUN_SCHEMA, incomplete: missing.length > 0, interruptedBy: null };
+  return { ...index, schema: 'riddle.run/2', incomplete: missing.length > 0, interruptedBy: null };
+}
+
+/** Run index `riddle.run/2` → `riddle.run/3`: runs before the run-wide budget declared none. */
+export function runIndexV2toV3(index: Record<string, unknown>): Record<string, unknown> {
+  return { ...index, schema: RUN_SCHEMA, runBudget: null };
 }

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
-import { RUN_SCHEMA, type Outcome, type RunIndex } from '../model/index.js';
+import { RUN_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { writeOutcomeFiles } from './outcome-files.js';
+import { runBudgetText } from './run-budget-text.js';
+import { markdownText } from './safe-text.js';
 
 /** Write a file whole or not at all: a temp file beside it, then a rename. */
 export function writeFileAtomic(file: string, content: string): void {
@@ -48,6 +50,8 @@ export interface RunArtifacts {
   missing: RunIndex['missing'];
   /** What interrupted the run (e.g. "SIGINT"); absent or null when it ran to its end. */
   interruptedBy?: string | null;
+  /** The run-wide budget and what the run spent of it; absent or null when the run declared none. */
+  runBudget?: BudgetRecord | null;
 }
 
 const trials = (count: number) => `${count} trial${count === 1 ? '' : 's'}`;
@@ -100,10 +104,15 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     interruptedBy: run.interruptedBy ?? null,
     trials: rows,
     missing: run.missing,
+    runBudget: run.runBudget ?? null,
   };
   const incomplete = incompleteReason(run);
   const missingLines = run.missing.map((m) => `- ${m.file} › ${m.name}: ${m.reason}`);
-  const banner = incomplete === null ? '' : [`> **${incomplete}**`, '', ...missingLines, '', ''].join('\n');
+  const bannerLines = [
+    ...(incomplete === null ? [] : [`> **${incomplete}**`, '', ...missingLines, '']),
+    ...(index.runBudget ? [`> ${markdownText(runBudgetText(index.runBudget))}`, ''] : []),
+  ];
+  const banner = bannerLines.length === 0 ? '' : `${bannerLines.join('\n')}\n`;
   writeFileAtomic(path.join(runDir, 'summary.md'), banner + renderMarkdown(run.outcomes, run.runId));
   writeFileAtomic(path.join(runDir, 'index.html'), renderHtml(run.outcomes, run.runId));
   const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));

@@ -14,6 +14,7 @@ export {
 } from './artifacts.js';
 export { renderHtml } from './html.js';
 export { costText, usdText, spendingLines, costSectionHtml, costChangeText } from './cost-text.js';
+export { runBudgetText } from './run-budget-text.js';
 export { attemptsFileName, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';
 export { neutraliseText, escapeHtml, markdownText, mapStrings } from './safe-text.js';

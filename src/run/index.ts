@@ -29,6 +29,17 @@ export {
 } from './registrations.js';
 export { BudgetMeter } from './budget.js';
 export {
+  openRunLedger,
+  readRunLedger,
+  RunBudgetGate,
+  RunLedger,
+  RUN_LEDGER_SCHEMA,
+  RUN_BUDGET_VARIABLES,
+  resolveRunBudget,
+  type RunBudgetDeclaration,
+  type RunBudgetShare,
+} from './run-budget.js';
+export {
   prepareProviders,
   resolveSpending,
   type PreparedProviders,
@@ -57,24 +68,3 @@ export {
 export { conductTrial, trialTestResult, type ConductedTrial, type TrialTestResult } from './conduct.js';
 export { decideTrial, type TrialDecisionInput } from './decide.js';
 export { lineInStack } from './call-site.js';
-export {
-  TrapDeclarationError,
-  MISSING_INFORMATION_NO_NEGATIVE,
-  dialectDistortionTrap,
-  distort,
-  falsePremiseTrap,
-  impossibleConstraintTrap,
-  latinSquare,
-  missingInformationTrap,
-  recoverability,
-  repeatedNudgeTrap,
-  type DialectDistortionOptions,
-  type DistortionOptions,
-  type DownstreamTask,
-  type FalsePremiseOptions,
-  type ImpossibleConstraintOptions,
-  type MissingInformationOptions,
-  type RepeatedNudgeOptions,
-  type TrapGroup,
-  type TrapOptions,
-} from './traps/index.js';

@@ -19,6 +19,7 @@ import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../o
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt } from './attempt.js';
 import { BudgetMeter } from './budget.js';
+import { RunBudgetGate, type RunLedger } from './run-budget.js';
 import { assembleOutcome } from './outcome.js';
 import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
@@ -67,6 +68,8 @@ export interface RunServices {
   signal?: AbortSignal;
   /** Called after every attempt with the trial's progress so far (live progress in the host's reporter). */
   onProgress?: (progress: TrialProgress) => void;
+  /** The run-wide budget shared by every trial in every worker (run/run-budget.ts); absent or null: none. */
+  runBudget?: RunLedger | null;
 }
 
 interface ArmState {
@@ -95,6 +98,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   let cutShort = 0;
   const meter = plan.budget
     ? new BudgetMeter(plan.budget, plan.prices ?? {}, () => services.clock.now(), services.clock.now())
+    : null;
+  const runGate = services.runBudget
+    ? new RunBudgetGate(services.runBudget, suite.name, plan.prices ?? {}, () => services.clock.now())
     : null;
 
   /** The Case an arm runs: a sealed arm's as it runs (the suite pins it by fingerprint only). */
@@ -192,6 +198,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       else if (meter?.spent()) {
         meter.block(slot.arm);
         record = unrun(slot, armCase, sequence, 'blocked', 'budget', meter.spent() ?? '');
+      } else if (runGate && (await runGate.spent()) !== null) {
+        await runGate.block(slot.arm, slot.index);
+        record = unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? '');
       } else {
         record = await stray.within(`${slot.arm}#${slot.index}`, () =>
           runAttempt(slot, sequence, {
@@ -218,6 +227,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           continue;
         }
         meter?.spend(record);
+        await runGate?.spend(record);
       }
       arm.records.push(record);
       arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;
@@ -259,6 +269,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         : [],
     ),
     ...(meter?.stops() ?? []),
+    ...(runGate?.stops() ?? []),
   ];
   return assembleOutcome({
     plan,

@@ -1,6 +1,8 @@
 /// <reference types="vitest/config" />
 import type { Plugin } from 'vite';
 import type { Verdict } from '../model/index.js';
+import { resolveRunBudget, type RunBudgetDeclaration, type RunBudgetShare } from '../run/index.js';
+import { RunBudgetHost } from './run-budget-host.js';
 
 export interface RiddlePluginOptions {
   /** Folder for Outcome artifacts, relative to the root (default `riddle-report`). */
@@ -9,11 +11,18 @@ export interface RiddlePluginOptions {
   passOn?: Verdict[];
   /** Add the riddle reporter when no reporter was chosen on the command line (default true). */
   reporter?: boolean;
+  /**
+   * A budget for the whole run, shared by every trial in every worker: once spent, every attempt not yet started is
+   * `blocked`. RIDDLE_RUN_BUDGET_USD, RIDDLE_RUN_BUDGET_TOKENS and RIDDLE_RUN_BUDGET_WALL_MS set or override it.
+   */
+  runBudget?: RunBudgetDeclaration;
 }
 
 /** Values the plugin hands to test workers through Vitest's `provide`/`inject`. */
 export interface RiddleProvided {
   passOn: Verdict[] | null;
+  /** The run's budget and its ledger, set at the start of each run; null when the run declares none. */
+  runBudget: RunBudgetShare | null;
 }
 
 declare module 'vitest' {
@@ -27,13 +36,16 @@ declare module 'vitest' {
  * once, whatever the command line added).
  */
 export function riddle(options: RiddlePluginOptions = {}): Plugin {
+  // Checked when the config is loaded, so a mistake stops the run before any worker starts.
+  const runBudget = resolveRunBudget(options.runBudget, process.env);
   return {
     name: 'riddle',
     config() {
-      return { test: { provide: { riddle: { passOn: options.passOn ?? null } } } };
+      return { test: { provide: { riddle: { passOn: options.passOn ?? null, runBudget: null } } } };
     },
     configureVitest({ vitest }) {
       const reporters = vitest.config.reporters;
+      if (runBudget !== null) reporters.push(new RunBudgetHost(vitest, runBudget));
       const named = (entry: (typeof reporters)[number], name: string) => Array.isArray(entry) && entry[0] === name;
       const existingAt = reporters.findIndex((entry) => named(entry, 'riddle'));
       if (existingAt >= 0) {

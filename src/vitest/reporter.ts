@@ -11,9 +11,11 @@ import {
   type TestSuite,
   type Vitest,
 } from 'vitest/node';
-import { OUTCOME_SCHEMA, type Outcome, type RunIndex } from '../model/index.js';
-import { incompleteReason, newRunId, renderTerminal, writeRunArtifacts } from '../report/index.js';
+import { OUTCOME_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
+import { incompleteReason, newRunId, renderTerminal, runBudgetText, writeRunArtifacts } from '../report/index.js';
+import { readRunLedger } from '../run/index.js';
 import type {} from './meta.js';
+import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
 import { harnessVersions } from '../observe/index.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
@@ -188,8 +190,10 @@ export class RiddleReporter implements Reporter {
     this.progress?.stop();
     const interruptedBy = this.interrupts?.interruptedBy ?? (reason === 'interrupted' ? 'a cancelled run' : null);
     const { outcomes, missing } = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
+    const runBudget = this.runBudget();
     if (outcomes.length > 0 || missing.length > 0) {
       this.ctx.logger.log(renderTerminal(outcomes, missing));
+      if (runBudget) this.ctx.logger.log(`  riddle ${runBudgetText(runBudget)}`);
       try {
         const written = writeRunArtifacts({
           outputDir: this.outputDir(),
@@ -200,6 +204,7 @@ export class RiddleReporter implements Reporter {
           outcomes,
           missing,
           interruptedBy,
+          runBudget,
         });
         const incomplete = incompleteReason({ outcomes, missing, interruptedBy });
         if (incomplete !== null)
@@ -218,6 +223,20 @@ export class RiddleReporter implements Reporter {
     }
     this.vitestOutput?.onTestRunEnd(testModules, unhandledErrors, reason);
     this.interrupts?.handOver();
+  }
+
+  /** The run-wide budget as the run's ledger stands at its end (the riddle plugin keeps it), or null when none. */
+  private runBudget(): BudgetRecord | null {
+    const share = this.ctx.getProvidedContext().riddle?.runBudget ?? null;
+    if (share === null) return null;
+    try {
+      return readRunLedger(share.ledger, Date.now());
+    } catch (error) {
+      this.ctx.logger.error(
+        `riddle: could not read the run budget's ledger: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return null;
+    }
   }
 
   // The rest of Vitest's default output, printed only when no other reporter prints it.

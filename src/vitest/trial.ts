@@ -20,6 +20,7 @@ import type {} from './meta.js';
 import type {} from './plugin.js';
 import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
+import { runLedger } from './run-ledger.js';
 import { declarationFrames } from './declared-stack.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
@@ -120,6 +121,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       clock: systemClock,
       expect: context.expect,
       signal,
+      runBudget: runLedger(),
       ...progressReport(context.task.id),
     });
     if (conducted.kind === 'skipped') return context.skip(conducted.reason);

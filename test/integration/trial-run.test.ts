@@ -26,7 +26,7 @@ describe('a project with trials, run with --reporter=riddle', () => {
 
   it('writes a run index and one Outcome per trial', () => {
     const { index } = readLatestRun(reportDir);
-    expect(index.schema).toBe('riddle.run/2');
+    expect(index.schema).toBe('riddle.run/3');
     expect(index.versions.vitest).toBe('4.1.12');
     expect(index.trials.map((t) => t.name).sort()).toEqual(
       [
