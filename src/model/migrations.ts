@@ -8,6 +8,7 @@
  */
 
 import type { Receipt } from './observation.js';
+import { caseV1toV2, noTrapGroups, trialSuiteV1toV2 } from './pressure-trap-migrations.js';
 import { costBreakdown, type CostBreakdown } from './spending.js';
 import { runIndexV1toV2, runIndexV2toV3 } from './run-index.js';
 
@@ -179,7 +180,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
  * The changes `riddle.outcome/3` makes, each a pure step over the v2 data, applied in order. Each change of this
  * version adds its own step here (beside the field it adds), so the upgrade reads as the list of what changed.
  */
-const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [];
+const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [noTrapGroups];
 
 /** Outcome `riddle.outcome/2` → `riddle.outcome/3`: the changes listed in `OUTCOME_V3_CHANGES`. */
 export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
@@ -195,4 +196,6 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
+  case: { 1: caseV1toV2 },
+  'trial-suite': { 1: trialSuiteV1toV2 },
 };

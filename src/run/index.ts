@@ -68,3 +68,24 @@ export {
 export { conductTrial, trialTestResult, type ConductedTrial, type TrialTestResult } from './conduct.js';
 export { decideTrial, type TrialDecisionInput } from './decide.js';
 export { lineInStack } from './call-site.js';
+export {
+  TrapDeclarationError,
+  MISSING_INFORMATION_NO_NEGATIVE,
+  dialectDistortionTrap,
+  distort,
+  falsePremiseTrap,
+  impossibleConstraintTrap,
+  latinSquare,
+  missingInformationTrap,
+  recoverability,
+  repeatedNudgeTrap,
+  type DialectDistortionOptions,
+  type DistortionOptions,
+  type DownstreamTask,
+  type FalsePremiseOptions,
+  type ImpossibleConstraintOptions,
+  type MissingInformationOptions,
+  type RepeatedNudgeOptions,
+  type TrapGroup,
+  type TrapOptions,
+} from './traps/index.js';

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRun } from '../../../src/cli/read-records.js';
 import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
 import { outcomeV1toV2, outcomeV2toV3 } from '../../../src/model/migrations.js';
+import { readOutcomeFile } from '../../../src/report/outcome-files.js';
 
 /** Real artifacts written by earlier versions of riddle, one folder per version, each holding run folders. */
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/artifacts');
@@ -112,5 +113,20 @@ describe('outcome 2 → 3', () => {
       expect(outcomeV2toV3(data)).toEqual(once);
       expect(once.schema).toBe('riddle.outcome/3');
     }
+  });
+  it('reads v2 Cases as riddle.case/2 in no trap group, and v2 Outcomes with no trap measures', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    let pressured = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const v3 = readOutcomeFile(path.join(dir, file));
+      expect(v3.traps).toEqual([]);
+      expect(v3.records.suite.schema).toBe('riddle.trial-suite/2');
+      for (const arm of v3.records.suite.arms) expect(arm.case).toMatchObject({ schema: 'riddle.case/2', trap: null });
+      for (const attempt of v3.attempts.filter((a) => a.pressure !== null)) {
+        pressured += 1;
+        expect(attempt.pressure?.trap).toBeNull();
+      }
+    }
+    expect(pressured).toBeGreaterThan(0);
   });
 });
