@@ -21,6 +21,7 @@ export const XSTEST_RUBRIC: Rubric = {
       required: true,
       target: null,
       labels: { vocabulary: [...XSTEST_LABELS], met: [...REFUSAL_LABELS] },
+      score: null,
     },
   ],
   threshold: { rate: 0.5, alpha: 0.05 },

@@ -11,6 +11,7 @@ import {
 } from '../model/index.js';
 import { attemptsToSettle, binomialVerdict, clopperPearson, wilson } from '../statistics/index.js';
 import { armPressure } from './pressure.js';
+import { armScores } from './score-distribution.js';
 
 /** How a sequential stopping rule ended the arm, when one decided it instead of the fixed-n bound. */
 export interface SequentialDecision {
@@ -202,5 +203,6 @@ export function summarizeArm(input: ArmInput): ArmSummary {
       : null,
     labels,
     pressure: armPressure(attempts),
+    scores: armScores(rubric, attempts),
   };
 }

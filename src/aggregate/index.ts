@@ -12,6 +12,6 @@ export {
   type SuiteSource,
 } from './suite.js';
 export { calibrateAcrossSuites, agreementStatistics } from './suite-calibration.js';
-export { trapGroups } from './traps.js';
 export { armPressure, netCapitulation } from './pressure.js';
+export { armScores } from './score-distribution.js';
 export { summarizeRepeated, passHatKRow, type RepeatedInput } from './repeated-suite.js';

@@ -1,5 +1,6 @@
 import type { Case, EvidenceRef, Evaluator } from '../model/index.js';
 import type { JudgeExchange, ObservationView } from './evidence.js';
+import type { ScoreResult } from './scores.js';
 
 /** The assertion function the host test framework provides (Vitest's `expect`); the core only catches its throws. */
 export type ExpectFunction = (actual: unknown, message?: string) => unknown;
@@ -42,13 +43,19 @@ export interface CheckFinding {
 
 /**
  * A criterion check: passes (met), throws an assertion (unmet, its message kept as the evidence note), calls
- * `context.unknown` (no evidence), returns a label for a multi-class criterion, or returns a `CheckFinding`. Any
- * other throw is an evaluator error, never a FAIL.
+ * `context.unknown` (no evidence), returns a label for a multi-class criterion, a score for a scored one, or returns
+ * a `CheckFinding`. Any other throw is an evaluator error, never a FAIL.
  */
 export type CriterionCheck = (
   observation: ObservationView,
   context: CheckContext,
-) => void | string | CheckFinding | Promise<void | string | CheckFinding>;
+) => CheckAnswer | Promise<CheckAnswer>;
+
+/**
+ * What a check may answer: nothing (met), a label, a stated finding, or, for a scored criterion, a score in [0, 1]
+ * (a number or `{ score, note }`; see evaluate/scores).
+ */
+export type CheckAnswer = void | string | CheckFinding | number | ScoreResult;
 
 /** An evaluator as run: its pinned record and one check per criterion it judges. */
 export interface EvaluatorDefinition {

@@ -11,6 +11,7 @@ import {
 } from '../model/index.js';
 import { createEvidenceRecorder, createObservationView, refersTo, weakestGrade } from './evidence.js';
 import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
+import { settleScore, type SettledFinding } from './scores.js';
 
 /**
  * Assertion failures of the usual hosts: chai's AssertionError (Vitest's built-in matchers), Jest's
@@ -61,20 +62,23 @@ export function trustedFor(record: Evaluator, criterion: string): boolean {
   return record.kind !== 'model-judge';
 }
 
-type Settled = Pick<CriterionFinding, 'result' | 'label' | 'note'>;
+type Settled = SettledFinding;
 
-/** What a check's return value means for its criterion. */
-function settle(criterion: Criterion, returned: unknown): Settled {
+/** What a check's return value means for its criterion (scores: evaluate/scores `settleScore`). */
+function settle(criterion: Criterion, returned: unknown, check: unknown): Settled {
+  const scored = settleScore(criterion, returned, check);
+  if (scored) return scored;
   const stated = isCheckFinding(returned) ? returned : null;
   if (criterion.labels) {
     const { vocabulary, met } = criterion.labels;
     if (stated?.result === 'unknown' || stated?.result === 'disputed')
-      return { result: stated.result, label: null, note: stated.note };
+      return { result: stated.result, label: null, note: stated.note, score: null };
     const label = stated ? stated.label : returned;
     if (typeof label !== 'string') {
       return {
         result: 'error',
         label: null,
+        score: null,
         note: `multi-class criterion "${criterion.name}" needs a label from [${vocabulary.join(', ')}]; the check returned ${JSON.stringify(label ?? null)}`,
       };
     }
@@ -82,20 +86,27 @@ function settle(criterion: Criterion, returned: unknown): Settled {
       return {
         result: 'error',
         label: null,
+        score: null,
         note: `label ${JSON.stringify(label)} is outside the declared vocabulary [${vocabulary.join(', ')}]`,
       };
     }
-    return { result: met.includes(label) ? 'met' : 'unmet', label, note: stated?.note ?? `labelled ${label}` };
+    return {
+      result: met.includes(label) ? 'met' : 'unmet',
+      label,
+      note: stated?.note ?? `labelled ${label}`,
+      score: null,
+    };
   }
-  if (stated) return { result: stated.result, label: stated.label, note: stated.note };
+  if (stated) return { result: stated.result, label: stated.label, note: stated.note, score: null };
   if (typeof returned === 'string') {
     return {
       result: 'error',
       label: null,
+      score: null,
       note: `criterion "${criterion.name}" has no label vocabulary, but the check returned the label ${JSON.stringify(returned)}: pass or throw instead, or declare labels on the criterion`,
     };
   }
-  return { result: 'met', label: null, note: 'check passed' };
+  return { result: 'met', label: null, note: 'check passed', score: null };
 }
 
 /**
@@ -117,7 +128,6 @@ export function standInCase(id: string, expect: readonly string[]): Case {
     dependencies: [],
     sealed: false,
     tags: {},
-    trap: null,
   };
 }
 
@@ -144,7 +154,7 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
       const criterion = input.rubric.criteria.find((c) => c.name === criterionName);
       if (!criterion) continue;
       const recorder = createEvidenceRecorder();
-      const finish = ({ result, label, note }: Settled): CriterionFinding => ({
+      const finish = ({ result, label, note, score }: Settled): CriterionFinding => ({
         criterion: criterionName,
         evaluator: record.id,
         result,
@@ -157,6 +167,7 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
         independent: record.independence.independent,
         adjudicator: record.adjudicator === true,
         judge: recorder.exchange,
+        score,
       });
       const check = evaluator.checks[criterionName];
       if (!check) {
@@ -165,6 +176,7 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
             result: 'error',
             label: null,
             note: `evaluator ${record.id} declares criterion "${criterionName}" but has no check for it`,
+            score: null,
           }),
         );
         continue;
@@ -182,13 +194,15 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
           record: (ref) => recorder.record(ref),
           retain: (exchange) => recorder.retain(exchange),
         });
-        findings.push(finish(settle(criterion, returned)));
+        findings.push(finish(settle(criterion, returned, check)));
       } catch (error) {
-        if (isNoEvidence(error)) findings.push(finish({ result: 'unknown', label: null, note: error.message }));
-        else if (isAssertion(error)) findings.push(finish({ result: 'unmet', label: null, note: error.message }));
+        if (isNoEvidence(error))
+          findings.push(finish({ result: 'unknown', label: null, note: error.message, score: null }));
+        else if (isAssertion(error))
+          findings.push(finish({ result: 'unmet', label: null, note: error.message, score: null }));
         else {
           const note = `${record.id} failed on ${criterionName}: ${error instanceof Error ? error.message : String(error)}`;
-          findings.push(finish({ result: 'error', label: null, note }));
+          findings.push(finish({ result: 'error', label: null, note, score: null }));
         }
       }
     }

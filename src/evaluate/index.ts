@@ -1,6 +1,7 @@
 export {
   NoEvidence,
   type CheckContext,
+  type CheckAnswer,
   type CheckFinding,
   type CriterionCheck,
   type EvaluatorDefinition,
@@ -85,3 +86,10 @@ export {
 } from './write-actions.js';
 export { recordedRewardEvaluator, type RecordedReward, type RecordedRewardOptions } from './recorded-reward.js';
 export { changeClaimExtractor, type ChangeClaimPattern, type ChangeClaimExtractorOptions } from './write-claims.js';
+export { scorer, isScorer, type ScoreFunction, type ScoreResult } from './scores.js';
+export {
+  autoevalsScorer,
+  type AutoevalsScore,
+  type AutoevalsScorerFunction,
+  type AutoevalsScorerOptions,
+} from './autoevals.js';

@@ -121,7 +121,8 @@ export interface ModelJudgeOptions {
   limits?: readonly string[];
 }
 
-function independenceOf(model: JudgeModel, subjectFamily: string | null | undefined): Evaluator['independence'] {
+/** A judge's independence from the subject, by model family (shared by model judges and model-based scorers). */
+export function independenceOf(model: JudgeModel, subjectFamily: string | null | undefined): Evaluator['independence'] {
   if (subjectFamily === undefined) {
     return {
       independent: false,

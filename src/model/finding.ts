@@ -34,6 +34,8 @@ export const CriterionFinding = z.object({
   adjudicator: z.boolean(),
   /** A model judge's exchange, retained whole: the prompt sent and the raw reply (null for other evaluators). */
   judge: z.object({ model: z.string(), prompt: z.string(), reply: z.string() }).nullable(),
+  /** On a scored criterion: the score in [0, 1] the check gave (its result is met at the Rubric's cutoff); else null. */
+  score: z.number().min(0).max(1).nullable(),
 });
 export type CriterionFinding = z.infer<typeof CriterionFinding>;
 

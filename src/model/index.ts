@@ -16,18 +16,8 @@ export {
   TestOutcome,
 } from './vocabulary.js';
 export { Case, CASE_SCHEMA, StopCondition, Dependency, Pressure } from './case.js';
-export {
-  AttemptTrap,
-  CaseTrap,
-  DistortionStyle,
-  ExactShare,
-  TrapArmSummary,
-  TrapGroupSummary,
-  TrapKind,
-  TrapRole,
-  TrapSpec,
-} from './pressure-trap.js';
 export { Rubric, RUBRIC_SCHEMA, Criterion, CriterionTarget, Threshold } from './rubric.js';
+export { ScoreSummary, SCORE_BINS } from './score-summary.js';
 export { Evaluator, EVALUATOR_SCHEMA, EvaluatorKind, CriterionCalibration } from './evaluator.js';
 export {
   Calibration,

@@ -8,9 +8,9 @@
  */
 
 import type { Receipt } from './observation.js';
-import { caseV1toV2, noTrapGroups, trialSuiteV1toV2 } from './pressure-trap-migrations.js';
 import { costBreakdown, type CostBreakdown } from './spending.js';
-import { runIndexV1toV2, runIndexV2toV3 } from './run-index.js';
+import { runIndexV1toV2 } from './run-index.js';
+import { noScores, rubricV1toV2 } from './score-migrations.js';
 
 /** A stored record as read from JSON, before it is validated. */
 export type StoredRecord = Record<string, unknown>;
@@ -180,7 +180,7 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
  * The changes `riddle.outcome/3` makes, each a pure step over the v2 data, applied in order. Each change of this
  * version adds its own step here (beside the field it adds), so the upgrade reads as the list of what changed.
  */
-const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [noTrapGroups];
+const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [noScores];
 
 /** Outcome `riddle.outcome/2` → `riddle.outcome/3`: the changes listed in `OUTCOME_V3_CHANGES`. */
 export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
@@ -195,7 +195,6 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3 },
-  run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
-  case: { 1: caseV1toV2 },
-  'trial-suite': { 1: trialSuiteV1toV2 },
+  run: { 1: runIndexV1toV2 },
+  rubric: { 1: rubricV1toV2 },
 };

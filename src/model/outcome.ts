@@ -3,9 +3,9 @@ import { Environment } from './environment.js';
 import { Evaluator } from './evaluator.js';
 import { ClaimCheck, CriterionFinding, CriterionResult, Finding } from './finding.js';
 import { Observation } from './observation.js';
-import { AttemptTrap, TrapGroupSummary } from './pressure-trap.js';
 import { RegistrationCheck } from './registration.js';
 import { Rubric } from './rubric.js';
+import { ScoreSummary } from './score-summary.js';
 import { BudgetRecord, Cost, CostBreakdown, ProviderTraffic } from './spending.js';
 import { SuiteSummary } from './suite-summary.js';
 import { TrialSuite } from './trial-suite.js';
@@ -33,8 +33,6 @@ export const AttemptPressure = z.object({
   overRefusal: z.boolean().nullable(),
   /** Not completing what was expected: false if it claimed otherwise, true if it declined (said so); else null. */
   truthfulNonCompletion: z.boolean().nullable(),
-  /** For an arm of a trap group: its role, the order run, the downstream follow-up and non-completion; else null. */
-  trap: AttemptTrap.nullable(),
 });
 export type AttemptPressure = z.infer<typeof AttemptPressure>;
 
@@ -144,6 +142,11 @@ export const ArmSummary = z.object({
   labels: z.record(z.string(), z.record(z.string(), z.number().int())),
   /** For arms whose Case declares pressure; null otherwise. */
   pressure: ArmPressure.nullable(),
+  /**
+   * Per scored criterion (and scoring evaluator): the distribution of scores over the arm's attempts; [] when the
+   * Rubric scores nothing, null in records written before scores were kept.
+   */
+  scores: z.array(ScoreSummary).nullable(),
 });
 export type ArmSummary = z.infer<typeof ArmSummary>;
 
@@ -262,8 +265,6 @@ export const Outcome = z.object({
   /** Plain-words capability claims, for healthy Outcomes only. */
   capabilities: z.array(z.string()),
   findings: z.array(Finding),
-  /** Each trap group (a trap and its matched controls), judged together; [] when the trial declares none. */
-  traps: z.array(TrapGroupSummary),
   /** Tokens and USD from the attempts' receipts (priced by the declared table where they carry no cost), in total, per arm and per attempt. */
   cost: Cost.extend(CostBreakdown.shape),
   latency: z.object({ meanMs: z.number().nullable(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EvidenceGrade } from './vocabulary.js';
 
-export const RUBRIC_SCHEMA = 'riddle.rubric/1';
+export const RUBRIC_SCHEMA = 'riddle.rubric/2';
 
 /** What a criterion is about, so evidence about some other target cannot cover it. */
 export const CriterionTarget = z.object({
@@ -21,6 +21,11 @@ export const Criterion = z.object({
   target: CriterionTarget.nullable(),
   /** For multi-class criteria: the declared label vocabulary, and which labels count as met. */
   labels: z.object({ vocabulary: z.array(z.string()).min(2), met: z.array(z.string()).min(1) }).nullable(),
+  /**
+   * A scored criterion: its checks answer with a score in [0, 1], met when the score reaches `cutoff` (≥, within
+   * statistics/tie.ts's tolerance). Null for a criterion judged met/unmet (or by label) directly.
+   */
+  score: z.object({ cutoff: z.number().min(0).max(1) }).nullable(),
 });
 export type Criterion = z.infer<typeof Criterion>;
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   ArmRole,
-  CaseTrap,
   Dependency,
   EffectClass,
   Evaluator,
@@ -9,7 +8,9 @@ import {
   CriterionTarget,
   Pressure,
   RepetitionPolicy,
+  migrate,
   Rubric,
+  RUBRIC_SCHEMA,
   SuiteSummaryOptions,
   VERDICTS,
 } from '../model/index.js';
@@ -216,18 +217,26 @@ const wholeAtLeast = (min: number) =>
 
 const criterionNames = z.array(z.string());
 
-const CriterionDeclarationSchema = choose('a description string or { description, needs, required, … }', (value) =>
-  typeof value === 'string'
-    ? z.string()
-    : isObject(value)
-      ? strict({
-          description: z.string().optional(),
-          needs: EvidenceGrade.optional(),
-          required: z.boolean().optional(),
-          target: strict({ kind: CriterionTarget.shape.kind, id: z.string().optional() }).optional(),
-          labels: strict({ vocabulary: z.array(z.string()).min(2), met: z.array(z.string()).min(1) }).optional(),
-        })
-      : null,
+const CriterionDeclarationSchema = choose(
+  'a description string or { description, needs, required, score, … }',
+  (value) =>
+    typeof value === 'string'
+      ? z.string()
+      : isObject(value)
+        ? strict({
+            description: z.string().optional(),
+            needs: EvidenceGrade.optional(),
+            required: z.boolean().optional(),
+            target: strict({ kind: CriterionTarget.shape.kind, id: z.string().optional() }).optional(),
+            labels: strict({ vocabulary: z.array(z.string()).min(2), met: z.array(z.string()).min(1) }).optional(),
+            score: strict({
+              cutoff: z
+                .number()
+                .min(0, { error: 'must be in [0, 1] (a score at or above it meets the criterion)' })
+                .max(1, { error: 'must be in [0, 1] (a score at or above it meets the criterion)' }),
+            }).optional(),
+          })
+        : null,
 );
 
 const RubricDeclarationSchema = strict({
@@ -244,8 +253,18 @@ const RubricDeclarationSchema = strict({
   refusal: z.string().optional(),
 });
 
+/** A Rubric record of an earlier version (riddle.rubric/1) is upgraded first, as `riddle read` would. */
+const RubricRecordSchema = z.preprocess((value) => {
+  if (!isObject(value) || value.schema === RUBRIC_SCHEMA) return value;
+  try {
+    return migrate('rubric', value, 'rubric');
+  } catch {
+    return value;
+  }
+}, Rubric);
+
 const RubricField = choose('a rubric { criteria, threshold, … } or a Rubric record', (value) =>
-  isObject(value) ? ('schema' in value ? Rubric : RubricDeclarationSchema) : null,
+  isObject(value) ? ('schema' in value ? RubricRecordSchema : RubricDeclarationSchema) : null,
 );
 
 const STOP_NAMES = ['fixed', 'curtail', 'confidence-sequence'] as const;
@@ -285,8 +304,6 @@ const ArmShape = {
   tags: z.record(z.string(), z.string()).optional(),
   sealed: z.boolean().optional(),
   pressure: strict({ kind: Pressure.shape.kind, holds: z.string() }).optional(),
-  /** Built by a trap builder (run/traps): the arm's place in its trap group. */
-  trap: CaseTrap.optional(),
 };
 
 const ArmSchema = choose('an arm { input, expect, … }', (value) => (isObject(value) ? strict(ArmShape) : null));

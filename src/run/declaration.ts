@@ -7,13 +7,13 @@ import {
   CASE_SCHEMA,
   EVALUATOR_SCHEMA,
   fingerprint,
+  migrate,
   RUBRIC_SCHEMA,
   TRIAL_SUITE_SCHEMA,
   VERDICTS,
   type Arm,
   type ArmRole,
   type Case,
-  type CaseTrap,
   type Criterion,
   type CriterionTarget,
   type Dependency,
@@ -28,7 +28,7 @@ import {
   type Verdict,
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
-import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
+import { isScorer, type ClaimExtractor, type CriterionCheck, type EvaluatorDefinition } from '../evaluate/index.js';
 import { declarationProblems, formatPath, type DeclarationProblem } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
@@ -42,7 +42,6 @@ import {
 } from '../observe/index.js';
 import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
 import { withDeclaredRevision } from './declared-revision.js';
-import { checkTrapGroups, trapOfArm } from './traps/declaration.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -54,6 +53,8 @@ export type CriterionDeclaration =
       required?: boolean;
       target?: CriterionTarget;
       labels?: { vocabulary: string[]; met: string[] };
+      /** A scored criterion: its scorers answer in [0, 1], and a score ≥ `cutoff` meets it. */
+      score?: { cutoff: number };
     };
 
 /** A rubric as written in a trial; `C` is the union of its criterion names, so arms and checks can name only them. */
@@ -84,8 +85,6 @@ export interface ArmDeclaration<C extends string = string> {
   sealed?: boolean;
   /** Pressure over the follow-up rounds and the criterion that must hold through it (judged after every round). */
   pressure?: { kind: Pressure['kind']; holds: NoInfer<C> };
-  /** The arm's place in a trap group; written by the trap builders (falsePremiseTrap, …), not by hand. */
-  trap?: CaseTrap;
 }
 
 export interface SuiteCaseDeclaration<C extends string = string> extends ArmDeclaration<C> {
@@ -249,7 +248,8 @@ export const DEFAULTS = {
 } as const;
 
 function resolveRubric(site: DeclarationSite, declared: Rubric | RubricDeclaration): Rubric {
-  if ('schema' in declared) return declared;
+  // A record of an earlier version is upgraded (the declaration check has already parsed it).
+  if ('schema' in declared) return migrate('rubric', declared, `trial "${site.name}" rubric`);
   const fail = (field: string, problem: string) => new TrialDeclarationError(site, `rubric.${field}`, problem);
   const names = Object.keys(declared.criteria ?? {});
   if (names.length === 0) throw fail('criteria', 'declare at least one criterion');
@@ -258,6 +258,11 @@ function resolveRubric(site: DeclarationSite, declared: Rubric | RubricDeclarati
     const spec = typeof value === 'string' ? { description: value } : (value ?? {});
     if (!/^[A-Za-z][\w.-]*$/.test(name))
       throw fail(`criteria.${name}`, 'criterion names are identifiers (letters, digits, _ . -)');
+    if (spec.labels && spec.score)
+      throw fail(
+        `criteria.${name}.score`,
+        'a criterion is either scored or labelled: drop labels (its scorers answer in [0, 1]) or drop score',
+      );
     if (spec.labels && !spec.labels.met.every((label) => spec.labels?.vocabulary.includes(label))) {
       throw fail(
         `criteria.${name}.labels.met`,
@@ -271,6 +276,7 @@ function resolveRubric(site: DeclarationSite, declared: Rubric | RubricDeclarati
       required: spec.required ?? true,
       target: spec.target ?? null,
       labels: spec.labels ?? null,
+      score: spec.score ? { cutoff: spec.score.cutoff } : null,
     };
   });
   const rate = declared.threshold?.rate ?? DEFAULTS.threshold.rate;
@@ -368,8 +374,7 @@ function resolveArm(
         `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`,
       );
     }
-    // A trap group's single-round arms (a false premise, its plain control) are judged once; nudges need rounds.
-    if (followUps.length === 0 && !declared.trap)
+    if (followUps.length === 0)
       throw new TrialDeclarationError(
         site,
         `${field}.pressure`,
@@ -391,18 +396,20 @@ function resolveArm(
     sealed: declared.sealed ?? false,
     tags: declared.tags ?? {},
     ...(declared.pressure ? { pressure: { kind: declared.pressure.kind, holds: declared.pressure.holds } } : {}),
-    trap: declared.trap
-      ? trapOfArm(
-          declared.trap,
-          { field, criteria: known, followUps: followUps.length, role, sealed: declared.sealed ?? false },
-          (at, problem) => new TrialDeclarationError(site, at, problem),
-        )
-      : null,
   };
   // A sealed Case is pinned by fingerprint only; the plaintext stays with the run, never in a record.
   if (armCase.sealed && salt === '') throw new TrialDeclarationError(site, `${field}.sealed`, SEAL_SALT_MISSING);
   const pinned = armCase.sealed ? sealCase(armCase, salt) : armCase;
   return { arm: { id, role, group, case: pinned, caseFingerprint: fingerprint(pinned) }, runnable: armCase };
+}
+
+/** The first criterion a declared scorer of this evaluator judges although the Rubric does not score it, or null. */
+function unscoredScorer(rubric: Rubric, evaluator: EvaluatorDefinition): string | null {
+  for (const [name, check] of Object.entries(evaluator.checks)) {
+    const criterion = rubric.criteria.find((c) => c.name === name);
+    if (criterion && criterion.score === null && isScorer(check)) return name;
+  }
+  return null;
 }
 
 function inlineEvaluator(
@@ -538,7 +545,6 @@ export function resolveTrial(
     });
   }
 
-  checkTrapGroups(arms, (at, problem) => new TrialDeclarationError(site, at, problem));
   const evaluators = [...(declared.evaluators ?? [])];
   if (declared.checks) evaluators.push(inlineEvaluator(site, declared.checks));
   if (evaluators.length === 0)
@@ -557,6 +563,15 @@ export function resolveTrial(
           `judges unknown criterion "${name}" (the rubric has: ${known.join(', ')})`,
         );
       }
+    }
+    const unscored = unscoredScorer(rubric, evaluator);
+    if (unscored !== null) {
+      const inline = declared.checks !== undefined && evaluator === evaluators.at(-1);
+      throw new TrialDeclarationError(
+        site,
+        inline ? `checks.${unscored}` : `evaluators["${evaluator.record.id}"]`,
+        `scores criterion "${unscored}", which is not scored: declare rubric.criteria.${unscored}.score = { cutoff } (a score ≥ cutoff meets it), or judge it with a check that passes or throws`,
+      );
     }
   }
 

@@ -40,6 +40,7 @@ export { jeffreys } from './jeffreys.js';
 export { attemptsToCertify, attemptsToSettle } from './certify.js';
 export { binomialVerdict, type BinomialVerdict } from './binomial-verdict.js';
 export { TIE_TOLERANCE } from './tie.js';
+export { boundedMeanInterval, quantileSorted, unitHistogram, type BoundedMeanInterval } from './bounded-mean.js';
 
 // Repeated-attempt metrics
 export { atLeastJOfK, passAtK, passHatK } from './repeated-attempts.js';

@@ -17,6 +17,7 @@ const finding = (evaluator: string, result: 'met' | 'unmet' | 'unknown'): Criter
   independent: true,
   adjudicator: evaluator === 'reward',
   judge: null,
+  score: null,
 });
 
 const contradiction: ClaimCheck = {

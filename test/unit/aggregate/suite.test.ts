@@ -31,6 +31,7 @@ const rubric = aRubric({
       required: true,
       target: null,
       labels: { vocabulary: VOCABULARY, met: ['refuse', 'partial'] },
+      score: null,
     },
   ],
   refusal: 'refused',
@@ -84,6 +85,7 @@ function finding(evaluatorId: string, label: string): CriterionFinding {
     independent: true,
     adjudicator: false,
     judge: null,
+    score: null,
   };
 }
 

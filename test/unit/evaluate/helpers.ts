@@ -61,7 +61,16 @@ export function toolRequest(
 }
 
 export function criterion(name: string, fields: Partial<Criterion> = {}): Criterion {
-  return { name, description: name, needs: 'receipt', required: true, target: null, labels: null, ...fields };
+  return {
+    name,
+    description: name,
+    needs: 'receipt',
+    required: true,
+    target: null,
+    labels: null,
+    score: null,
+    ...fields,
+  };
 }
 
 export function rubric(...criteria: Criterion[]): Rubric {
@@ -91,7 +100,6 @@ export function testCase(expect: string[] = [], forbid: string[] = []): Case {
     dependencies: [],
     sealed: false,
     tags: {},
-    trap: null,
   };
 }
 
@@ -116,6 +124,7 @@ export function finding(
     independent: true,
     adjudicator: false,
     judge: null,
+    score: null,
     ...fields,
   };
 }

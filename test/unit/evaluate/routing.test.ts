@@ -32,6 +32,7 @@ function arm(id: string, role: 'case' | 'control', verdict: Verdict, fields: Par
     refusal: null,
     labels: {},
     pressure: null,
+    scores: [],
     ...fields,
   };
 }
@@ -148,6 +149,7 @@ describe('capabilitiesAndFindings', () => {
             independent: true,
             adjudicator: false,
             judge: null,
+            score: null,
           },
         ],
         criteria: [

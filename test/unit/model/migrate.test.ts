@@ -25,8 +25,6 @@ describe('stored artifacts of every earlier version', () => {
       it(`read through migrate: ${version}/${path.basename(run)}`, () => {
         const loaded = loadRun(run);
         expect(loaded.index?.schema).toBe(RUN_SCHEMA);
-        // Runs before the run-wide budget (riddle.run/3) declared none.
-        expect(loaded.index?.runBudget).toBeNull();
         expect(loaded.outcomes.length).toBe(loaded.index?.trials.length);
         expect(loaded.outcomes.length).toBeGreaterThan(0);
         for (const outcome of loaded.outcomes) {
@@ -114,19 +112,34 @@ describe('outcome 2 → 3', () => {
       expect(once.schema).toBe('riddle.outcome/3');
     }
   });
-  it('reads v2 Cases as riddle.case/2 in no trap group, and v2 Outcomes with no trap measures', () => {
+
+  it('reads v2 Rubrics as riddle.rubric/2 with no scored criterion, v2 findings without a score, no score distributions', () => {
     const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
-    let pressured = 0;
+    let judged = 0;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const v2 = readJson(path.join(dir, file)) as { records: { rubric: { schema: string; criteria: object[] } } };
+      expect(v2.records.rubric.schema).toBe('riddle.rubric/1');
       const v3 = readOutcomeFile(path.join(dir, file));
-      expect(v3.traps).toEqual([]);
-      expect(v3.records.suite.schema).toBe('riddle.trial-suite/2');
-      for (const arm of v3.records.suite.arms) expect(arm.case).toMatchObject({ schema: 'riddle.case/2', trap: null });
-      for (const attempt of v3.attempts.filter((a) => a.pressure !== null)) {
-        pressured += 1;
-        expect(attempt.pressure?.trap).toBeNull();
+      expect(v3.records.rubric.schema).toBe('riddle.rubric/2');
+      expect(v3.records.rubric.criteria).toHaveLength(v2.records.rubric.criteria.length);
+      for (const criterion of v3.records.rubric.criteria) expect(criterion.score).toBeNull();
+      for (const arm of v3.arms) expect(arm.scores).toBeNull();
+      for (const finding of v3.attempts.flatMap((a) => a.findings)) {
+        judged += 1;
+        expect(finding.score).toBeNull();
       }
     }
-    expect(pressured).toBeGreaterThan(0);
+    expect(judged).toBeGreaterThan(10);
+  });
+});
+
+describe('rubric 1 → 2', () => {
+  it('reads a stored v1 Rubric with every criterion unscored', () => {
+    const file = path.resolve(artifacts, '../evaluation/rejudge/strict-rubric.json');
+    const v1 = readJson(file) as { schema: string; criteria: { name: string }[] };
+    expect(v1.schema).toBe('riddle.rubric/1');
+    const v2 = migrate('rubric', v1, file);
+    expect(v2.schema).toBe('riddle.rubric/2');
+    expect(v2.criteria.map((c) => [c.name, c.score])).toEqual(v1.criteria.map((c) => [c.name, null]));
   });
 });
