@@ -14,7 +14,7 @@ import { processSecretValues, redactData, redactText } from '../secrets.js';
 import { parseBody, requestFingerprint, type ProviderRequest } from './request-key.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 import { RecordingProxy } from './proxy.js';
-import { indexExchanges, readRecording, recordingsFingerprint, writeRecording } from './store.js';
+import { indexExchanges, readRecording, recordedAttempts, recordingsFingerprint, writeRecording } from './store.js';
 
 export interface ProviderResponse {
   status: number;
@@ -121,7 +121,8 @@ export class AttemptTraffic {
     readonly arm: string,
     readonly attempt: number,
     readonly seed: number,
-    readonly replay: Promise<Map<string, RecordedExchange>>,
+    /** The attempt's recorded exchanges by fingerprint and occurrence; null when the attempt has no recording. */
+    readonly replay: Promise<Map<string, RecordedExchange> | null>,
   ) {}
 
   /** The next occurrence number of a fingerprint in this attempt. */
@@ -228,7 +229,7 @@ export class ProviderGateway {
     if (existing && round > 1) return existing;
     const replay =
       this.options.mode === 'replay'
-        ? readRecording(this.options.folder, arm, attempt).then(indexExchanges)
+        ? readRecording(this.options.folder, arm, attempt).then((r) => (r === null ? null : indexExchanges(r)))
         : Promise.resolve(new Map<string, RecordedExchange>());
     // A missing or unreadable recording is found when a request looks it up; do not leave it unhandled.
     replay.catch(() => undefined);
@@ -243,9 +244,14 @@ export class ProviderGateway {
     const occurrence = traffic.occurrence(fingerprint);
     traffic.total += 1;
     if (this.options.mode === 'replay') {
-      const found = (await traffic.replay).get(`${fingerprint}#${occurrence}`);
+      const recorded = await traffic.replay;
+      const found = recorded?.get(`${fingerprint}#${occurrence}`);
       if (!found) {
-        const message = `no recording of ${request.method} ${request.url} (request ${fingerprint.slice(7, 19)}, occurrence ${occurrence}) for ${traffic.arm}#${traffic.attempt} in ${this.options.label}; record it with RIDDLE_RECORD=1`;
+        const unrecorded = `no recording of ${request.method} ${request.url} (request ${fingerprint.slice(7, 19)}, occurrence ${occurrence}) for ${traffic.arm}#${traffic.attempt} in ${this.options.label}`;
+        const message =
+          recorded === null
+            ? `${unrecorded}: ${await this.coverage(traffic.arm)}`
+            : `${unrecorded}; record it with RIDDLE_RECORD=1`;
         traffic.failure ??= { status: 'blocked', message };
         throw new Error(`riddle replay: ${message}`);
       }
@@ -288,6 +294,18 @@ export class ProviderGateway {
     }
     this.noteReceipt(traffic, response, latencyMs);
     return response;
+  }
+
+  /**
+   * How many attempts of an arm the recordings cover, and how to record more: replay is keyed by attempt index, so a
+   * trial declaring more attempts than were recorded finds none for the extra ones.
+   */
+  private async coverage(arm: string): Promise<string> {
+    const indices = await recordedAttempts(this.options.folder, arm);
+    const where = `the recordings in ${this.options.label}`;
+    if (indices.length === 0) return `${where} hold no attempt of arm "${arm}"; record them with RIDDLE_RECORD=1`;
+    const which = indices.length === 1 ? `#${indices[0]}` : `#${indices[0]}–#${indices.at(-1)}`;
+    return `${where} cover n = ${indices.length} attempt${indices.length === 1 ? '' : 's'} of arm "${arm}" (${which}); record more with RIDDLE_RECORD=1, which records every attempt of the declared repeat.n, or declare n ≤ ${indices.length}`;
   }
 
   private noteReceipt(traffic: AttemptTraffic, response: ProviderResponse, latencyMs: number): void {

@@ -71,6 +71,22 @@ export async function recordingsFingerprint(folder: string): Promise<{ fingerpri
   return { fingerprint: fingerprint(contents), files: files.length };
 }
 
+/** The attempt indices of an arm that have a recording, in order. */
+export async function recordedAttempts(folder: string, arm: string): Promise<number[]> {
+  let names: string[];
+  try {
+    names = await readdir(path.join(folder, slug(arm)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .map((name) => /^attempt-(\d+)\.json$/.exec(name)?.[1])
+    .filter((index): index is string => index !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
 /** The exchanges of a recording by fingerprint and occurrence, for replay. */
 export function indexExchanges(recording: AttemptRecording | null): Map<string, RecordedExchange> {
   return new Map((recording?.exchanges ?? []).map((e) => [`${e.fingerprint}#${e.occurrence}`, e]));

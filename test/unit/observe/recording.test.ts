@@ -156,8 +156,12 @@ describe('recording and replaying provider traffic', () => {
     expect(other.error?.message).toMatch(
       /no recording of POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions \(request [0-9a-f]{12}, occurrence 0\) for case#0/,
     );
+    // Replay is keyed by attempt index: an attempt past those recorded is blocked, saying how many are and what to do.
     const unrecordedAttempt = await observe(withProviderTraffic(twoProviders, player), 'recorded question', 3);
     expect(unrecordedAttempt.status).toBe('blocked');
+    expect(unrecordedAttempt.error?.message).toMatch(
+      /no recording of POST .* for case#3 in missing: the recordings in missing cover n = 1 attempt of arm "case" \(#0\); record more with RIDDLE_RECORD=1, which records every attempt of the declared repeat\.n, or declare n ≤ 1$/,
+    );
   });
 
   it('keeps credentials from headers and bodies out of the recordings folder', async () => {
