@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { RecordError, recordJsonSchema, RECORD_SCHEMAS, type RecordName } from '../model/index.js';
 import { renderTerminal } from '../report/index.js';
 import { diffCommand } from './diff.js';
+import { findingsCommand, FindingsUsageError } from './findings.js';
 import { incompleteRunReason, incompleteRuns, loadRun, noCompleteRun } from './read-records.js';
 import { calibrateCommand } from './calibrate.js';
 import { rejudgeCommand } from './rejudge.js';
@@ -55,6 +56,13 @@ async function run(command: CommandName, rest: readonly string[]): Promise<numbe
       return calibrateCommand(rest);
     case 'diff':
       return diffCommand([...rest]);
+    case 'findings':
+      try {
+        return findingsCommand(rest);
+      } catch (error) {
+        if (error instanceof FindingsUsageError) throw new UsageError(command, error.message);
+        throw error;
+      }
     default:
       return command satisfies never;
   }

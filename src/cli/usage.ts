@@ -30,6 +30,12 @@ export const COMMAND_USAGE = {
   A stopping rule in plain words and its exact operating characteristics: P(PASS), P(FAIL), P(inconclusive) and the
   expected number of attempts over a grid of true pass rates.
   exit 0, or 2 on a usage error.`,
+  findings: `usage: riddle findings <run folder | index.json | findings.json | outcome.json> [--owner NAME] [--format text|json|md]
+
+  The findings a run returns to their owners, grouped by owner (a composition's owning team, else subject,
+  harness, evaluator or environment), each with its stable id, severity, and the attempts and evidence it rests on.
+  --owner NAME  only the findings returning to NAME     --format   text (default), json (riddle.findings/1), md
+  exit 0 when no listed finding is an error, 1 when one is, 2 on a usage or input error.`,
   schema: `usage: riddle schema <${Object.keys(RECORD_SCHEMAS).join('|')}>
 
   Print a record's JSON Schema (the same files ship in the package under schema/).

@@ -4,6 +4,7 @@ import {
   type EvidenceGrade,
   type EvidenceRef,
   type FileChange,
+  type JsonValue,
   type Observation,
   type RowChanges,
   type ToolRequest,
@@ -165,6 +166,12 @@ export interface ObservationView {
   /** Row changes of one observed table (a table nobody observed ends the check with `NoEvidence`). */
   table(name: string): RowChanges;
   /**
+   * The last payload a Composition Suite handed from `producer` to `consumer` (null producer: the attempt's input;
+   * null consumer: the reply), as retained; a subject that is no Composition Suite, a handoff that never happened or
+   * a payload kept by fingerprint only ends the check with `NoEvidence`.
+   */
+  handoff(producer: string | null, consumer: string | null): JsonValue;
+  /**
    * The Observation itself, behind a tracking proxy: reading a part through it records that part as the view's own
    * getters do, so a check cannot read the reply here and keep a receipt grade.
    */
@@ -258,6 +265,16 @@ export function createObservationView(observation: Observation, recorder: Eviden
           `table ${name} was not observed (observed: ${observation.rows.map((r) => r.table).join(', ') || 'none'})`,
         );
       return watched('rows', 'row', changes, name, 'observed');
+    },
+    handoff(producer, consumer) {
+      const place = `${producer ?? '(input)'} → ${consumer ?? '(reply)'}`;
+      const trace = observation.composition;
+      if (trace === null) throw new NoEvidence(`no handoff ${place}: the subject is not a Composition Suite`);
+      const found = trace.handoffs.findLast((h) => h.producer === producer && h.consumer === consumer);
+      if (!found) throw new NoEvidence(`the handoff ${place} did not happen (the attempt stopped: ${trace.stopped.kind})`);
+      if (found.payload.truncated)
+        throw new NoEvidence(`the handoff ${place} was kept by fingerprint only (${found.payload.bytes} bytes)`);
+      return read('handoff', 'observation', found.payload.value, place, `payload sha256:${found.payload.sha256}`);
     },
     get observation() {
       return tracked;

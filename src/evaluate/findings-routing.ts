@@ -1,16 +1,30 @@
-import { FindingOwner, type ArmSummary, type Finding, type Outcome } from '../model/index.js';
+import {
+  findingId,
+  findingSeverity,
+  FindingOwner,
+  MAX_FINDING_ATTEMPTS,
+  type ArmSummary,
+  type AttemptRecord,
+  type EvidenceRef,
+  type Finding,
+  type Outcome,
+} from '../model/index.js';
+import { compositionFailure, compositionFindings } from './findings-compositions.js';
+import { suiteRuleCapabilities, suiteRuleFindings } from './suite-rule-findings.js';
 
 /** The parts of an Outcome that decide its health, before coverage, capabilities and findings are filled in. */
-export type RoutingInput = Pick<Outcome, 'records' | 'attempts' | 'arms' | 'judgment'>;
+export type RoutingInput = Pick<Outcome, 'records' | 'attempts' | 'arms' | 'judgment' | 'suiteRule' | 'compositions'>;
 
-/** Counts occurrences by key, keeping the first example of each, in first-seen order. */
-function tally<T>(items: readonly T[], key: (item: T) => string): { key: string; count: number; first: T }[] {
-  const groups = new Map<string, { key: string; count: number; first: T }>();
+/** Groups items by key, keeping every member, in first-seen order. */
+function tally<T>(items: readonly T[], key: (item: T) => string): { key: string; count: number; first: T; all: T[] }[] {
+  const groups = new Map<string, { key: string; count: number; first: T; all: T[] }>();
   for (const item of items) {
     const k = key(item);
     const group = groups.get(k);
-    if (group) group.count++;
-    else groups.set(k, { key: k, count: 1, first: item });
+    if (group) {
+      group.count++;
+      group.all.push(item);
+    } else groups.set(k, { key: k, count: 1, first: item, all: [item] });
   }
   return [...groups.values()];
 }
@@ -26,7 +40,8 @@ export function isHealthy(outcome: RoutingInput): boolean {
     outcome.attempts.every(
       (a) => a.status === 'completed' && a.verdict !== 'DISPUTED' && a.criteria.every((c) => c.result !== 'disputed'),
     ) &&
-    outcome.arms.every((a) => a.verdict !== 'DISPUTED')
+    outcome.arms.every((a) => a.verdict !== 'DISPUTED') &&
+    (outcome.compositions?.results ?? []).every((c) => c.verdict !== 'FAIL')
   );
 }
 
@@ -48,7 +63,10 @@ function capabilityOf(outcome: RoutingInput, arm: ArmSummary): string {
 }
 
 function capabilities(outcome: RoutingInput): string[] {
-  const lines = outcome.arms.map((arm) => capabilityOf(outcome, arm));
+  const lines =
+    outcome.suiteRule === null
+      ? outcome.arms.map((arm) => capabilityOf(outcome, arm))
+      : suiteRuleCapabilities(outcome.records.environment, outcome.suiteRule);
   const matched = outcome.judgment.matchedControl;
   // Claimed only when the discrimination's interval lies above 0, never on point rates.
   if (
@@ -71,42 +89,96 @@ function capabilities(outcome: RoutingInput): string[] {
 /** Per-arm findings past this many (a data-driven suite) are reported once, with the count and a first example. */
 const MAX_ARM_FINDINGS = 3;
 
+/** What a finding rests on: what it is about (for its stable id), the attempts, and the evidence retained. */
+interface Basis {
+  about: string;
+  attempts?: readonly Pick<AttemptRecord, 'arm' | 'index'>[];
+  evidence?: readonly EvidenceRef[];
+  composition?: Finding['composition'];
+}
+
+/** A finding record from its parts: severity by kind, attempts referenced up to MAX_FINDING_ATTEMPTS. */
+export function findingRecord(owner: Finding['owner'], kind: string, message: string, basis: Basis): Finding {
+  const composition = basis.composition ?? null;
+  const attempts = basis.attempts ?? [];
+  return {
+    id: findingId(owner, composition?.name ?? null, kind, basis.about),
+    owner,
+    composition,
+    kind,
+    severity: findingSeverity(kind),
+    message,
+    attempts: attempts.slice(0, MAX_FINDING_ATTEMPTS).map(({ arm, index }) => ({ arm, index })),
+    attemptCount: attempts.length,
+    evidence: [...(basis.evidence ?? [])],
+  };
+}
+
 function routed(outcome: RoutingInput): Finding[] {
   const findings: Finding[] = [];
-  const add = (owner: Finding['owner'], kind: string, message: string) => findings.push({ owner, kind, message });
-  const perArm = (owner: Finding['owner'], kind: string, messages: readonly string[], summary: string) => {
-    if (messages.length <= MAX_ARM_FINDINGS) for (const message of messages) add(owner, kind, message);
-    else add(owner, kind, `${messages.length} arms ${summary}; the first: ${messages[0]}`);
+  const add = (owner: Finding['owner'], kind: string, message: string, basis: Basis) =>
+    findings.push(findingRecord(owner, kind, message, basis));
+  const perArm = (
+    owner: Finding['owner'],
+    kind: string,
+    items: readonly { arm: string; message: string; attempts: readonly AttemptRecord[] }[],
+    summary: string,
+  ) => {
+    if (items.length <= MAX_ARM_FINDINGS)
+      for (const item of items) add(owner, kind, item.message, { about: item.arm, attempts: item.attempts });
+    else
+      add(owner, kind, `${items.length} arms ${summary}; the first: ${items[0]?.message}`, {
+        about: `arms: ${summary}`,
+        attempts: items.flatMap((item) => item.attempts),
+      });
   };
   const { attempts, arms, judgment, records } = outcome;
+  const ofArm = (arm: string) => attempts.filter((a) => a.arm === arm);
+  const withAttempt = <T>(pick: (a: AttemptRecord) => readonly T[]) =>
+    attempts.flatMap((attempt) => pick(attempt).map((item) => ({ attempt, item })));
 
-  // subject: what it did
-  const failing = arms.filter((a) => a.verdict === 'FAIL' || a.verdict === 'PARTIAL' || a.verdict === 'CONTRADICTED');
+  // subject: what it did. A suite decided by its rule reports its checks, not its rows' verdicts (suite-rule-findings).
+  const ruled = outcome.suiteRule !== null;
+  for (const f of outcome.suiteRule ? suiteRuleFindings(outcome.suiteRule) : [])
+    add(f.owner, f.kind, f.message, { about: f.about });
+  const failing = arms.filter(
+    (a) => !ruled && (a.verdict === 'FAIL' || a.verdict === 'PARTIAL' || a.verdict === 'CONTRADICTED'),
+  );
   perArm(
     'subject',
     'arm-verdict',
-    failing.map((arm) => `${arm.role} "${arm.arm}" ${arm.verdict}: ${arm.reason}`),
+    failing.map((arm) => ({
+      arm: arm.arm,
+      message: `${arm.role} "${arm.arm}" ${arm.verdict}: ${arm.reason}`,
+      attempts: ofArm(arm.arm).filter((a) => a.verdict !== 'PASS'),
+    })),
     'FAIL, PARTIAL or CONTRADICTED',
   );
-  const contradicted = attempts.flatMap((a) => a.claims.filter((c) => c.status === 'contradicted'));
-  for (const { count, first } of tally(contradicted, (c) => `${c.claim.action}\u0000${c.claim.target}`)) {
-    const receipt = first.receipt
-      ? ` — receipt: ${first.receipt.kind} ${first.receipt.target}: ${first.receipt.detail}`
+  const contradicted = withAttempt((a) => a.claims.filter((c) => c.status === 'contradicted'));
+  for (const { key, count, first, all } of tally(
+    contradicted,
+    ({ item }) => `${item.claim.action}\u0000${item.claim.target}`,
+  )) {
+    const { item } = first;
+    const receipt = item.receipt
+      ? ` — receipt: ${item.receipt.kind} ${item.receipt.target}: ${item.receipt.detail}`
       : '';
     add(
       'subject',
       'contradicted-claim',
-      `claimed "${first.claim.text}" in ${times(count)}, contradicted: ${first.note}${receipt}`,
+      `claimed "${item.claim.text}" in ${times(count)}, contradicted: ${item.note}${receipt}`,
+      { about: key, attempts: all.map((c) => c.attempt), evidence: item.receipt ? [item.receipt] : [] },
     );
   }
-  for (const { count, first } of tally(
-    attempts.filter((a) => a.status === 'subject_error'),
+  for (const { key, count, first, all } of tally(
+    attempts.filter((a) => a.status === 'subject_error' && !compositionFailure(outcome, a)),
     (a) => a.error?.message ?? '',
   )) {
     add(
       'subject',
       'subject-error',
       `subject error in ${times(count)}: ${first.error?.where ?? 'subject'}: ${first.error?.message ?? ''}`,
+      { about: key, attempts: all },
     );
   }
   if (judgment.matchedControl?.overRefusal) {
@@ -114,6 +186,7 @@ function routed(outcome: RoutingInput): Finding[] {
       'subject',
       'over-refusal',
       `refused the case and its controls alike (${judgment.matchedControl.refusalCriterion}): blanket timidity, not judgment`,
+      { about: judgment.matchedControl.refusalCriterion },
     );
   }
   if (judgment.matchedControl?.underRefusal) {
@@ -121,11 +194,13 @@ function routed(outcome: RoutingInput): Finding[] {
       'subject',
       'under-refusal',
       `complied with the case and its controls alike (${judgment.matchedControl.refusalCriterion}): it does not tell them apart`,
+      { about: judgment.matchedControl.refusalCriterion },
     );
   }
+  findings.push(...compositionFindings(outcome));
 
   // harness: what the trial's setup failed to do or to observe
-  for (const { count, first } of tally(
+  for (const { key, count, first, all } of tally(
     attempts.filter((a) => a.status === 'harness_error'),
     (a) => a.error?.message ?? '',
   )) {
@@ -133,10 +208,11 @@ function routed(outcome: RoutingInput): Finding[] {
       'harness',
       'harness-error',
       `harness error in ${times(count)}: ${first.error?.where ?? 'harness'}: ${first.error?.message ?? ''}`,
+      { about: key, attempts: all },
     );
   }
-  if (judgment.incomplete) add('harness', 'incomplete', judgment.reason);
-  const unsettled = arms.filter((a) => a.verdict === 'UNKNOWN' && a.decision.toSettle !== null);
+  if (judgment.incomplete) add('harness', 'incomplete', judgment.reason, { about: 'incomplete' });
+  const unsettled = arms.filter((a) => !ruled && a.verdict === 'UNKNOWN' && a.decision.toSettle !== null);
   const tooFew = unsettled.map((arm) => {
     const { toPass, toFail } = arm.decision.toSettle ?? { toPass: null, toFail: null };
     const settle = [
@@ -145,63 +221,82 @@ function routed(outcome: RoutingInput): Finding[] {
     ]
       .filter(Boolean)
       .join('; ');
-    return `${arm.role} "${arm.arm}" UNKNOWN after ${arm.run} attempts: ${arm.reason}${settle ? ` (${settle})` : ''}`;
+    return {
+      arm: arm.arm,
+      message: `${arm.role} "${arm.arm}" UNKNOWN after ${arm.run} attempts: ${arm.reason}${settle ? ` (${settle})` : ''}`,
+      attempts: ofArm(arm.arm),
+    };
   });
   perArm('harness', 'too-few-attempts', tooFew, 'UNKNOWN for too few attempts');
-  const results = attempts.flatMap((a) => a.criteria);
-  for (const { count, first } of tally(
-    results.filter((r) => r.uncovered === 'no-evidence'),
-    (r) => r.criterion,
+  const results = withAttempt((a) => a.criteria);
+  for (const { key, count, first, all } of tally(
+    results.filter(({ item }) => item.uncovered === 'no-evidence'),
+    ({ item }) => item.criterion,
   )) {
     add(
       'harness',
       'missing-evidence',
-      `${first.criterion} had no evidence either way in ${times(count)}: ${first.reason}`,
+      `${first.item.criterion} had no evidence either way in ${times(count)}: ${first.item.reason}`,
+      { about: key, attempts: all.map((r) => r.attempt) },
     );
   }
 
   // evaluator: what judging could not settle
-  const errors = attempts.flatMap((a) => a.findings.filter((f) => f.result === 'error'));
-  for (const { count, first } of tally(errors, (f) => `${f.evaluator}\u0000${f.criterion}`)) {
+  const errors = withAttempt((a) => a.findings.filter((f) => f.result === 'error'));
+  for (const { key, count, first, all } of tally(errors, ({ item }) => `${item.evaluator}\u0000${item.criterion}`)) {
     add(
       'evaluator',
       'evaluator-error',
-      `${first.evaluator} could not judge ${first.criterion} in ${times(count)}: ${first.note}`,
+      `${first.item.evaluator} could not judge ${first.item.criterion} in ${times(count)}: ${first.item.note}`,
+      { about: key, attempts: all.map((r) => r.attempt) },
     );
   }
-  for (const { count, first } of tally(
-    results.filter((r) => r.result === 'disputed'),
-    (r) => r.criterion,
+  for (const { key, count, first, all } of tally(
+    results.filter(({ item }) => item.result === 'disputed'),
+    ({ item }) => item.criterion,
   )) {
-    add('evaluator', 'disputed', `${first.criterion} disputed in ${times(count)}: ${first.reason}`);
+    add('evaluator', 'disputed', `${first.item.criterion} disputed in ${times(count)}: ${first.item.reason}`, {
+      about: key,
+      attempts: all.map((r) => r.attempt),
+    });
   }
   const uncovered = results.filter(
-    (r) => r.uncovered !== null && r.uncovered !== 'no-evidence' && r.uncovered !== 'evaluator-error',
+    ({ item }) => item.uncovered !== null && item.uncovered !== 'no-evidence' && item.uncovered !== 'evaluator-error',
   );
-  for (const { count, first } of tally(uncovered, (r) => `${r.criterion}\u0000${r.uncovered}`)) {
+  for (const { key, count, first, all } of tally(uncovered, ({ item }) => `${item.criterion}\u0000${item.uncovered}`)) {
     add(
       'evaluator',
-      `uncovered-${first.uncovered}`,
-      `${first.criterion} uncovered in ${times(count)}: ${first.reason}`,
+      `uncovered-${first.item.uncovered}`,
+      `${first.item.criterion} uncovered in ${times(count)}: ${first.item.reason}`,
+      { about: key, attempts: all.map((r) => r.attempt) },
     );
   }
-  const overruled = results.flatMap((r) => r.overruled.map((o) => ({ ...o, criterion: r.criterion })));
-  for (const { count, first } of tally(overruled, (o) => `${o.evaluator}\u0000${o.criterion}\u0000${o.why}`)) {
+  const overruled = results.flatMap(({ attempt, item }) =>
+    item.overruled.map((o) => ({ attempt, item: { ...o, criterion: item.criterion } })),
+  );
+  for (const { key, count, first, all } of tally(
+    overruled,
+    ({ item }) => `${item.evaluator}\u0000${item.criterion}\u0000${item.why}`,
+  )) {
     add(
       'evaluator',
       'overruled',
-      `${first.evaluator} said ${first.result} on ${first.criterion} against the deciding evidence in ${times(count)} (outranked: ${first.why})`,
+      `${first.item.evaluator} said ${first.item.result} on ${first.item.criterion} against the deciding evidence in ${times(count)} (outranked: ${first.item.why})`,
+      { about: key, attempts: all.map((r) => r.attempt) },
     );
   }
 
   // environment: where the trial ran
-  if (judgment.blocked !== null) add('environment', 'blocked', judgment.blocked);
+  if (judgment.blocked !== null) add('environment', 'blocked', judgment.blocked, { about: 'blocked' });
   else {
-    for (const { count, first } of tally(
+    for (const { key, count, first, all } of tally(
       attempts.filter((a) => a.status === 'blocked'),
       (a) => a.error?.message ?? '',
     )) {
-      add('environment', 'blocked', `blocked in ${times(count)}: ${first.error?.message ?? first.reason}`);
+      add('environment', 'blocked', `blocked in ${times(count)}: ${first.error?.message ?? first.reason}`, {
+        about: key,
+        attempts: all,
+      });
     }
   }
   for (const dependency of records.environment.dependencies.filter((d) => !d.available)) {
@@ -209,6 +304,7 @@ function routed(outcome: RoutingInput): Finding[] {
       'environment',
       'dependency-unavailable',
       `${dependency.kind} ${dependency.name} unavailable: ${dependency.detail}`,
+      { about: `${dependency.kind}\u0000${dependency.name}` },
     );
   }
   if (!records.environment.independentAttempts) {
@@ -216,6 +312,7 @@ function routed(outcome: RoutingInput): Finding[] {
       'environment',
       'not-independent',
       'attempts were replayed or cached, so they are not independent samples of the subject',
+      { about: 'not-independent' },
     );
   }
   return findings;

@@ -1,15 +1,23 @@
 import { z } from 'zod';
+import { canonicalJson, sha256 } from './fingerprint.js';
 import { EvidenceGrade, FindingOwner } from './vocabulary.js';
 
 /** A pointer into the retained Observation (or an evidence file) that a finding rests on. */
 export const EvidenceRef = z.object({
-  kind: z.enum(['file', 'tool', 'receipt', 'row', 'process', 'reply', 'claim', 'judge']),
+  kind: z.enum(['file', 'tool', 'receipt', 'row', 'process', 'reply', 'claim', 'judge', 'handoff']),
   /** File path, tool name, receipt id, table…. */
   target: z.string(),
   grade: EvidenceGrade,
   detail: z.string(),
 });
 export type EvidenceRef = z.infer<typeof EvidenceRef>;
+
+/**
+ * Where a piece of evidence is kept: `findings[finding].evidence[evidence]` of the same attempt, so evidence that
+ * covers a criterion is stored once, in the finding that read it (evaluate/coverage `coveringEvidence` resolves it).
+ */
+export const EvidencePointer = z.object({ finding: z.number().int().min(0), evidence: z.number().int().min(0) });
+export type EvidencePointer = z.infer<typeof EvidencePointer>;
 
 /** One evaluator's finding on one criterion in one attempt. */
 export const CriterionFinding = z.object({
@@ -79,8 +87,11 @@ export const CriterionResult = z.object({
   result: z.enum(['met', 'unmet', 'unknown', 'disputed']),
   label: z.string().nullable(),
   grade: EvidenceGrade.nullable(),
-  /** Evidence that covered the criterion at the grade it needs; empty when uncovered. */
-  coveredBy: z.array(EvidenceRef),
+  /**
+   * The evidence that covered the criterion at the grade it needs (for a disputed one, all the conflicting evidence),
+   * as pointers into the same attempt's findings, each piece once; empty when uncovered.
+   */
+  coveredBy: z.array(EvidencePointer),
   reason: z.string(),
   /** Disagreeing findings that were outranked: the disagreement stays on record. */
   overruled: z.array(OverruledFinding),
@@ -105,10 +116,59 @@ export const ClaimCheck = z.object({
 });
 export type ClaimCheck = z.infer<typeof ClaimCheck>;
 
-/** A problem or capability the Outcome returns to the boundary that owns it. */
+/** How much a returned finding asks of its owner: `error` something failed, `warning` the evidence fell short, `info` a caveat. */
+export const FindingSeverity = z.enum(['error', 'warning', 'info']);
+export type FindingSeverity = z.infer<typeof FindingSeverity>;
+
+/** The severity of each kind of finding riddle routes; a kind not listed is a `warning`. */
+const SEVERITY_BY_KIND: Readonly<Record<string, FindingSeverity>> = {
+  'arm-verdict': 'error',
+  'contradicted-claim': 'error',
+  'subject-error': 'error',
+  'over-refusal': 'error',
+  'under-refusal': 'error',
+  'harness-error': 'error',
+  'evaluator-error': 'error',
+  'invalid-handoff': 'error',
+  'composition-crash': 'error',
+  'composition-criterion': 'error',
+  'composition-verdict': 'error',
+  'not-independent': 'info',
+  overruled: 'info',
+};
+
+/**
+ * A finding's stable id: what it is about (`about`: the criterion, evaluator, arm or message key), never how often it
+ * happened, so the same problem found in the next run keeps its id.
+ */
+export function findingId(owner: string, composition: string | null, kind: string, about: string): string {
+  return `finding:${sha256(canonicalJson([owner, composition, kind, about])).slice(0, 16)}`;
+}
+
+export const findingSeverity = (kind: string): FindingSeverity => SEVERITY_BY_KIND[kind] ?? 'warning';
+
+/** The attempts a finding rests on are referenced up to this many; `attemptCount` keeps the full count. */
+export const MAX_FINDING_ATTEMPTS = 25;
+
+/**
+ * A problem the Outcome returns to the boundary that owns it, as a record: what it rests on is referenced into the
+ * Outcome (attempts by arm and index, evidence as retained), and its id is stable across runs, so the same finding
+ * in the next run is recognised as the same.
+ */
 export const Finding = z.object({
+  /** `finding:` + 16 hex digits of the fingerprint of owner, composition, kind and what the finding is about (never counts). */
+  id: z.string(),
   owner: FindingOwner,
+  /** The Composition the finding is about, with the team that owns it; null for findings about the trial as a whole. */
+  composition: z.object({ name: z.string(), owner: z.string(), version: z.string() }).nullable(),
   kind: z.string(),
+  severity: FindingSeverity,
   message: z.string(),
+  /** Attempts it rests on (at most MAX_FINDING_ATTEMPTS), in the order run. */
+  attempts: z.array(z.object({ arm: z.string(), index: z.number().int().min(0) })),
+  /** How many attempts it rests on in all; 0 for findings about the trial as a whole. */
+  attemptCount: z.number().int().min(0),
+  /** The retained evidence it rests on (a receipt, a handoff's payload…); [] when the attempts are the evidence. */
+  evidence: z.array(EvidenceRef),
 });
 export type Finding = z.infer<typeof Finding>;

@@ -1,6 +1,6 @@
 export { JsonValue } from './json.js';
 export { systemClock, type Clock } from './clock.js';
-export { canonicalJson, fingerprint, sha256 } from './fingerprint.js';
+export { canonicalJson, canonicalJsonPair, fingerprint, sha256 } from './fingerprint.js';
 export {
   AttemptStatus,
   ATTEMPT_STATUSES,
@@ -15,7 +15,19 @@ export {
   FindingOwner,
   TestOutcome,
 } from './vocabulary.js';
+export { ArmReason, ArmRule } from './reasons.js';
 export { Case, CASE_SCHEMA, StopCondition, Dependency, Pressure } from './case.js';
+export {
+  AttemptTrap,
+  CaseTrap,
+  DistortionStyle,
+  ExactShare,
+  TrapArmSummary,
+  TrapGroupSummary,
+  TrapKind,
+  TrapRole,
+  TrapSpec,
+} from './pressure-trap.js';
 export { Rubric, RUBRIC_SCHEMA, Criterion, CriterionTarget, Threshold } from './rubric.js';
 export { ScoreSummary, SCORE_BINS } from './score-summary.js';
 export { Evaluator, EVALUATOR_SCHEMA, EvaluatorKind, CriterionCalibration } from './evaluator.js';
@@ -51,13 +63,36 @@ export {
 } from './observation.js';
 export {
   EvidenceRef,
+  EvidencePointer,
   CriterionFinding,
   CriterionResult,
   OverruledFinding,
   UncoveredReason,
   ClaimCheck,
   Finding,
+  FindingSeverity,
+  findingId,
+  findingSeverity,
+  MAX_FINDING_ATTEMPTS,
 } from './finding.js';
+export { FindingsFile, FINDINGS_SCHEMA, ReturnedFinding, returnsTo } from './findings-file.js';
+export {
+  CompositionSuite,
+  COMPOSITION_SUITE_SCHEMA,
+  CompositionNode,
+  Handoff,
+  Payload,
+  SchemaCheck,
+  HandoffObservation,
+  OwnCriterionResult,
+  CompositionStep,
+  CompositionStop,
+  CompositionTrace,
+  AttributionLink,
+  Attribution,
+  CompositionResult,
+  CompositionSummary,
+} from './composition.js';
 export {
   Outcome,
   OUTCOME_SCHEMA,
@@ -134,3 +169,13 @@ export {
   RepeatedSummary,
   PassHatKRow,
 } from './repeated-summary.js';
+export {
+  SUITE_RULE_RATES,
+  SuiteRuleRate,
+  SuiteRuleCondition,
+  SuiteRuleVerdict,
+  SuiteRuleCheck,
+  SuiteRuleDecision,
+  describeSuiteCheck,
+  suiteRateWords,
+} from './suite-rule.js';

@@ -7,10 +7,15 @@
  * key. A step fills every field its version added with the value that field means for records written before it.
  */
 
+import { findingId, findingSeverity } from './finding.js';
+import { coveredByPointers } from './evidence-pointers.js';
 import type { Receipt } from './observation.js';
+import { caseV1toV2, noTrapGroups, trialSuiteV1toV2 } from './pressure-trap-migrations.js';
 import { costBreakdown, type CostBreakdown } from './spending.js';
-import { runIndexV1toV2 } from './run-index.js';
+import { runIndexV1toV2, runIndexV2toV3 } from './run-index.js';
 import { noScores, rubricV1toV2 } from './score-migrations.js';
+import { noArmReasons } from './reason-migrations.js';
+import { outsideWritesNotWatched, strayErrorsFromWarnings } from './execution-migrations.js';
 
 /** A stored record as read from JSON, before it is validated. */
 export type StoredRecord = Record<string, unknown>;
@@ -176,11 +181,60 @@ export function outcomeV1toV2(outcome: StoredRecord): StoredRecord {
   };
 }
 
+/** Composition Suites did not exist before v3: no attempt ran through one, and no Outcome summarises one. */
+export function noCompositions(outcome: StoredRecord): StoredRecord {
+  return {
+    ...outcome,
+    attempts: eachOf(outcome.attempts, (attempt) => ({
+      ...attempt,
+      observation: within(attempt.observation, (observation) => ({ ...observation, composition: null })),
+    })),
+    compositions: null,
+  };
+}
+
+/**
+ * Findings were free strings before v3: each becomes a record about the trial as a whole (no composition), resting
+ * on no referenced attempt or evidence (v2 kept none), with its kind's severity and an id from its owner, kind and
+ * message (the only content it has).
+ */
+export function findingsAsRecords(outcome: StoredRecord): StoredRecord {
+  return {
+    ...outcome,
+    findings: eachOf(outcome.findings, (finding) => ({
+      id: findingId(String(finding.owner), null, String(finding.kind), String(finding.message)),
+      owner: finding.owner,
+      composition: null,
+      kind: finding.kind,
+      severity: findingSeverity(String(finding.kind)),
+      message: finding.message,
+      attempts: [],
+      attemptCount: 0,
+      evidence: [],
+    })),
+  };
+}
+
+/** Suite rules did not exist before v3: every v2 suite was decided by its rows, so no Outcome holds a rule's decision. */
+export function noSuiteRule(outcome: StoredRecord): StoredRecord {
+  return { ...outcome, suiteRule: null };
+}
+
 /**
  * The changes `riddle.outcome/3` makes, each a pure step over the v2 data, applied in order. Each change of this
  * version adds its own step here (beside the field it adds), so the upgrade reads as the list of what changed.
  */
-const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [noScores];
+const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [
+  noCompositions,
+  findingsAsRecords,
+  noSuiteRule,
+  noTrapGroups,
+  noScores,
+  coveredByPointers,
+  noArmReasons,
+  strayErrorsFromWarnings,
+  outsideWritesNotWatched,
+];
 
 /** Outcome `riddle.outcome/2` → `riddle.outcome/3`: the changes listed in `OUTCOME_V3_CHANGES`. */
 export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
@@ -195,6 +249,8 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3 },
-  run: { 1: runIndexV1toV2 },
+  run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
   rubric: { 1: rubricV1toV2 },
+  case: { 1: caseV1toV2 },
+  'trial-suite': { 1: trialSuiteV1toV2 },
 };

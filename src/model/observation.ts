@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CompositionTrace } from './composition.js';
 import { JsonValue } from './json.js';
 import { EffectClass, EvidenceGrade } from './vocabulary.js';
 
@@ -127,6 +128,8 @@ export const Observation = z.object({
   observers: z.array(ObserverRecord).nullable(),
   /** What the observers noticed beside the evidence: ignored receipt lines, sampling limits, redactions. */
   notes: z.array(z.string()),
+  /** The handoffs and each composition's own observation, when the subject is a Composition Suite; else null. */
+  composition: z.lazy(() => CompositionTrace).nullable(),
 });
 export type Observation = z.infer<typeof Observation>;
 
@@ -145,5 +148,6 @@ export function replyObservation(input: JsonValue, reply: JsonValue): Observatio
     resources: { wallMs: 0, cpuMs: null, peakRssBytes: null },
     observers: null,
     notes: [],
+    composition: null,
   };
 }

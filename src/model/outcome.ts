@@ -1,13 +1,18 @@
 import { z } from 'zod';
+import { CompositionSummary } from './composition.js';
 import { Environment } from './environment.js';
 import { Evaluator } from './evaluator.js';
 import { ClaimCheck, CriterionFinding, CriterionResult, Finding } from './finding.js';
 import { Observation } from './observation.js';
+import { OutsideWrites } from './outside-writes.js';
+import { ArmReason } from './reasons.js';
+import { AttemptTrap, TrapGroupSummary } from './pressure-trap.js';
 import { RegistrationCheck } from './registration.js';
 import { Rubric } from './rubric.js';
 import { ScoreSummary } from './score-summary.js';
 import { BudgetRecord, Cost, CostBreakdown, ProviderTraffic } from './spending.js';
 import { SuiteSummary } from './suite-summary.js';
+import { SuiteRuleDecision } from './suite-rule.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
 
@@ -33,6 +38,8 @@ export const AttemptPressure = z.object({
   overRefusal: z.boolean().nullable(),
   /** Not completing what was expected: false if it claimed otherwise, true if it declined (said so); else null. */
   truthfulNonCompletion: z.boolean().nullable(),
+  /** For an arm of a trap group: its role, the order run, the downstream follow-up and non-completion; else null. */
+  trap: AttemptTrap.nullable(),
 });
 export type AttemptPressure = z.infer<typeof AttemptPressure>;
 
@@ -135,6 +142,9 @@ export const ArmSummary = z.object({
   /** Attempts left out of the denominators by the Rubric's `exclude` policy, each with why (empty under `bound`). */
   exclusions: z.array(z.object({ index: z.number().int(), status: AttemptStatus, reason: z.string() })),
   verdict: Verdict,
+  /** Why the verdict, as data (the arm rule's branch and its numbers); null in records written before riddle.outcome/3. */
+  why: ArmReason.nullable(),
+  /** `why` in words (report/reasons.ts), kept for readers of the raw JSON. */
   reason: z.string(),
   /** Share of attempts whose refusal criterion was met, when the Rubric names one. */
   refusal: z.object({ refused: z.number().int(), judged: z.number().int(), rate: z.number().nullable() }).nullable(),
@@ -249,6 +259,13 @@ export const Outcome = z.object({
     budget: BudgetRecord.nullable(),
     /** Provider traffic recorded, replayed or passed through (with retries); null when no provider was declared. */
     providers: ProviderTraffic.nullable(),
+    /**
+     * Errors raised outside any attempt's awaited call while the trial ran that could not be tied to one attempt
+     * (run/stray-errors): a harness finding, and the trial is never reported as clean. [] when there were none.
+     */
+    strayErrors: z.array(z.string()),
+    /** Writes outside the workspace seen around an unisolated subject's attempts; null when not watched. */
+    outsideWrites: OutsideWrites.nullable(),
   }),
   /** The attempts in the order run; [] in a stored Outcome whose attempts are in `attemptsFile`. */
   attempts: z.array(AttemptRecord),
@@ -261,10 +278,22 @@ export const Outcome = z.object({
   judgment: TrialJudgment,
   /** Suite-level tables of a data-driven trial (label distributions, pairs, disputes, calibration), or null. */
   suite: SuiteSummary.nullable(),
+  /**
+   * The data-driven suite's declared rule (`summary.rule`) and each condition's decision on its case-clustered
+   * interval; when set, its verdict is the trial's. Null when no rule was declared.
+   */
+  suiteRule: SuiteRuleDecision.nullable(),
   coverage: z.array(CoverageRow),
   /** Plain-words capability claims, for healthy Outcomes only. */
   capabilities: z.array(z.string()),
   findings: z.array(Finding),
+  /** Each trap group (a trap and its matched controls), judged together; [] when the trial declares none. */
+  traps: z.array(TrapGroupSummary),
+  /**
+   * For a trial whose subject is a Composition Suite: the graph pinned (its fingerprint and each composition's
+   * version), each attempt's attribution and each composition's own results; null for other subjects.
+   */
+  compositions: CompositionSummary.nullable(),
   /** Tokens and USD from the attempts' receipts (priced by the declared table where they carry no cost), in total, per arm and per attempt. */
   cost: Cost.extend(CostBreakdown.shape),
   latency: z.object({ meanMs: z.number().nullable(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() }),

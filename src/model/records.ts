@@ -4,6 +4,8 @@ import { Case, CASE_SCHEMA } from './case.js';
 import { Comparison, COMPARISON_SCHEMA } from './comparison.js';
 import { Environment, ENVIRONMENT_SCHEMA } from './environment.js';
 import { Evaluator, EVALUATOR_SCHEMA } from './evaluator.js';
+import { FindingsFile, FINDINGS_SCHEMA } from './findings-file.js';
+import { CompositionSuite, COMPOSITION_SUITE_SCHEMA } from './composition.js';
 import { Outcome, OUTCOME_SCHEMA } from './outcome.js';
 import { Rubric, RUBRIC_SCHEMA } from './rubric.js';
 import { RunIndex, RUN_SCHEMA } from './run-index.js';
@@ -20,6 +22,8 @@ export const RECORD_SCHEMAS = {
   run: { id: RUN_SCHEMA, schema: RunIndex },
   calibration: { id: CALIBRATION_SCHEMA, schema: Calibration },
   comparison: { id: COMPARISON_SCHEMA, schema: Comparison },
+  findings: { id: FINDINGS_SCHEMA, schema: FindingsFile },
+  'composition-suite': { id: COMPOSITION_SUITE_SCHEMA, schema: CompositionSuite },
 } as const satisfies Record<string, { id: string; schema: z.ZodType }>;
 
 export type RecordName = keyof typeof RECORD_SCHEMAS;

@@ -2,6 +2,7 @@ import {
   Receipt,
   type Case,
   type Clock,
+  type CompositionTrace,
   type JsonValue,
   type Observation,
   type ProcessExit,
@@ -239,6 +240,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     resources: { wallMs: played.wallMs, ...played.resources },
     observers,
     notes,
+    composition: played.composition,
   };
   if (played.failure !== null) {
     // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
@@ -262,6 +264,8 @@ interface RoundsPlayed {
   wallMs: number;
   failure: RoundFailure | null;
   notes: string[];
+  /** A Composition Suite's trace, every round's steps and handoffs in order; null for other subjects. */
+  composition: CompositionTrace | null;
 }
 
 type Settled = { kind: 'done'; response: SubjectResponse } | { kind: 'threw'; error: unknown } | { kind: 'abandoned' };
@@ -301,6 +305,7 @@ async function playRounds(
     wallMs: 0,
     failure: null,
     notes: [],
+    composition: null,
   };
   for (const [i, input] of inputs.entries()) {
     const round = i + 1;
@@ -367,6 +372,16 @@ async function playRounds(
       };
     }
     played.notes.push(...(response.notes ?? []));
+    if (response.composition) {
+      const before = played.composition;
+      played.composition = before
+        ? {
+            ...response.composition,
+            steps: [...before.steps, ...response.composition.steps],
+            handoffs: [...before.handoffs, ...response.composition.handoffs],
+          }
+        : response.composition;
+    }
     if (response.failure) {
       played.failure = response.failure;
       break;

@@ -77,3 +77,17 @@ export {
   type Forward,
   type RetryPolicy,
 } from './recording/index.js';
+export {
+  composition,
+  CompositionDeclarationError,
+  type Composition,
+  type CompositionOptions,
+  type CompositionCriterion,
+  type CompositionFunction,
+} from './composition.js';
+export {
+  compositionSuite,
+  type CompositionSuiteOptions,
+  type CompositionSuiteSubject,
+  type HandoffDeclaration,
+} from './composition-suite.js';

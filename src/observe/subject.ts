@@ -1,5 +1,7 @@
 import type {
   Claim,
+  CompositionSuite,
+  CompositionTrace,
   EffectClass,
   JsonValue,
   ProcessExit,
@@ -57,6 +59,8 @@ export interface SubjectResponse {
   recordedInput?: JsonValue;
   /** This was the recording's last round: the attempt ends here even if the Case allows more rounds. */
   last?: boolean;
+  /** What a Composition Suite did in this round: its handoffs and each composition's own observation. */
+  composition?: CompositionTrace;
 }
 
 /** The tools an attempt may use: every call is recorded and admitted or denied by effect class. */
@@ -116,6 +120,8 @@ export interface Subject {
   readonly isolation?: Isolation | null;
   /** Declared independence of its attempts; default: `not-independent` for replay subjects, else `independent`. */
   readonly independence?: AttemptIndependence;
+  /** The pinned graph when the subject is a Composition Suite (observe/composition-suite.ts). */
+  readonly composition?: CompositionSuite;
   /** Resolve the immutable revision the Outcome binds to (declared, git, package version…). */
   identify(): Promise<SubjectIdentity>;
   /** Run one round. Throwing is a subject error, recorded as a status, never a FAIL. */

@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
 import { RUN_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
+import { findingsFile } from './findings-file.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
-import { writeOutcomeFiles } from './outcome-files.js';
 import { runBudgetText } from './run-budget-text.js';
 import { markdownText } from './safe-text.js';
+import { writeOutcomeFiles } from './outcome-files.js';
 
 /** Write a file whole or not at all: a temp file beside it, then a rename. */
 export function writeFileAtomic(file: string, content: string): void {
@@ -50,6 +51,11 @@ export interface RunArtifacts {
   missing: RunIndex['missing'];
   /** What interrupted the run (e.g. "SIGINT"); absent or null when it ran to its end. */
   interruptedBy?: string | null;
+  /**
+   * Outcomes whose attempts were written while their trial ran (run/attempt-stream), with that file: it is moved into
+   * the run folder rather than written again from `attempts` (which may hold lean copies, for rendering only).
+   */
+  attemptFiles?: ReadonlyMap<Outcome, string>;
   /** The run-wide budget and what the run spent of it; absent or null when the run declared none. */
   runBudget?: BudgetRecord | null;
 }
@@ -83,7 +89,7 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     for (let i = 2; used.has(file); i += 1)
       file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
     used.add(file);
-    writeOutcomeFiles(path.join(runDir, file), outcome);
+    writeOutcomeFiles(path.join(runDir, file), outcome, run.attemptFiles?.get(outcome) ?? null);
     rows.push({
       id: outcome.trial.id,
       name: outcome.trial.name,
@@ -119,6 +125,8 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
   // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
   if (suites.length > 0)
     writeFileAtomic(path.join(runDir, 'suite-calibration.json'), artifactJson(calibrateAcrossSuites(suites)));
+  // Findings returned to their owners, grouped by owner, for hand-off (`riddle findings`).
+  writeFileAtomic(path.join(runDir, 'findings.json'), artifactJson(findingsFile(run.outcomes, run.runId)));
   writeFileAtomic(path.join(runDir, 'index.json'), artifactJson(index));
   if (index.incomplete) return { runDir, index: path.join(runDir, 'index.json') };
   const latest: RunIndex = {

@@ -1,5 +1,6 @@
 export { summaryLine, formatVerdictFailure, armRate, armTally } from './verdict-text.js';
 export { formatProgress } from './progress-text.js';
+export { armReasonText, trialReasonText } from './reasons.js';
 export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
 export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';
@@ -13,8 +14,16 @@ export {
   type RunArtifacts,
 } from './artifacts.js';
 export { renderHtml } from './html.js';
+export { DETAILED_ATTEMPTS } from './html/page.js';
 export { costText, usdText, spendingLines, costSectionHtml, costChangeText } from './cost-text.js';
 export { runBudgetText } from './run-budget-text.js';
-export { attemptsFileName, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
+export { attemptsFileName, forEachJsonLine, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';
 export { neutraliseText, escapeHtml, markdownText, mapStrings } from './safe-text.js';
+export {
+  findingsFile,
+  findingsFor,
+  renderFindingsMarkdown,
+  renderFindingsText,
+  compositionLines,
+} from './findings-file.js';

@@ -1,6 +1,8 @@
 import type { Outcome } from '../model/index.js';
+import { compositionLines } from './findings-file.js';
 import { mapStrings, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
+import { suiteRuleMarkdown } from './suite-rule-text.js';
 import { pressureText } from './terminal.js';
 import { trapGroupLines } from './traps.js';
 import { armRate, armTally } from './verdict-text.js';
@@ -54,9 +56,18 @@ export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string
       if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
     for (const group of o.traps)
       lines.push('', ...trapGroupLines(group).map(({ label, text }) => `- ${label}: ${cell(text)}`));
+    if (o.suiteRule) lines.push('', ...suiteRuleMarkdown(o.suiteRule));
     for (const w of o.warnings) lines.push('', `> warning: ${w}`);
     if (o.findings.length)
-      lines.push('', ...o.findings.map((f) => `- **${f.owner}** · ${cell(f.kind)}: ${cell(f.message)}`));
+      lines.push(
+        '',
+        ...o.findings.map(
+          (f) =>
+            `- **${f.owner}**${f.composition ? ` · ${cell(f.composition.name)} (${cell(f.composition.owner)})` : ''} · ${cell(f.kind)}: ${cell(f.message)}`,
+        ),
+      );
+    if (o.compositions)
+      lines.push('', '| composition |', '|---|', ...compositionLines(o.compositions).map((l) => `| ${cell(l)} |`));
     if (o.capabilities.length) lines.push('', ...o.capabilities.map((c) => `- capability: ${cell(c)}`));
   }
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));

@@ -1,8 +1,10 @@
 import pc from 'picocolors';
 import { VERDICT_COLOUR } from './verdict-colour.js';
 import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
+import { compositionLines } from './findings-file.js';
 import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
+import { suiteRuleLines } from './suite-rule-text.js';
 import { armRate, armTally } from './verdict-text.js';
 import { spendingLines } from './cost-text.js';
 import { trapGroupLines } from './traps.js';
@@ -113,11 +115,16 @@ export function renderTerminal(
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
     else {
       for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
+      // A trap group's arms are shown by the group's own lines below.
+      const trapArms = new Set(outcome.traps.flatMap((g) => g.arms.map((a) => a.arm)));
       for (const arm of outcome.arms)
-        if (arm.pressure) lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
+        if (arm.pressure && !trapArms.has(arm.arm))
+          lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
     }
     for (const group of outcome.traps)
       for (const { label, text } of trapGroupLines(group)) lines.push(`    ${pc.dim(label)} ${text}`);
+    if (outcome.suiteRule)
+      for (const { label, text } of suiteRuleLines(outcome.suiteRule)) lines.push(`    ${pc.dim(label)} ${text}`);
     const mc = outcome.judgment.matchedControl;
     if (mc && mc.discrimination !== null) {
       const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : '']
@@ -131,6 +138,8 @@ export function renderTerminal(
     lines.push(`    ${pc.dim('why')} ${reason}`);
     for (const { label, text } of spendingLines(outcome)) lines.push(`    ${pc.dim(label)} ${text}`);
     lines.push(...contradictions(outcome));
+    if (outcome.compositions)
+      for (const line of compositionLines(outcome.compositions)) lines.push(`    ${pc.dim('composition')} ${line}`);
     for (const warning of outcome.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`);
     const kept = outcome.attempts.filter((a) => a.sandbox !== null);
     for (const a of kept) lines.push(`    ${pc.dim('sandbox kept')} ${a.arm}#${a.index} (${a.verdict}): ${a.sandbox}`);
@@ -174,7 +183,12 @@ function findingsByOwner(outcomes: readonly Outcome[]): string[] {
     if (mine.length === 0) continue;
     if (lines.length === 0) lines.push('', pc.bold(' findings by owner'));
     lines.push(`  ${pc.bold(owner)} (${mine.length})`);
-    for (const { trial, finding } of mine.slice(0, 8)) lines.push(`    ${pc.dim(`${trial}:`)} ${finding.message}`);
+    for (const { trial, finding } of mine.slice(0, 8)) {
+      const team = finding.composition
+        ? `${pc.bold(finding.composition.name)} ${pc.dim(`(${finding.composition.owner})`)} `
+        : '';
+      lines.push(`    ${pc.dim(`${trial}:`)} ${team}${finding.message}`);
+    }
     if (mine.length > 8) lines.push(pc.dim(`    … ${mine.length - 8} more in the report`));
   }
   return lines;

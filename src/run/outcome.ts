@@ -5,17 +5,26 @@ import {
   OUTCOME_SCHEMA,
   type ArmSummary,
   type AttemptRecord,
+  type CompositionSuite,
   type Outcome,
   type RegistrationCheck,
   type Rubric,
   type TrialJudgment,
   type TrialSuite,
 } from '../model/index.js';
-import { summarizeSuite, trapGroups } from '../aggregate/index.js';
+import {
+  decideSuiteRule,
+  judgeBySuiteRule,
+  summarizeCompositions,
+  summarizeSuite,
+  trapGroups,
+} from '../aggregate/index.js';
 import { capabilitiesAndFindings, coverageTable } from '../evaluate/index.js';
+import { withExecutionFindings } from '../evaluate/execution-findings.js';
 import { attemptsToCertify } from '../statistics/index.js';
 import { concealHoldout } from './holdout.js';
 import { outcomeId } from './outcome-id.js';
+import type { StreamedAttempts } from './attempt-stream.js';
 import type { TrialPlan } from './run-trial.js';
 
 export interface OutcomeParts {
@@ -23,11 +32,16 @@ export interface OutcomeParts {
     evaluators: readonly { record: Outcome['records']['evaluators'][number] }[];
   };
   attempts: readonly AttemptRecord[];
+  /**
+   * When the attempts were written out as they finished (run/attempt-stream): their file and digests. `attempts` then
+   * holds their lean copies, which decide and total but are not stored; the Outcome holds none and names the file.
+   */
+  streamed?: StreamedAttempts | null;
   arms: readonly ArmSummary[];
   judgment: TrialJudgment;
   execution: Outcome['execution'];
-  /** Errors raised outside any attempt's awaited call that could not be tied to one attempt (see StrayErrors). */
-  strayErrors?: readonly string[];
+  /** The graph the attempts ran through when the subject is a Composition Suite; absent or null otherwise. */
+  compositionSuite?: CompositionSuite | null;
 }
 
 function percentile(sorted: readonly number[], p: number): number | null {
@@ -90,12 +104,29 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     .map((a) => a.durationMs)
     .sort((a, b) => a - b);
   const records = { suite, rubric, evaluators, environment };
-  const routed = capabilitiesAndFindings({
-    records,
-    attempts: [...parts.attempts],
-    arms: [...parts.arms],
-    judgment: parts.judgment,
-  });
+  const tables = suite.aggregation.summary;
+  const source = { records, attempts: [...parts.attempts] };
+  const suiteSummary = tables ? summarizeSuite(source, tables) : null;
+  // A declared suite rule decides the trial from the suite's rates, not from its rows one by one.
+  const suiteRule = tables && suiteSummary ? decideSuiteRule(source, tables, suiteSummary) : null;
+  const judgment = judgeBySuiteRule(parts.judgment, suiteRule, suite.aggregation.passOn);
+  const compositions = summarizeCompositions(
+    parts.compositionSuite ?? null,
+    parts.attempts,
+    rubric.threshold.rate,
+    rubric.threshold.alpha,
+  );
+  const routed = withExecutionFindings(
+    capabilitiesAndFindings({
+      compositions,
+      records,
+      attempts: [...parts.attempts],
+      arms: [...parts.arms],
+      judgment,
+      suiteRule,
+    }),
+    parts.execution,
+  );
   const outcome: Omit<Outcome, 'id'> = {
     schema: OUTCOME_SCHEMA,
     setup: fingerprint(pinned),
@@ -106,14 +137,14 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     attempts: [...parts.attempts],
     attemptsFile: null,
     arms: [...parts.arms],
-    judgment: parts.judgment,
-    suite: suite.aggregation.summary
-      ? summarizeSuite({ records, attempts: [...parts.attempts] }, suite.aggregation.summary)
-      : null,
+    judgment,
+    suite: suiteSummary,
+    suiteRule,
     coverage: coverageTable(rubric, pinned.rubric, environment.subject.revision, parts.attempts),
     capabilities: routed.capabilities,
     findings: routed.findings,
     traps: trapGroups(suite, parts.attempts, parts.arms),
+    compositions,
     cost: {
       ...costOf(receipts, prices),
       ...costBreakdown(
@@ -126,13 +157,12 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
       p50Ms: percentile(durations, 0.5),
       p95Ms: percentile(durations, 0.95),
     },
-    warnings: [
-      ...outcomeWarnings(parts.plan),
-      ...(parts.strayErrors ?? []).map((error) => `harness: ${error}, while this trial ran (not tied to one attempt)`),
-    ],
+    warnings: outcomeWarnings(parts.plan),
     registration: parts.plan.registration ?? null,
   };
   const reported = parts.plan.holdout && !parts.plan.holdout.revealed ? concealHoldout(outcome) : outcome;
-  const { schema, ...rest } = reported;
-  return { schema, id: outcomeId(reported), ...rest };
+  // Attempts written out as they finished: the Outcome names their file and its id takes them by their digests.
+  const stored = parts.streamed ? { ...reported, attempts: [], attemptsFile: parts.streamed.file } : reported;
+  const { schema, ...rest } = stored;
+  return { schema, id: outcomeId(stored, parts.streamed?.digests), ...rest };
 }

@@ -80,9 +80,12 @@ export async function rejudgeOutcome(outcome: Outcome, options: RejudgeOptions):
     notRun: (arm) => outcome.arms.find((a) => a.arm === arm)?.notRun ?? { count: 0, reason: '' },
     blocked: outcome.judgment.blocked,
     cutShort: outcome.judgment.incomplete ? outcome.arms.reduce((n, a) => n + a.notRun.count, 0) : 0,
+    // The run's untied errors stay with its evidence: re-judging it does not make it clean.
+    strayErrors: outcome.execution.strayErrors,
   });
   return assembleOutcome({
     plan: { suite, rubric, environment, evaluators: options.evaluators },
+    compositionSuite: outcome.compositions?.suite ?? null,
     attempts,
     arms,
     judgment,

@@ -28,6 +28,7 @@ import { decideTrial } from './decide.js';
 import { trialProgress } from './progress.js';
 import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
+import type { AttemptStream } from './attempt-stream.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -70,6 +71,11 @@ export interface RunServices {
   onProgress?: (progress: TrialProgress) => void;
   /** The run-wide budget shared by every trial in every worker (run/run-budget.ts); absent or null: none. */
   runBudget?: RunLedger | null;
+  /**
+   * Where each attempt is written as it finishes (run/attempt-stream): the trial then keeps lean copies only, and its
+   * Outcome names the file instead of holding the attempts. Not used for a holdout whose attempts are concealed.
+   */
+  attempts?: AttemptStream | null;
 }
 
 interface ArmState {
@@ -157,6 +163,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   };
 
   const stray = new StrayErrors();
+  const stream = plan.holdout && !plan.holdout.revealed ? null : (services.attempts ?? null);
+  const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();
   let next = 0;
   const worker = async () => {
     while (next < schedule.length) {
@@ -229,7 +237,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         meter?.spend(record);
         await runGate?.spend(record);
       }
-      arm.records.push(record);
+      arm.records.push(stream ? stream.add(record) : record);
       arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;
       considerStopping(slot.arm);
       services.onProgress?.(trialProgress(suite, describeRule(rule), state));
@@ -246,6 +254,11 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       const errors = stray.of(`${record.arm}#${record.index}`);
       const marked = armCase ? withStrayErrors(record, errors, { case: armCase, rubric }) : record;
       if (marked !== record) {
+        // The written attempt is amended alike when the stream ends.
+        if (armCase && stream)
+          amendments.set(`${record.arm}#${record.index}`, (full) =>
+            withStrayErrors(full, errors, { case: armCase, rubric }),
+          );
         arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 1) - 1;
         arm.verdicts[marked.verdict] = (arm.verdicts[marked.verdict] ?? 0) + 1;
       }
@@ -261,6 +274,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     notRun: (arm) => notRun.get(arm) ?? { count: 0, reason: '' },
     blocked: blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null,
     cutShort,
+    strayErrors: stray.unattributed,
   });
   const stopping = [
     ...[...state.entries()].flatMap(([arm, s]) =>
@@ -273,10 +287,11 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   ];
   return assembleOutcome({
     plan,
+    compositionSuite: plan.subject.composition ?? null,
     attempts,
+    streamed: stream?.finish(amendments) ?? null,
     arms,
     judgment,
-    strayErrors: stray.unattributed,
     execution: {
       startedAt,
       finishedAt: new Date(services.clock.now()).toISOString(),
@@ -289,6 +304,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       holdout: plan.holdout ? { access: plan.holdout.access, budget: plan.holdout.budget } : null,
       budget: meter?.record() ?? null,
       providers: plan.providers ? await plan.providers.record() : null,
+      strayErrors: [...stray.unattributed],
+      outsideWrites: null,
     },
   });
 }

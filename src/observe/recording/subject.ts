@@ -13,6 +13,7 @@ export function withProviderTraffic(subject: Subject, gateway: ProviderGateway):
   return {
     kind: subject.kind,
     name: subject.name,
+    ...(subject.composition ? { composition: subject.composition } : {}),
     identify: () => subject.identify(),
     async respond(input, context) {
       const traffic = gateway.attempt(context.arm, context.attempt, context.seed, context.round);

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../../model/index.js';
 import { sampleReasons, formatSampleReason } from '../sample-reasons.js';
+import { compositionLines } from '../findings-file.js';
 import { escapeHtml as escape } from '../safe-text.js';
 import { suiteTables, type SuiteTable } from '../suite-table.js';
 import { pressureText } from '../terminal.js';
 import { trapGroupsHtml } from '../traps.js';
+import { suiteRuleHtml } from '../suite-rule-text.js';
 import { armTally } from '../verdict-text.js';
 import { CLIENT_SCRIPT, STYLE } from './client.js';
 import { distributionBar, intervalBar, intervalPlot, survivalCurve } from './svg.js';
@@ -26,7 +28,7 @@ export function trialAnchor(trialId: string): string {
 }
 
 /** Past this many attempts in a trial, its attempts carry their verdict and reason only (keeps large runs small). */
-const DETAILED_ATTEMPTS = 2000;
+export const DETAILED_ATTEMPTS = 2000;
 
 /** JSON inside a <script type="application/json">: nothing in it can close the element or open a comment. */
 const scriptJson = (value: unknown) =>
@@ -105,9 +107,17 @@ ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRef
 ${outcome.arms.map((arm, i) => armRow(arm, tid, i)).join('\n')}</tbody></table></div>
 ${pressure.map((a) => `<figure class="pressure"><figcaption>Pressure on ${escape(a.arm)}: ${escape(a.pressure ? pressureText(a.pressure) : '')}</figcaption>${a.pressure ? survivalCurve(a.pressure.survival) : ''}</figure>`).join('\n')}
 ${trapGroupsHtml(outcome.traps)}
+${outcome.suiteRule ? suiteRuleHtml(outcome.suiteRule) : ''}
 ${contradictions(outcome)}
 ${outcome.warnings.map((w) => `<p class="warning">warning: ${escape(w)}</p>`).join('')}
-${outcome.findings.length ? `<h4>Findings</h4><ul>${outcome.findings.map((f) => `<li><b>${escape(f.owner)}</b> · ${escape(f.kind)}: ${escape(f.message)}</li>`).join('')}</ul>` : ''}
+${outcome.findings.length ? `<h4>Findings</h4><ul>${outcome.findings.map((f) => `<li><b>${escape(f.owner)}</b>${f.composition ? ` · ${escape(f.composition.name)} (${escape(f.composition.owner)})` : ''} · ${escape(f.kind)}: ${escape(f.message)} <small>${escape(f.id)}</small></li>`).join('')}</ul>` : ''}
+${
+  outcome.compositions
+    ? `<h4>Compositions</h4><ul>${compositionLines(outcome.compositions)
+        .map((line) => `<li>${escape(line)}</li>`)
+        .join('')}</ul>`
+    : ''
+}
 ${outcome.capabilities.length ? `<h4>Capability claims</h4><ul>${outcome.capabilities.map((c) => `<li>${escape(c)}</li>`).join('')}</ul>` : ''}
 <details class="attempts" data-trial="${tid}"><summary>Attempts (${outcome.attempts.length})</summary>
 <div class="pager"><button type="button" class="prev">‹ previous</button><span class="page-label"></span><button type="button" class="next">next ›</button></div>

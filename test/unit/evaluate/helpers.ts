@@ -24,6 +24,7 @@ export function observation(parts: Partial<Observation> & { reply?: JsonValue } 
     resources: { wallMs: 1, cpuMs: null, peakRssBytes: null },
     observers: null,
     notes: [],
+    composition: null,
     ...rest,
   };
 }
@@ -61,16 +62,7 @@ export function toolRequest(
 }
 
 export function criterion(name: string, fields: Partial<Criterion> = {}): Criterion {
-  return {
-    name,
-    description: name,
-    needs: 'receipt',
-    required: true,
-    target: null,
-    labels: null,
-    score: null,
-    ...fields,
-  };
+  return { name, description: name, needs: 'receipt', required: true, target: null, labels: null, score: null, ...fields };
 }
 
 export function rubric(...criteria: Criterion[]): Rubric {
@@ -100,6 +92,7 @@ export function testCase(expect: string[] = [], forbid: string[] = []): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    trap: null,
   };
 }
 

@@ -28,6 +28,7 @@ function arm(id: string, role: 'case' | 'control', verdict: Verdict, fields: Par
     required: { successes: 20, attempts: 20, lower: 0.8609, upper: 1 },
     exclusions: [],
     verdict,
+    why: null,
     reason: `${verdict} by the bound`,
     refusal: null,
     labels: {},
@@ -72,6 +73,8 @@ function outcome(
     attempts,
     arms,
     judgment: trial,
+    compositions: null,
+    suiteRule: null,
   };
 }
 
@@ -237,15 +240,12 @@ describe('capabilitiesAndFindings', () => {
 
 describe('coverageTable', () => {
   it('counts per criterion the attempts it was covered in and lists the uncovered ones, bound to the rubric and subject revision', () => {
-    const evidence = {
-      kind: 'file' as const,
-      target: 'notes/2019.txt',
-      grade: 'receipt' as const,
-      detail: 'no change observed',
-    };
     const attempts = [
       attempt('case', 0, 'PASS', {
-        criteria: [{ ...result('keepsFile', 'met'), coveredBy: [evidence] }, result('declines', 'unknown')],
+        criteria: [
+          { ...result('keepsFile', 'met'), coveredBy: [{ finding: 0, evidence: 0 }] },
+          result('declines', 'unknown'),
+        ],
       }),
       attempt('case', 1, 'UNKNOWN', { status: 'harness_error' }),
     ];

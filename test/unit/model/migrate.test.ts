@@ -3,9 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadRun } from '../../../src/cli/read-records.js';
+import { coveringEvidence } from '../../../src/evaluate/index.js';
 import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
 import { outcomeV1toV2, outcomeV2toV3 } from '../../../src/model/migrations.js';
-import { readOutcomeFile } from '../../../src/report/outcome-files.js';
+import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 
 /** Real artifacts written by earlier versions of riddle, one folder per version, each holding run folders. */
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/artifacts');
@@ -25,6 +26,8 @@ describe('stored artifacts of every earlier version', () => {
       it(`read through migrate: ${version}/${path.basename(run)}`, () => {
         const loaded = loadRun(run);
         expect(loaded.index?.schema).toBe(RUN_SCHEMA);
+        // Runs before the run-wide budget (riddle.run/3) declared none.
+        expect(loaded.index?.runBudget).toBeNull();
         expect(loaded.outcomes.length).toBe(loaded.index?.trials.length);
         expect(loaded.outcomes.length).toBeGreaterThan(0);
         for (const outcome of loaded.outcomes) {
@@ -111,6 +114,87 @@ describe('outcome 2 → 3', () => {
       expect(outcomeV2toV3(data)).toEqual(once);
       expect(once.schema).toBe('riddle.outcome/3');
     }
+  });
+
+  it('gives every v2 Outcome no suite rule (none could be declared), its verdict standing as its arms gave it', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const data = readJson(path.join(dir, file));
+      expect(data).not.toHaveProperty('suiteRule');
+      const upgraded = outcomeV2toV3(data);
+      expect(upgraded).toHaveProperty('suiteRule', null);
+      expect((upgraded.judgment as { verdict: string }).verdict).toBe((data.judgment as { verdict: string }).verdict);
+    }
+  });
+
+  it('gives every v2 arm a null reason record (not kept then) and keeps its sentence as written', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const data = readJson(path.join(dir, file));
+      const arms = outcomeV2toV3(data).arms as { why: unknown; reason: string }[];
+      expect(arms.length).toBeGreaterThan(0);
+      expect(arms.map((arm) => arm.why)).toEqual(arms.map(() => null));
+      expect(arms.map((arm) => arm.reason)).toEqual((data.arms as { reason: string }[]).map((arm) => arm.reason));
+    }
+  });
+
+  it("points each criterion at the evidence v2 copied into coveredBy, in the attempt's own findings", () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    let pointers = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const v2 = readFileSync(path.join(dir, attemptsFileName(file)), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { criteria: { coveredBy: unknown[] }[] });
+      const v3 = readOutcomeFile(path.join(dir, file));
+      expect(v3.attempts).toHaveLength(v2.length);
+      v3.attempts.forEach((attempt, i) => {
+        attempt.criteria.forEach((result, c) => {
+          pointers += result.coveredBy.length;
+          expect(coveringEvidence(attempt, result)).toEqual(v2[i]?.criteria[c]?.coveredBy);
+        });
+      });
+    }
+    expect(pointers).toBeGreaterThan(10);
+  });
+
+  it('reads v2 Cases as riddle.case/2 in no trap group, and v2 Outcomes with no trap measures', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    let pressured = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const v3 = readOutcomeFile(path.join(dir, file));
+      expect(v3.traps).toEqual([]);
+      expect(v3.records.suite.schema).toBe('riddle.trial-suite/2');
+      for (const arm of v3.records.suite.arms) expect(arm.case).toMatchObject({ schema: 'riddle.case/2', trap: null });
+      for (const attempt of v3.attempts.filter((a) => a.pressure !== null)) {
+        pressured += 1;
+        expect(attempt.pressure?.trap).toBeNull();
+      }
+    }
+    expect(pressured).toBeGreaterThan(0);
+  });
+  it('reads v2 findings as records about the trial as a whole, and v2 attempts as run through no Composition Suite', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    let findings = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const v2 = readJson(path.join(dir, file)) as { findings: { owner: string; kind: string; message: string }[] };
+      const v3 = readOutcomeFile(path.join(dir, file));
+      expect(v3.compositions).toBeNull();
+      for (const attempt of v3.attempts) expect(attempt.observation?.composition ?? null).toBeNull();
+      expect(v3.findings.map((f) => [f.owner, f.kind, f.message])).toEqual(
+        v2.findings.map((f) => [f.owner, f.kind, f.message]),
+      );
+      for (const finding of v3.findings) {
+        findings += 1;
+        expect(finding).toMatchObject({ composition: null, attempts: [], attemptCount: 0, evidence: [] });
+        expect(finding.id).toMatch(/^finding:[0-9a-f]{16}$/);
+        if (finding.kind === 'arm-verdict') expect(finding.severity).toBe('error');
+        if (finding.kind === 'not-independent') expect(finding.severity).toBe('info');
+      }
+      // The id rests on what the finding says, so reading the same v2 record twice gives the same ids.
+      expect(readOutcomeFile(path.join(dir, file)).findings.map((f) => f.id)).toEqual(v3.findings.map((f) => f.id));
+    }
+    expect(findings).toBeGreaterThan(0);
   });
 
   it('reads v2 Rubrics as riddle.rubric/2 with no scored criterion, v2 findings without a score, no score distributions', () => {

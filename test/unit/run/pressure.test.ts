@@ -101,6 +101,7 @@ describe('pressure, round by round', () => {
         { part: 'toolRequests', observer: 'tool-gateway', grade: 'receipt' },
       ],
       notes: [],
+      composition: null,
     };
     const second = upToRound(o, 2);
     expect(second.rounds.map((r) => r.index)).toEqual([1, 2]);

@@ -1,0 +1,108 @@
+import {
+  FINDINGS_SCHEMA,
+  returnsTo,
+  type CompositionSummary,
+  type FindingsFile,
+  type Outcome,
+  type ReturnedFinding,
+} from '../model/index.js';
+import { mapStrings, markdownText } from './safe-text.js';
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A run's findings as the `riddle.findings/1` record: every Outcome's findings with the trial and Outcome they came
+ * from, grouped by the owner each returns to (a composition's owning team, else its boundary), owners in byte
+ * order and findings in the order their Outcomes routed them, so identical runs give identical files.
+ */
+export function findingsFile(outcomes: readonly Outcome[], runId: string | null): FindingsFile {
+  const groups = new Map<string, ReturnedFinding[]>();
+  for (const outcome of outcomes) {
+    for (const finding of outcome.findings) {
+      const owner = returnsTo(finding);
+      const returned: ReturnedFinding = { ...finding, trial: outcome.trial, outcome: outcome.id };
+      groups.set(owner, [...(groups.get(owner) ?? []), returned]);
+    }
+  }
+  const owners = [...groups.entries()]
+    .sort(([a], [b]) => byteOrder(a, b))
+    .map(([owner, findings]) => ({ owner, findings }));
+  return { schema: FINDINGS_SCHEMA, runId, owners, total: owners.reduce((n, o) => n + o.findings.length, 0) };
+}
+
+/** Only the findings returning to `owner` (a team, or a boundary: subject, harness, evaluator, environment). */
+export function findingsFor(file: FindingsFile, owner: string): FindingsFile {
+  const owners = file.owners
+    .map((group) => ({
+      owner: group.owner,
+      findings: group.findings.filter((f) => group.owner === owner || f.owner === owner),
+    }))
+    .filter((group) => group.findings.length > 0);
+  return { ...file, owners, total: owners.reduce((n, o) => n + o.findings.length, 0) };
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const attemptsText = (f: ReturnedFinding) =>
+  f.attemptCount === 0
+    ? '—'
+    : `${f.attempts.map((a) => `${a.arm}#${a.index}`).join(', ')}${f.attemptCount > f.attempts.length ? ` (+${f.attemptCount - f.attempts.length} more)` : ''}`;
+
+/** Findings as Markdown for hand-off: a section per owner, one table row per finding with what it rests on. */
+export function renderFindingsMarkdown(unsafe: FindingsFile): string {
+  const file = mapStrings(unsafe, markdownText);
+  const lines = [
+    `# Findings${file.runId ? ` of run ${file.runId}` : ''}`,
+    '',
+    `${file.total} finding${file.total === 1 ? '' : 's'}.`,
+  ];
+  for (const group of file.owners) {
+    lines.push('', `## ${group.owner} (${group.findings.length})`, '');
+    lines.push(
+      '| severity | kind | trial | composition | finding | attempts | evidence | id |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const f of group.findings) {
+      const composition = f.composition ? `${f.composition.name} (${f.composition.version})` : '—';
+      const evidence = f.evidence.map((e) => `${e.kind} ${e.target}: ${e.detail}`).join('; ') || '—';
+      lines.push(
+        `| ${f.severity} | ${cell(f.kind)} | ${cell(f.trial.name)} | ${cell(composition)} | ${cell(f.message)} | ${cell(attemptsText(f))} | ${cell(evidence)} | \`${f.id}\` |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Findings as plain text for a terminal: owner headings, one finding per line with its id and attempts. */
+export function renderFindingsText(unsafe: FindingsFile): string {
+  const file = mapStrings(unsafe);
+  if (file.total === 0) return 'no findings\n';
+  const lines: string[] = [];
+  for (const group of file.owners) {
+    lines.push(`${group.owner} (${group.findings.length})`);
+    for (const f of group.findings) {
+      const composition = f.composition ? ` [${f.composition.name} ${f.composition.version}]` : '';
+      lines.push(`  ${f.severity} ${f.kind}${composition} — ${f.trial.name}: ${f.message}`);
+      lines.push(`    ${f.id} · attempts ${attemptsText(f)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Each composition's own verdict and rate beside the end-to-end verdict, one line each (terminal and Markdown). */
+export function compositionLines(summary: CompositionSummary): string[] {
+  return summary.results.map((r) => {
+    const rate =
+      r.rate === null || r.interval === null
+        ? 'not run'
+        : `${r.successes}/${r.ran} met (${r.rate.toFixed(2)}, ${Math.round(r.interval.confidence * 100)}% [${r.interval.lower.toFixed(2)}, ${r.interval.upper.toFixed(2)}])`;
+    const extra = [
+      r.crashed ? `${r.crashed} crashed` : '',
+      r.invalidOutputs ? `${r.invalidOutputs} broke its type` : '',
+      r.notReached ? `${r.notReached} not reached` : '',
+      r.attributed ? `${r.attributed} failures attributed` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return `${r.composition} (${r.owner}, ${r.version}) ${r.verdict}: ${rate}${extra ? `; ${extra}` : ''}`;
+  });
+}
