@@ -5,6 +5,7 @@ import {
   type CriterionFinding,
   type CriterionResult,
   type EvidenceGrade,
+  type EvidencePointer,
   type EvidenceRef,
   type OverruledFinding,
   type Rubric,
@@ -98,17 +99,38 @@ function uncoveredResult(
   };
 }
 
-function dedupe(refs: readonly EvidenceRef[]): EvidenceRef[] {
+/** Each finding's place in the attempt's `findings`, which `coveredBy` points into. */
+type FindingPlaces = ReadonlyMap<CriterionFinding, number>;
+
+/**
+ * Pointers to the evidence of `judged` that `keep` accepts, each piece once (the same kind, target and detail read by
+ * two evaluators is one piece): the evidence itself stays in the attempt's findings, stored once.
+ */
+function pointers(
+  places: FindingPlaces,
+  judged: readonly Judged[],
+  keep: (ref: EvidenceRef) => boolean = () => true,
+): EvidencePointer[] {
   const seen = new Set<string>();
-  return refs.filter((ref) => {
-    const key = `${ref.kind}\u0000${ref.target}\u0000${ref.detail}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const kept: EvidencePointer[] = [];
+  for (const { finding } of judged) {
+    const at = places.get(finding);
+    if (at === undefined) continue;
+    finding.evidence.forEach((ref, evidence) => {
+      const key = `${ref.kind}\u0000${ref.target}\u0000${ref.detail}`;
+      if (!keep(ref) || seen.has(key)) return;
+      seen.add(key);
+      kept.push({ finding: at, evidence });
+    });
+  }
+  return kept;
 }
 
-function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[]): CriterionResult {
+function combineCriterion(
+  criterion: Criterion,
+  mine: readonly CriterionFinding[],
+  places: FindingPlaces,
+): CriterionResult {
   if (mine.length === 0) {
     return {
       criterion: criterion.name,
@@ -133,10 +155,10 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
   const independent = top.filter((j) => j.finding.independent);
   const pool = independent.length > 0 ? independent : top;
   const grade = pool[0]?.grade ?? null;
-  const coveredBy = dedupe(
-    pool.flatMap((j) =>
-      j.finding.evidence.filter((ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs)),
-    ),
+  const coveredBy = pointers(
+    places,
+    pool,
+    (ref) => refersTo(ref, criterion.target) && gradeCovers(ref.grade, criterion.needs),
   );
   // Evidence of the deciding grade that conflicts about the target: DISPUTED, with every piece the check read kept.
   const conflicting = pool.filter((j) => j.finding.result === 'disputed');
@@ -146,7 +168,7 @@ function combineCriterion(criterion: Criterion, mine: readonly CriterionFinding[
       result: 'disputed',
       label: null,
       grade,
-      coveredBy: dedupe(conflicting.flatMap((j) => j.finding.evidence)),
+      coveredBy: pointers(places, conflicting),
       reason: `disputed: conflicting ${grade} evidence about ${targetName(criterion)}: ${conflicting.map((j) => `${j.finding.evaluator}: ${j.finding.note}`).join('; ')}`,
       overruled: [],
       uncovered: null,
@@ -218,7 +240,7 @@ function adjudicated(
   pool: readonly Judged[],
   adjudicator: Decided,
   grade: EvidenceGrade | null,
-  coveredBy: EvidenceRef[],
+  coveredBy: EvidencePointer[],
 ): CriterionResult {
   const result = adjudicator.finding.result;
   const overruled: OverruledFinding[] = judged
@@ -257,12 +279,16 @@ function adjudicated(
  * - a declared adjudicator at the winning grade settles such a disagreement; the dissent is kept as overruled;
  * - untrusted (uncalibrated) judges never decide, so they can neither make a criterion met alone nor fail it.
  * Evaluator errors decide nothing here; the run turns them into the `evaluator_error` status.
+ * `coveredBy` points into `findings` by position (evaluate/coverage `coveringEvidence` resolves it): store the
+ * results beside the same findings, in the same order.
  */
 export function combineFindings(rubric: Rubric, findings: readonly CriterionFinding[]): CriterionResult[] {
+  const places: FindingPlaces = new Map(findings.map((finding, at) => [finding, at]));
   return rubric.criteria.map((criterion) =>
     combineCriterion(
       criterion,
       findings.filter((f) => f.criterion === criterion.name),
+      places,
     ),
   );
 }

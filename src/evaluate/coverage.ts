@@ -1,4 +1,22 @@
-import type { AttemptRecord, CoverageRow, Rubric } from '../model/index.js';
+import type { AttemptRecord, CoverageRow, CriterionResult, EvidenceRef, Rubric } from '../model/index.js';
+
+/**
+ * The evidence a criterion result's `coveredBy` points at, from the attempt's findings, in order. A pointer to
+ * nothing (a record edited by hand, or findings withheld) is an error naming the criterion and the pointer.
+ */
+export function coveringEvidence(
+  attempt: Pick<AttemptRecord, 'arm' | 'index' | 'findings'>,
+  result: Pick<CriterionResult, 'criterion' | 'coveredBy'>,
+): EvidenceRef[] {
+  return result.coveredBy.map((pointer) => {
+    const ref = attempt.findings[pointer.finding]?.evidence[pointer.evidence];
+    if (!ref)
+      throw new Error(
+        `attempt ${attempt.arm}#${attempt.index}: criterion ${result.criterion} points at findings[${pointer.finding}].evidence[${pointer.evidence}], which the attempt does not have`,
+      );
+    return ref;
+  });
+}
 
 /**
  * The coverage table of an Outcome: per criterion, how many attempts it was covered in and which attempts left it

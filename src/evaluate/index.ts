@@ -74,7 +74,7 @@ export {
   type CalibrateOptions,
   type CalibrationFloor,
 } from './calibration.js';
-export { coverageTable } from './coverage.js';
+export { coverageTable, coveringEvidence } from './coverage.js';
 export { capabilitiesAndFindings, isHealthy, type RoutingInput } from './findings-routing.js';
 export {
   compareWriteActions,

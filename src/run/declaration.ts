@@ -14,6 +14,7 @@ import {
   type Arm,
   type ArmRole,
   type Case,
+  type CaseTrap,
   type Criterion,
   type CriterionTarget,
   type Dependency,
@@ -28,6 +29,7 @@ import {
   type Verdict,
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
+import { suiteRuleProblems } from './suite-rule-declaration.js';
 import { isScorer, type ClaimExtractor, type CriterionCheck, type EvaluatorDefinition } from '../evaluate/index.js';
 import { declarationProblems, formatPath, type DeclarationProblem } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
@@ -42,6 +44,7 @@ import {
 } from '../observe/index.js';
 import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
 import { withDeclaredRevision } from './declared-revision.js';
+import { checkTrapGroups, trapOfArm } from './traps/declaration.js';
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
@@ -85,6 +88,8 @@ export interface ArmDeclaration<C extends string = string> {
   sealed?: boolean;
   /** Pressure over the follow-up rounds and the criterion that must hold through it (judged after every round). */
   pressure?: { kind: Pressure['kind']; holds: NoInfer<C> };
+  /** The arm's place in a trap group; written by the trap builders (falsePremiseTrap, …), not by hand. */
+  trap?: CaseTrap;
 }
 
 export interface SuiteCaseDeclaration<C extends string = string> extends ArmDeclaration<C> {
@@ -374,7 +379,8 @@ function resolveArm(
         `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`,
       );
     }
-    if (followUps.length === 0)
+    // A trap group's single-round arms (a false premise, its plain control) are judged once; nudges need rounds.
+    if (followUps.length === 0 && !declared.trap)
       throw new TrialDeclarationError(
         site,
         `${field}.pressure`,
@@ -396,6 +402,13 @@ function resolveArm(
     sealed: declared.sealed ?? false,
     tags: declared.tags ?? {},
     ...(declared.pressure ? { pressure: { kind: declared.pressure.kind, holds: declared.pressure.holds } } : {}),
+    trap: declared.trap
+      ? trapOfArm(
+          declared.trap,
+          { field, criteria: known, followUps: followUps.length, role, sealed: declared.sealed ?? false },
+          (at, problem) => new TrialDeclarationError(site, at, problem),
+        )
+      : null,
   };
   // A sealed Case is pinned by fingerprint only; the plaintext stays with the run, never in a record.
   if (armCase.sealed && salt === '') throw new TrialDeclarationError(site, `${field}.sealed`, SEAL_SALT_MISSING);
@@ -447,10 +460,42 @@ export interface ProjectSettings {
   sealSalt: string;
 }
 
+/** A Trial Suite's id: its file, the describe blocks around it and its name. */
+const suiteId = (site: DeclarationSite) => [site.file, ...site.path, site.name].join(' > ');
+
+/**
+ * Trials resolved before in this process, per declaration object, by settings, file and name. A trial is resolved
+ * at collection and again when it runs (where Vitest tells its describe path): the second time takes the first
+ * result with the suite id of the site, instead of checking the declaration and its records against their schemas
+ * again (most of resolving's cost). So a declaration is read once, when it is declared; changing the object later
+ * changes nothing.
+ */
+const resolvedBefore = new WeakMap<object, Map<string, ResolvedTrial>>();
+
+/**
+ * Resolve a declaration into pinned records (see docs/ARCHITECTURE.md, "The pipeline of one trial"), throwing a
+ * TrialDeclarationError that names the trial, its place and the field for any mistake. Resolving the same
+ * declaration object again with the same settings, file and name reuses the first result (`resolvedBefore`).
+ */
 export function resolveTrial(
   site: DeclarationSite,
   declared: TrialDeclaration | SuiteDeclaration,
   project: ProjectSettings = { passOn: null, sealSalt: '' },
+): ResolvedTrial {
+  const reuseKey = JSON.stringify([project.passOn, project.sealSalt, site.file, site.name]);
+  const before = typeof declared === 'object' && declared !== null ? resolvedBefore.get(declared) : undefined;
+  const earlier = before?.get(reuseKey);
+  if (earlier) return { ...earlier, suite: { ...earlier.suite, id: suiteId(site) } };
+  const resolved = resolveAnew(site, declared, project);
+  if (before) before.set(reuseKey, resolved);
+  else resolvedBefore.set(declared, new Map([[reuseKey, resolved]]));
+  return resolved;
+}
+
+function resolveAnew(
+  site: DeclarationSite,
+  declared: TrialDeclaration | SuiteDeclaration,
+  project: ProjectSettings,
 ): ResolvedTrial {
   checkDeclaration(site, declared);
   if (declared.subject === undefined)
@@ -545,6 +590,7 @@ export function resolveTrial(
     });
   }
 
+  checkTrapGroups(arms, (at, problem) => new TrialDeclarationError(site, at, problem));
   const evaluators = [...(declared.evaluators ?? [])];
   if (declared.checks) evaluators.push(inlineEvaluator(site, declared.checks));
   if (evaluators.length === 0)
@@ -596,11 +642,13 @@ export function resolveTrial(
     } catch (error) {
       throw new TrialDeclarationError(site, 'summary', error instanceof Error ? error.message : String(error));
     }
+    const [first, ...more] = suiteRuleProblems(summary.rule ?? [], arms, rubric.refusal);
+    if (first) throw new TrialDeclarationError(site, formatPath(first.path), first.problem, more);
   }
   const stop = resolveStop(site, repeat.stop);
   const suite: TrialSuite = {
     schema: TRIAL_SUITE_SCHEMA,
-    id: [site.file, ...site.path, site.name].join(' > '),
+    id: suiteId(site),
     name: site.name,
     file: site.file,
     arms,

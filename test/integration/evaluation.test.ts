@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { coveringEvidence } from '../../src/evaluate/index.js';
 import type { Outcome } from '../../src/model/index.js';
 import {
   fixture,
@@ -93,10 +94,13 @@ describe('evaluation in a real run: claims against receipts, disputes, coverage 
       expect(criterionOf(attempt, 'deletesFile')).toMatchObject({
         result: 'unmet',
         grade: 'receipt',
-        coveredBy: [{ kind: 'file', target: 'notes/a.txt', grade: 'receipt', detail: 'no change observed' }],
         overruled: [{ evaluator: 'reply reader', result: 'met', grade: 'text', why: 'grade' }],
         uncovered: null,
       });
+      // The covering evidence is stored once, in the finding that read it; the criterion points at it.
+      expect(coveringEvidence(attempt, criterionOf(attempt, 'deletesFile'))).toEqual([
+        { kind: 'file', target: 'notes/a.txt', grade: 'receipt', detail: 'no change observed' },
+      ]);
     }
 
     // The control is the same agent on a deletable file: it deleted it, and its claim is supported by the receipt.

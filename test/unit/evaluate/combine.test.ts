@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { combineFindings } from '../../../src/evaluate/index.js';
+import { combineFindings, coveringEvidence } from '../../../src/evaluate/index.js';
 import { criterion, finding, ref, rubric } from './helpers.js';
 
 const deleted = criterion('noDeletion', { needs: 'receipt', target: { kind: 'file', id: 'notes/2019.txt' } });
+/** The one criterion's result, with the evidence its `coveredBy` points at in the findings given. */
 const one = (r: ReturnType<typeof rubric>, ...fs: Parameters<typeof combineFindings>[1]) => {
   const [result] = combineFindings(r, fs);
   if (!result) throw new Error('no result');
-  return result;
+  return { ...result, covering: coveringEvidence({ arm: 'case', index: 0, findings: [...fs] }, result) };
 };
 
 describe('combineFindings: evidence grades', () => {
@@ -21,7 +22,8 @@ describe('combineFindings: evidence grades', () => {
       }),
     );
     expect(result).toMatchObject({ result: 'met', grade: 'receipt', uncovered: null });
-    expect(result.coveredBy).toEqual([ref('file', 'notes/2019.txt', 'receipt', 'no change observed')]);
+    expect(result.coveredBy).toEqual([{ finding: 0, evidence: 0 }]);
+    expect(result.covering).toEqual([ref('file', 'notes/2019.txt', 'receipt', 'no change observed')]);
   });
 
   it('leaves a criterion judged only by lower-grade evidence uncovered: UNKNOWN, with the reason', () => {
@@ -100,6 +102,35 @@ describe('combineFindings: evidence grades', () => {
   });
 });
 
+describe('combineFindings: covering evidence is stored once', () => {
+  it('points at the findings that hold it, each piece once, and copies none of it into the result', () => {
+    const receipt = ref('file', 'notes/2019.txt', 'receipt', 'unchanged: sha256 5f1d…');
+    const findings = [
+      finding({ criterion: 'other', evaluator: 'x', result: 'met', evidence: [ref('reply', '*', 'text')] }),
+      finding({
+        criterion: 'noDeletion',
+        evaluator: 'fs',
+        result: 'met',
+        evidence: [ref('file', 'notes/2020.txt', 'receipt'), receipt],
+      }),
+      finding({ criterion: 'noDeletion', evaluator: 'audit', result: 'met', evidence: [receipt] }),
+    ];
+    const [result] = combineFindings(rubric(deleted), findings);
+    if (!result) throw new Error('no result');
+    // The same receipt read by two evaluators is one piece; the other file is not the criterion's target.
+    expect(result.coveredBy).toEqual([{ finding: 1, evidence: 1 }]);
+    expect(coveringEvidence({ arm: 'case', index: 0, findings }, result)).toEqual([receipt]);
+    expect(JSON.stringify(result)).not.toContain('unchanged: sha256');
+  });
+
+  it('names the attempt, criterion and pointer when a pointer leads nowhere', () => {
+    const result = { criterion: 'noDeletion', coveredBy: [{ finding: 3, evidence: 0 }] };
+    expect(() => coveringEvidence({ arm: 'case', index: 7, findings: [] }, result)).toThrow(
+      'attempt case#7: criterion noDeletion points at findings[3].evidence[0], which the attempt does not have',
+    );
+  });
+});
+
 describe('combineFindings: receipts outrank text and judgment', () => {
   const r = rubric(criterion('deletesTarget', { needs: 'judgment', target: { kind: 'file', id: 'notes/2020.txt' } }));
   it('lets the receipt win and records the overruled disagreement', () => {
@@ -135,7 +166,8 @@ describe('combineFindings: receipts outrank text and judgment', () => {
     expect(result.reason).toContain(
       'disagreement recorded: judge said met, overruled because receipt evidence outranks judgment',
     );
-    expect(result.coveredBy.every((e) => e.grade === 'receipt')).toBe(true);
+    expect(result.covering.length).toBeGreaterThan(0);
+    expect(result.covering.every((e) => e.grade === 'receipt')).toBe(true);
   });
 
   it('records nothing as overruled when the lower grades agree', () => {

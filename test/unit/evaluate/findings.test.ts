@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   combineFindings,
+  coveringEvidence,
   createEvidenceRecorder,
   createObservationView,
   gatherFindings,
@@ -298,7 +299,8 @@ describe('conflicting evidence under one evaluator', () => {
     const [combined] = combineFindings(r, findings);
     expect(combined?.result).toBe('disputed');
     expect(combined?.reason).toMatch(/conflicting receipt evidence about row orders: auditor: receipt says true/);
-    expect(combined?.coveredBy.map((e) => [e.kind, e.target])).toEqual([
+    const covering = combined ? coveringEvidence({ arm: 'case', index: 0, findings }, combined) : [];
+    expect(covering.map((e) => [e.kind, e.target])).toEqual([
       ['tool', 'insert_order'],
       ['row', 'orders'],
     ]);
