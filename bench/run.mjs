@@ -6,6 +6,8 @@
 //   npm run bench             full run (several minutes on 2 cores)
 //   npm run bench -- --quick  3 pairs instead of 5 and smaller sizes
 //   npm run bench -- --only=attempts,trials,io,scale,sampler
+//   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
+//                                                 (a checkout with dist/ and node_modules/), interleaved with this one
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,17 @@ const only =
     .split(',') ?? null;
 const wanted = (name) => only === null || only.includes(name);
 const PAIRS = quick ? 3 : 5;
+const baselineRoot = process.argv.find((a) => a.startsWith('--baseline='))?.slice(11) ?? null;
+if (baselineRoot !== null && !existsSync(path.join(baselineRoot, 'dist', 'vitest', 'index.js')))
+  throw new Error(`--baseline=${baselineRoot}: no built riddle there (dist/vitest/index.js); run its build first`);
+/**
+ * The copies of riddle measured: this checkout, and the baseline when given. A workload folder sits under the copy's
+ * root, so `riddle/…` resolves to that copy through its node_modules/riddle link (node_modules must hold one).
+ */
+const copies = [
+  { label: '', workDir: work },
+  ...(baselineRoot ? [{ label: ' (baseline)', workDir: path.join(path.resolve(baselineRoot), 'bench', '.work') }] : []),
+];
 
 /** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
 const MS_PER_TICK = 10;
@@ -199,8 +212,8 @@ for (let i = 0; i < N; i += 1)
   },
 };
 
-function prepare(name) {
-  const dir = path.join(work, name);
+function prepare(name, workDir = work) {
+  const dir = path.join(workDir, name);
   mkdirSync(dir, { recursive: true });
   const workload = workloads[name];
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
@@ -220,11 +233,13 @@ function folderBytes(dir) {
 }
 
 /** One measured run of a workload at size n. */
-async function measure(name, n) {
-  const dir = prepare(name);
+async function measure(name, n, workDir = work) {
+  const dir = prepare(name, workDir);
   const times = path.join(dir, `times-${n}.json`);
   const report = path.join(dir, 'riddle-report');
   rmSync(report, { recursive: true, force: true });
+  // Each run registers its declared policy (n changes between sizes): start every run with no registrations.
+  rmSync(path.join(dir, '.riddle'), { recursive: true, force: true });
   const run = await vitestRun(dir, { BENCH_N: String(n), BENCH_TIMES: times, BENCH_REPORT: report });
   const phase = JSON.parse(readFileSync(times, 'utf8'));
   const artifactBytes = folderBytes(report);
@@ -232,17 +247,36 @@ async function measure(name, n) {
   return { ...run, phaseMs: phase.end - phase.start, afterPhaseMs: run.exitedAt - phase.end, artifactBytes };
 }
 
-/** Paired big-minus-small differences per unit, order alternating; each field's median and range. */
-async function paired(name, small, big) {
-  const deltas = [];
+/**
+ * Paired big-minus-small differences per unit, order alternating; each field's median and range. With several work
+ * folders (copies of riddle) each pair runs in every one, their order alternating too, so the copies share the
+ * machine's load; the deltas come back per folder, in the order given.
+ */
+async function paired(name, small, big, workDirs = [work]) {
+  const deltas = workDirs.map(() => []);
   for (let pair = 0; pair < PAIRS; pair += 1) {
     const order = pair % 2 === 0 ? [small, big] : [big, small];
-    const runs = {};
-    for (const n of order) runs[n] = await measure(name, n);
-    const per = (field) => (runs[big][field] - runs[small][field]) / (big - small);
-    deltas.push({ cpuMs: per('cpuMs'), wallMs: per('wallMs'), phaseMs: per('phaseMs'), big: runs[big] });
+    const folders = workDirs.map((dir, i) => [dir, i]);
+    if (pair % 2 === 1) folders.reverse();
+    for (const [dir, i] of folders) {
+      const runs = {};
+      for (const n of order) runs[n] = await measure(name, n, dir);
+      const per = (field) => (runs[big][field] - runs[small][field]) / (big - small);
+      deltas[i].push({ cpuMs: per('cpuMs'), wallMs: per('wallMs'), phaseMs: per('phaseMs'), big: runs[big] });
+    }
   }
-  return deltas;
+  return workDirs.length === 1 ? deltas[0] : deltas;
+}
+
+/** `paired` for a riddle workload in every copy measured: one labelled list of deltas per copy. */
+async function pairedCopies(name, small, big) {
+  const all = await paired(
+    name,
+    small,
+    big,
+    copies.map((c) => c.workDir),
+  );
+  return copies.map((copy, i) => ({ label: copy.label, deltas: copies.length === 1 ? all : all[i] }));
 }
 
 const median = (values) => {
@@ -280,8 +314,11 @@ console.log(
 if (wanted('attempts')) {
   const [small, big] = quick ? [200, 2000] : [500, 5000];
   console.log(`per attempt: one trial of ${big} − ${small} attempts (function subject), beside as many plain tests`);
-  const riddle = describe('riddle attempt', await paired('riddle-attempts', small, big), 'attempt');
+  const [riddle, ...others] = (await pairedCopies('riddle-attempts', small, big)).map((c) =>
+    describe(`riddle attempt${c.label}`, c.deltas, 'attempt'),
+  );
   const plain = describe('plain Vitest test', await paired('plain-attempts', small, big), 'test');
+  for (const other of others) line(`  baseline / this: ${(other.cpu / riddle.cpu).toFixed(2)}× CPU per attempt`);
   const ratio = riddle.cpu / plain.cpu;
   line(`  ratio riddle / plain: ${ratio.toFixed(2)}×`);
   goal('per-attempt CPU ≤ 0.05 ms', riddle.cpu <= 0.05, `${fmt(riddle.cpu)} ms`);
@@ -291,8 +328,14 @@ if (wanted('attempts')) {
 if (wanted('trials')) {
   const [small, big] = quick ? [10, 60] : [20, 120];
   console.log(`\nper trial: ${big} − ${small} one-attempt trials, beside as many plain tests`);
-  const riddle = describe('riddle one-attempt trial', await paired('riddle-trials', small, big), 'trial');
+  const [riddle, ...others] = (await pairedCopies('riddle-trials', small, big)).map((c) =>
+    describe(`riddle one-attempt trial${c.label}`, c.deltas, 'trial'),
+  );
   const plain = describe('plain Vitest test', await paired('plain-attempts', small, big), 'test');
+  for (const other of others)
+    line(
+      `  baseline's fixed cost per trial: ${fmt(other.cpu - plain.cpu)} ms CPU, ${fmt(other.wall - plain.wall)} ms wall`,
+    );
   const fixed = riddle.cpu - plain.cpu;
   line(
     `  riddle's fixed cost per trial (trial − plain test): ${fmt(fixed)} ms CPU, ${fmt(riddle.wall - plain.wall)} ms wall`,
@@ -304,52 +347,58 @@ if (wanted('io')) {
   const [small, big] = [100, 1000];
   const ideal = (n) => (n / 50) * 20;
   console.log(`\n20 ms I/O-bound subject at concurrency 50: ${big} attempts (ideal test phase ${ideal(big)} ms)`);
-  for (const [label, name] of [
-    ['riddle', 'riddle-io'],
-    ['plain Vitest (test.concurrent)', 'plain-io'],
-  ]) {
-    const deltas = await paired(name, small, big);
+  const report = (label, deltas, isGoal) => {
     const phase = deltas.map((d) => d.big.phaseMs);
     const efficiency = phase.map((p) => ideal(big) / p);
     const marginal = deltas.map((d) => (ideal(big) - ideal(small)) / (big - small) / d.phaseMs);
     line(
       `  ${label.padEnd(32)} test phase ${fmt(median(phase))} ms [${spread(phase)}]: ${(100 * median(efficiency)).toFixed(0)}% of ideal (marginal ${(100 * median(marginal)).toFixed(0)}%), CPU ${fmt(median(deltas.map((d) => d.cpuMs)))} ms/attempt`,
     );
-    if (name === 'riddle-io')
+    if (isGoal)
       goal(
         '20 ms I/O, 1,000 attempts at concurrency 50 ≥ 95% of ideal wall',
         median(efficiency) >= 0.95,
         `${(100 * median(efficiency)).toFixed(1)}%`,
       );
-  }
+  };
+  for (const copy of await pairedCopies('riddle-io', small, big))
+    report(`riddle${copy.label}`, copy.deltas, copy.label === '');
+  report('plain Vitest (test.concurrent)', await paired('plain-io', small, big), false);
 }
 
 if (wanted('scale')) {
   const sizes = quick ? [2_000, 6_000, 18_000] : [10_000, 30_000, 100_000];
   console.log(`\nat scale: one trial of ${sizes.join(' / ')} attempts (one run each)`);
-  const runs = [];
-  for (const n of sizes) {
-    const run = await measure('riddle-attempts', n);
-    runs.push({ n, ...run });
-    line(
-      `  ${String(n).padStart(7)} attempts: wall ${fmt(run.wallMs)} ms, test phase ${fmt(run.phaseMs)} ms, after the tests ${fmt(run.afterPhaseMs)} ms, CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)}, artifacts ${mb(run.artifactBytes)}`,
-    );
+  for (const copy of copies) copy.runs = [];
+  for (const [i, n] of sizes.entries()) {
+    for (const copy of i % 2 === 0 ? copies : [...copies].reverse()) {
+      const run = await measure('riddle-attempts', n, copy.workDir);
+      copy.runs.push({ n, ...run });
+    }
   }
-  // Linear means each further attempt costs the same after the tests: compare the marginal cost between the two
-  // smaller sizes with that between the two larger ones.
-  const marginal = (i) => (runs[i + 1].afterPhaseMs - runs[i].afterPhaseMs) / (runs[i + 1].n - runs[i].n);
-  const [first, last] = [marginal(0), marginal(runs.length - 2)];
-  line(
-    `  after the tests, per further attempt: ${fmt(first)} ms (${sizes[0]}→${sizes[1]}), ${fmt(last)} ms (${sizes.at(-2)}→${sizes.at(-1)})`,
-  );
-  const growth = last / first;
-  goal(
-    `after-test phase linear in attempts (marginal cost at the largest sizes ≤ 1.3× that at the smallest)`,
-    growth <= 1.3,
-    `${growth.toFixed(2)}×`,
-  );
-  const peak = Math.max(...runs.map((r) => r.peakRss));
-  goal(`peak RSS ≤ 300 MB at ${sizes.at(-1)} attempts`, peak <= 300 * 2 ** 20, mb(peak));
+  for (const copy of copies) {
+    const { runs } = copy;
+    for (const run of runs)
+      line(
+        `  ${String(run.n).padStart(7)} attempts${copy.label}: wall ${fmt(run.wallMs)} ms, test phase ${fmt(run.phaseMs)} ms, after the tests ${fmt(run.afterPhaseMs)} ms, CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)}, artifacts ${mb(run.artifactBytes)}`,
+      );
+    // Linear means each further attempt costs the same after the tests: compare the marginal cost between the two
+    // smaller sizes with that between the two larger ones.
+    const marginal = (i) => (runs[i + 1].afterPhaseMs - runs[i].afterPhaseMs) / (runs[i + 1].n - runs[i].n);
+    const [first, last] = [marginal(0), marginal(runs.length - 2)];
+    line(
+      `  after the tests${copy.label}, per further attempt: ${fmt(first)} ms (${sizes[0]}→${sizes[1]}), ${fmt(last)} ms (${sizes.at(-2)}→${sizes.at(-1)})`,
+    );
+    if (copy.label !== '') continue;
+    const growth = last / first;
+    goal(
+      `after-test phase linear in attempts (marginal cost at the largest sizes ≤ 1.3× that at the smallest)`,
+      growth <= 1.3,
+      `${growth.toFixed(2)}×`,
+    );
+    const peak = Math.max(...runs.map((r) => r.peakRss));
+    goal(`peak RSS ≤ 300 MB at ${sizes.at(-1)} attempts`, peak <= 300 * 2 ** 20, mb(peak));
+  }
 }
 
 if (wanted('sampler')) {
@@ -375,6 +424,6 @@ if (wanted('sampler')) {
   goal('sampler ≤ 1% of a core', share <= 0.01, `${(100 * share).toFixed(2)}%`);
 }
 
-rmSync(work, { recursive: true, force: true });
+for (const copy of copies) rmSync(copy.workDir, { recursive: true, force: true });
 console.log('\nsummary');
 for (const { name, met, figure } of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);

@@ -12,6 +12,65 @@ export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean
   return parts.join('');
 }
 
+/**
+ * `canonicalJson(value)` and `canonicalJson(value, omitKey)` at once, in one walk: for records written whole and
+ * fingerprinted without some members (an attempt's line, and its digest without clock readings).
+ */
+export function canonicalJsonPair(value: unknown, omitKey: (key: string) => boolean): [whole: string, kept: string] {
+  const whole: string[] = [];
+  const kept: string[] = [];
+  writeBoth(value, whole, kept, omitKey);
+  return [whole.join(''), kept.join('')];
+}
+
+/** `write` into `whole`, and into `kept` too with the members `omitKey` names left out. */
+function writeBoth(value: unknown, whole: string[], kept: string[], omitKey: (key: string) => boolean): boolean {
+  if (typeof value !== 'object' || value === null) {
+    const before = whole.length;
+    if (!write(value, whole, undefined)) return false;
+    for (let i = before; i < whole.length; i += 1) kept.push(whole[i] as string);
+    return true;
+  }
+  if (Array.isArray(value)) {
+    whole.push('[');
+    kept.push('[');
+    for (let i = 0; i < value.length; i += 1) {
+      if (i > 0) {
+        whole.push(',');
+        kept.push(',');
+      }
+      if (!writeBoth(value[i], whole, kept, omitKey)) {
+        whole.push('null');
+        kept.push('null');
+      }
+    }
+    whole.push(']');
+    kept.push(']');
+    return true;
+  }
+  whole.push('{');
+  kept.push('{');
+  let firstWhole = true;
+  let firstKept = true;
+  for (const key of orderedKeys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    const name = JSON.stringify(key);
+    whole.push(firstWhole ? '' : ',', name, ':');
+    firstWhole = false;
+    if (omitKey(key)) {
+      write(member, whole, undefined);
+      continue;
+    }
+    kept.push(firstKept ? '' : ',', name, ':');
+    firstKept = false;
+    writeBoth(member, whole, kept, omitKey);
+  }
+  whole.push('}');
+  kept.push('}');
+  return true;
+}
+
 /** An array index as an object key (a canonical integer below 2^32 − 1): objects list these first, ascending. */
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967295;

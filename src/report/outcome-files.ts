@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import { canonicalJson, migrate, RecordError, type Outcome } from '../model/index.js';
 
@@ -18,12 +19,28 @@ function temporary(file: string): string {
 /**
  * Write an Outcome as two files, each whole or not at all: its attempts as JSON Lines (one canonical AttemptRecord
  * per line, in the order run), written a chunk at a time, and beside it the compact Outcome (`attempts` [] and
- * `attemptsFile` naming the lines), so no single string holds every attempt. See docs/ARCHITECTURE.md.
+ * `attemptsFile` naming the lines), so no single string holds every attempt. See docs/ARCHITECTURE.md. When the
+ * attempts were already written while the trial ran (`streamedFrom`, run/attempt-stream), that file is moved into
+ * place instead and `outcome.attempts` is not written.
  */
-export function writeOutcomeFiles(file: string, outcome: Outcome): void {
+export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: string | null = null): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const linesName = attemptsFileName(file);
   const lines = path.join(path.dirname(file), linesName);
+  if (streamedFrom !== null) renameSync(streamedFrom, lines);
+  else writeAttemptLines(lines, outcome);
+  const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
+  const compactTemp = temporary(file);
+  const out = openSync(compactTemp, 'w');
+  try {
+    writeSync(out, `${JSON.stringify(compact, null, 2)}\n`);
+  } finally {
+    closeSync(out);
+  }
+  renameSync(compactTemp, file);
+}
+
+function writeAttemptLines(lines: string, outcome: Outcome): void {
   const linesTemp = temporary(lines);
   const fd = openSync(linesTemp, 'w');
   try {
@@ -40,15 +57,32 @@ export function writeOutcomeFiles(file: string, outcome: Outcome): void {
     closeSync(fd);
   }
   renameSync(linesTemp, lines);
-  const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
-  const compactTemp = temporary(file);
-  const out = openSync(compactTemp, 'w');
+}
+
+/**
+ * Each line of a JSON Lines file, parsed, in order, read a chunk at a time (never the whole file as one string).
+ * A line that is not JSON fails with the file and line number.
+ */
+export function forEachJsonLine(file: string, each: (value: unknown) => void): void {
+  const fd = openSync(file, 'r');
+  const decoder = new StringDecoder('utf8');
   try {
-    writeSync(out, `${JSON.stringify(compact, null, 2)}\n`);
+    const buffer = Buffer.alloc(CHUNK_CHARS);
+    let rest = '';
+    let line = 0;
+    const take = (text: string) => {
+      line += 1;
+      if (text !== '') each(parseJson(text, `${file}:${line}`));
+    };
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      const lines = (rest + decoder.write(buffer.subarray(0, read))).split('\n');
+      rest = lines.pop() ?? '';
+      for (const text of lines) take(text);
+    }
+    take(rest + decoder.end());
   } finally {
-    closeSync(out);
+    closeSync(fd);
   }
-  renameSync(compactTemp, file);
 }
 
 function parseJson(text: string, place: string): unknown {

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256, type Outcome } from '../model/index.js';
+import { canonicalJson, canonicalJsonPair, sha256, type AttemptRecord, type Outcome } from '../model/index.js';
 
 /** Clock readings: timestamps (`…At`) and durations (`…Ms`); they differ between runs that observed the same. */
 const CLOCK_KEY = /(?:At|Ms)$/;
@@ -14,10 +14,36 @@ const isReading = (key: string) => CLOCK_KEY.test(key) || MACHINE_KEYS.has(key);
  * coverage, cost, warnings), so two runs that observed or decided differently never share an id. Clock readings and
  * machine readings are left out (see `CLOCK_KEY`, `MACHINE_KEYS`): a deterministic trial run twice keeps one id. So is
  * the registration check: whether this run registered the policy or found it unchanged is a reading of the project's
- * history, not of the subject (a changed policy still changes the id through the warning it adds).
+ * history, not of the subject (a changed policy still changes the id through the warning it adds). The attempts count
+ * by their digests (`attemptDigest`), in the order given (`sequence` order), and where they are stored does not count.
  */
-export function outcomeId(outcome: Omit<Outcome, 'id'>): string {
-  const { pinned: _pinned, records: _records, registration: _registration, ...results } = outcome;
-  // Filtered while the canonical text is written rather than on a copy first: the Outcome may hold many attempts.
+export function outcomeId(
+  outcome: Omit<Outcome, 'id'>,
+  attemptDigests: readonly string[] = outcome.attempts.map(attemptDigest),
+): string {
+  const {
+    pinned: _pinned,
+    records: _records,
+    registration: _registration,
+    attempts: _attempts,
+    attemptsFile: _attemptsFile,
+    ...rest
+  } = outcome;
+  const results = { ...rest, attempts: attemptDigests };
   return `sha256:${sha256(canonicalJson({ setup: outcome.setup, results }, isReading))}`;
+}
+
+/**
+ * One attempt's part of its Outcome's id: the sha256 of its canonical JSON without clock and machine readings. The id
+ * takes the attempts by these digests, in `sequence` order, so it is the same whether the attempts are held in memory
+ * or were written out one by one as they finished (run/attempt-stream), and wherever the attempts file is.
+ */
+export function attemptDigest(attempt: AttemptRecord): string {
+  return sha256(canonicalJson(attempt, isReading));
+}
+
+/** An attempt's canonical JSON and its `attemptDigest`, from one walk over the record. */
+export function attemptLine(attempt: AttemptRecord): { json: string; digest: string } {
+  const [json, kept] = canonicalJsonPair(attempt, isReading);
+  return { json, digest: sha256(kept) };
 }

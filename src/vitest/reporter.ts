@@ -20,6 +20,8 @@ import { InterruptHandover } from './interrupt-host.js';
 import { harnessVersions } from '../observe/index.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
 import { writeGitHubOutput } from './github-output.js';
+import { removeStreamingDir, streamingDir, withStreamedAttempts } from './streamed-attempts.js';
+import type {} from './attempt-stream-host.js';
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>;
 
@@ -138,6 +140,8 @@ export class RiddleReporter implements Reporter {
   private ctx!: Vitest;
   private interrupts: InterruptHandover | null = null;
   private startedAt = new Date();
+  /** This run's id, chosen when it starts: its trials write their attempts under it while they run. */
+  private runId: string | null = null;
 
   constructor(options: RiddleReporterOptions = {}) {
     const { outputDir, progress, ...defaultOptions } = options;
@@ -168,6 +172,9 @@ export class RiddleReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.runId = newRunId(this.startedAt);
+    // Trials write each attempt here as it finishes (vitest/attempt-stream-host), not into one Outcome at the end.
+    this.ctx.provide('riddleAttempts', { dir: streamingDir(this.outputDir(), this.runId) });
     this.progress?.start(this.ctx);
     this.vitestOutput?.onTestRunStart(specifications);
   }
@@ -189,7 +196,11 @@ export class RiddleReporter implements Reporter {
   ): void {
     this.progress?.stop();
     const interruptedBy = this.interrupts?.interruptedBy ?? (reason === 'interrupted' ? 'a cancelled run' : null);
-    const { outcomes, missing } = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
+    const collected = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
+    const runId = this.runId ?? newRunId(this.startedAt);
+    // Attempts written while the trials ran are read back from their files for the renderers, then filed.
+    const { outcomes, attemptFiles, missing: unreadable } = withStreamedAttempts(collected.outcomes);
+    const missing = [...collected.missing, ...unreadable];
     const runBudget = this.runBudget();
     if (outcomes.length > 0 || missing.length > 0) {
       this.ctx.logger.log(renderTerminal(outcomes, missing));
@@ -197,7 +208,7 @@ export class RiddleReporter implements Reporter {
       try {
         const written = writeRunArtifacts({
           outputDir: this.outputDir(),
-          runId: newRunId(this.startedAt),
+          runId,
           startedAt: this.startedAt.toISOString(),
           finishedAt: new Date().toISOString(),
           versions: { ...harnessVersions(this.ctx.config.root), node: process.version },
@@ -205,7 +216,9 @@ export class RiddleReporter implements Reporter {
           missing,
           interruptedBy,
           runBudget,
+          attemptFiles,
         });
+        removeStreamingDir(streamingDir(this.outputDir(), runId));
         const incomplete = incompleteReason({ outcomes, missing, interruptedBy });
         if (incomplete !== null)
           this.ctx.logger.log(`  riddle: ${incomplete}; the report folder's latest run is still the last complete one`);

@@ -22,6 +22,7 @@ import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
 import { runLedger } from './run-ledger.js';
 import { declarationFrames } from './declared-stack.js';
+import { attemptStreamFor, withAttemptsForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
@@ -122,6 +123,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       expect: context.expect,
       signal,
       runBudget: runLedger(),
+      attempts: attemptStreamFor(name),
       ...progressReport(context.task.id),
     });
     if (conducted.kind === 'skipped') return context.skip(conducted.reason);
@@ -129,7 +131,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     context.task.meta.riddle = { trial: name, line, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (test.outcome === 'skip') context.skip(test.reason);
-    if (test.outcome === 'fail') throw new TrialVerdictError(outcome, declaredAt);
+    if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt);
   };
   // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
   test(

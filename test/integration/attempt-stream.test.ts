@@ -1,0 +1,30 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, readLatestRun, runVitest, tempDir } from './support.js';
+
+describe('attempts written while the trial runs', () => {
+  it('are on disk before the trial ends, then filed beside the compact Outcome', async () => {
+    const report = tempDir('streaming');
+    const run = await runVitest(fixture('streaming'), [], { RIDDLE_FIXTURE_REPORT: report });
+    expect(run.exitCode, run.output).toBe(0);
+
+    // Every attempt found each earlier one already written by the worker.
+    const { outcomes } = readLatestRun(report);
+    const outcome = outcomes[0];
+    expect(outcome?.attempts.map((a) => a.observation?.rounds[0]?.reply)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((n) => `seen ${n}`),
+    );
+    // The streamed file was moved into the run folder under the documented name; nothing is left streaming.
+    const [runId] = readdirSync(path.join(report, 'runs'));
+    const stored = readdirSync(path.join(report, 'runs', runId ?? '', 'outcomes')).sort();
+    const compact = stored.find((f) => f.endsWith('.json')) ?? '';
+    const lines = `${path.basename(compact, '.json')}.attempts.jsonl`;
+    expect(stored).toEqual([compact, lines].sort());
+    const compactOutcome = JSON.parse(
+      readFileSync(path.join(report, 'runs', runId ?? '', 'outcomes', compact), 'utf8'),
+    );
+    expect(compactOutcome).toMatchObject({ attempts: [], attemptsFile: lines });
+    expect(existsSync(path.join(report, 'streaming'))).toBe(false);
+  }, 300_000);
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, canonicalJsonPair } from '../../../src/model/index.js';
+import { attemptDigest, attemptLine } from '../../../src/run/outcome-id.js';
+import { attempt } from '../builders.js';
+
+const omitTimes = (key: string) => key.endsWith('At') || key.endsWith('Ms');
+
+describe('canonicalJsonPair', () => {
+  it('writes what canonicalJson writes, whole and without the omitted members, at every depth', () => {
+    const values: unknown[] = [
+      { b: 1, startedAt: 'now', a: { durationMs: 3, d: [1, { y: 2, endAt: [1, 2], x: 1 }], c: undefined } },
+      [undefined, () => 1, { tookMs: 1 }, null, 'é', 2.5, true],
+      { only: { keptAt: { deep: 1 } }, 10: 'ten', 2: 'two' },
+      'plain',
+      { onlyOmittedMs: 1 },
+    ];
+    for (const value of values)
+      expect(canonicalJsonPair(value, omitTimes)).toEqual([canonicalJson(value), canonicalJson(value, omitTimes)]);
+  });
+
+  it("gives an attempt's line and the digest its Outcome id takes", () => {
+    const record = attempt('case', 3, 'PASS', { durationMs: 17, startedAt: '2026-11-30T00:00:00.000Z' });
+    const { json, digest } = attemptLine(record);
+    expect(json).toBe(canonicalJson(record));
+    expect(digest).toBe(attemptDigest(record));
+    expect(attemptLine({ ...record, durationMs: 99 }).digest).toBe(digest);
+  });
+});

@@ -1,0 +1,174 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expect as vitestExpect } from 'vitest';
+import type { AttemptRecord, Outcome } from '../../../src/model/index.js';
+import { attemptDigest } from '../../../src/run/outcome-id.js';
+import { AttemptStream, resolveTrial, runTrial, type TrialDeclaration } from '../../../src/run/index.js';
+import { anEnvironment, attempt } from '../builders.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+function streamFile(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'riddle-stream-'));
+  folders.push(folder);
+  return path.join(folder, 'streaming', 'trial.attempts.jsonl');
+}
+
+const lines = (file: string): AttemptRecord[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AttemptRecord);
+
+const declaration = (subject: TrialDeclaration['subject'], n: number, concurrency = 1): TrialDeclaration => ({
+  subject,
+  revision: 'stream@1',
+  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+  checks: { answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/) },
+  case: { input: 'a', expect: ['answers'] },
+  repeat: { n, stop: 'fixed', concurrency },
+});
+
+async function run(declared: TrialDeclaration, stream: AttemptStream | null): Promise<Outcome> {
+  const resolved = resolveTrial({ name: 'stream trial', file: 'stream.test.ts', path: [] }, declared);
+  return runTrial(
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    { clock: { now: () => 0 }, expect: vitestExpect, attempts: stream },
+  );
+}
+
+describe('attempts written as they finish', () => {
+  it('are in the file while the trial still runs: each attempt finds every earlier one there', async () => {
+    const file = streamFile();
+    const seen: number[] = [];
+    const subject = () => {
+      seen.push(existsSync(file) ? lines(file).length : 0);
+      return 'yes';
+    };
+    const outcome = await run(declaration(subject, 5), new AttemptStream(file));
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    // The Outcome names the file and holds none of the attempts.
+    expect(outcome.attempts).toEqual([]);
+    expect(outcome.attemptsFile).toBe(file);
+    expect(lines(file).map((a) => [a.sequence, a.verdict])).toEqual([0, 1, 2, 3, 4].map((i) => [i, 'PASS']));
+  });
+
+  it('decide, total and identify the trial exactly as attempts held in memory do', async () => {
+    let calls = 0;
+    const subject = () => (++calls % 3 === 0 ? 'no' : 'yes');
+    const held = await run(declaration(subject, 12), null);
+    calls = 0;
+    const file = streamFile();
+    const streamed = await run(declaration(subject, 12), new AttemptStream(file));
+    expect(streamed.id).toBe(held.id);
+    expect({ ...streamed, attemptsFile: null }).toEqual({ ...held, attempts: [] });
+    expect(lines(file)).toEqual(held.attempts.map((a) => JSON.parse(JSON.stringify(a))));
+  });
+
+  it('are filed in the order run even when they finish out of order', async () => {
+    const file = streamFile();
+    let calls = 0;
+    // The first attempt finishes last: three others start and finish while it waits.
+    const subject = async () => {
+      if (calls++ === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      return 'yes';
+    };
+    const writtenOrder: number[] = [];
+    const stream = new (class extends AttemptStream {
+      override add(record: AttemptRecord): AttemptRecord {
+        writtenOrder.push(record.sequence);
+        return super.add(record);
+      }
+    })(file);
+    await run(declaration(subject, 6, 3), stream);
+    expect(writtenOrder[0]).not.toBe(0);
+    expect(lines(file).map((a) => a.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('are not kept whole in memory while the trial runs: the written attempts are unreachable', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const written: WeakRef<AttemptRecord>[] = [];
+    const stream = new (class extends AttemptStream {
+      override add(record: AttemptRecord): AttemptRecord {
+        written.push(new WeakRef(record));
+        const lean = super.add(record);
+        // What the trial keeps instead: no rounds (the replies) or file changes.
+        vitestExpect(lean.observation?.rounds).toEqual([]);
+        return lean;
+      }
+    })(streamFile());
+    // At its 150th attempt the subject counts how many of the 149 written ones are still reachable.
+    let calls = 0;
+    let reachable: number | null = null;
+    const subject = async () => {
+      if (++calls === 150) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        gc();
+        reachable = written.filter((ref) => ref.deref() !== undefined).length;
+      }
+      return `yes ${'x'.repeat(1000)}`;
+    };
+    const outcome = await run(declaration(subject, 200), stream);
+    expect(written).toHaveLength(200);
+    expect(reachable).not.toBeNull();
+    // At most the attempt just finished may linger in a local; never the ones before it.
+    expect(reachable).toBeLessThanOrEqual(1);
+    expect(outcome.arms[0]?.run).toBe(200);
+  });
+
+  it('leave a holdout whose attempts are concealed unwritten', async () => {
+    const file = streamFile();
+    const resolved = resolveTrial(
+      { name: 'stream trial', file: 'stream.test.ts', path: [] },
+      declaration(() => 'yes', 3),
+    );
+    const outcome = await runTrial(
+      {
+        ...resolved,
+        environment: anEnvironment(),
+        unavailable: [],
+        fixtures: {},
+        holdout: { access: 1, budget: 3, revealed: false },
+      },
+      { clock: { now: () => 0 }, expect: vitestExpect, attempts: new AttemptStream(file) },
+    );
+    expect(existsSync(file)).toBe(false);
+    expect(outcome.attemptsFile).toBeNull();
+  });
+});
+
+describe('AttemptStream.finish', () => {
+  it('orders the lines by sequence and applies late amendments, with the digests of what was filed', () => {
+    const file = streamFile();
+    const stream = new AttemptStream(file);
+    const records = [2, 0, 1].map((i) => ({ ...attempt('case', i, 'PASS'), sequence: i }));
+    for (const record of records) stream.add(record);
+    const late = (record: AttemptRecord): AttemptRecord => ({ ...record, status: 'subject_error', verdict: 'UNKNOWN' });
+    const finished = stream.finish(new Map([['case#1', late]]));
+    const filed = lines(file);
+    expect(filed.map((a) => [a.sequence, a.status])).toEqual([
+      [0, 'completed'],
+      [1, 'subject_error'],
+      [2, 'completed'],
+    ]);
+    expect(finished).toEqual({ file, count: 3, digests: filed.map(attemptDigest) });
+    expect(() => stream.add(records[0] as AttemptRecord)).toThrow(/is finished/);
+  });
+
+  it('writes nothing for a trial that ran no attempt, and never appends to a file already there', () => {
+    const file = streamFile();
+    expect(new AttemptStream(file).finish()).toBeNull();
+    expect(existsSync(file)).toBe(false);
+    const first = new AttemptStream(file);
+    first.add(attempt('case', 0, 'PASS'));
+    first.finish();
+    expect(() => new AttemptStream(file).add(attempt('case', 0, 'PASS'))).toThrow(/EEXIST/);
+  });
+});
