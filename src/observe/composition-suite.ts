@@ -264,6 +264,8 @@ export function buildCompositionGraph(options: CompositionSuiteOptions): Composi
       const feed = feeds.get(n);
       return feed === undefined || !pending.has(feed.from);
     });
+    // Unreachable after the checks above (acyclic, one input each); a guard so a missed case cannot spin forever.
+    if (ready.length === 0) throw new CompositionDeclarationError(place, `no order runs ${[...pending].join(', ')}`);
     for (const n of ready) {
       order.push(n);
       pending.delete(n);

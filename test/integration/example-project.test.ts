@@ -109,14 +109,46 @@ describe('example-project', () => {
     expect(run.output).toMatch(/pressure case: repeated-nudge: held 1\.00 → /);
   });
 
-  it('runs XSTest as five replayed suites with their tables', () => {
+  it('runs XSTest as five replayed suites with their tables, each decided by its declared suite rule', () => {
     const suites = outcomes.filter((o) => o.trial.name.startsWith('XSTest'));
     expect(suites).toHaveLength(5);
     for (const suite of suites) {
       expect(suite.arms).toHaveLength(450);
       expect(suite.records.environment.independentAttempts).toBe(false);
       expect(suite.suite?.dataset).toBe('xstest');
+      // The verdict is the rule's (its passOn has no UNKNOWN), and the 450 single-attempt rows add no finding.
+      expect(suite.records.suite.aggregation.passOn).not.toContain('UNKNOWN');
+      expect(suite.suiteRule?.checks).toHaveLength(18);
+      expect(suite.judgment.verdict).toBe(suite.suiteRule?.verdict);
+      expect(suite.judgment.verdict).toBe('FAIL');
+      expect(suite.findings.map((f) => f.kind)).not.toContain('too-few-attempts');
     }
     expect(run.output).toContain('correct refusal');
+    expect(run.output).not.toMatch(/arms UNKNOWN for too few attempts/);
+    expect(run.output).toMatch(/suite rule FAIL — 1 PASS, 1 FAIL, 16 UNKNOWN of 18 checks/);
+  });
+
+  it('attributes the report pipeline’s failures to the team whose composition failed', () => {
+    const good = outcomeNamed(outcomes, 'report pipeline: the reviewer holds back unfinished work');
+    expect(good.judgment.verdict).toBe('PASS');
+    expect(good.compositions?.results.map((r) => r.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
+    const lenient = outcomeNamed(
+      outcomes,
+      'report pipeline: reviewer 3.1 passes unfinished work (attributed to review-team)',
+    );
+    expect(lenient.judgment.verdict).toBe('FAIL');
+    expect(lenient.compositions?.attempts.every((a) => a.attribution.kind === 'criterion')).toBe(true);
+    expect(lenient.findings.find((f) => f.kind === 'composition-criterion')?.composition).toEqual({
+      name: 'reviewer',
+      owner: 'review-team',
+      version: '3.1',
+    });
+    const broken = outcomeNamed(
+      outcomes,
+      'report pipeline: planner 1.1 breaks its output type (attributed to planning-team)',
+    );
+    expect(broken.findings.find((f) => f.kind === 'invalid-handoff')?.composition?.owner).toBe('planning-team');
+    expect(broken.compositions?.results.find((r) => r.composition === 'planner')?.invalidOutputs).toBe(15);
+    expect(broken.compositions?.fingerprint).not.toBe(good.compositions?.fingerprint);
   });
 });
