@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Case } from './case.js';
 import { RepeatedOptions } from './repeated-summary.js';
+import { SuiteRuleCondition } from './suite-rule.js';
 import { ArmRole } from './vocabulary.js';
 
 export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/2';
@@ -56,6 +57,11 @@ export const SuiteSummaryOptions = z.object({
   alpha: z.number().gt(0).lt(1).optional(),
   /** Cases run several attempts each: pass^k, the cases' spread by successes and a declared verdict rule. */
   repeated: RepeatedOptions.optional(),
+  /**
+   * The suite's verdict rule over its suite-level rates (aggregate/suite-rule): when declared it is the trial's
+   * verdict, and the per-row arm verdicts are left out of the findings.
+   */
+  rule: z.array(SuiteRuleCondition).min(1).optional(),
 });
 export type SuiteSummaryOptions = z.infer<typeof SuiteSummaryOptions>;
 

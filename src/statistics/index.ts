@@ -39,7 +39,7 @@ export { jeffreys } from './jeffreys.js';
 // Verdict helpers
 export { attemptsToCertify, attemptsToSettle } from './certify.js';
 export { binomialVerdict, type BinomialVerdict } from './binomial-verdict.js';
-export { TIE_TOLERANCE } from './tie.js';
+export { TIE_TOLERANCE, atMost, clearlyBelow } from './tie.js';
 export { boundedMeanInterval, quantileSorted, unitHistogram, type BoundedMeanInterval } from './bounded-mean.js';
 
 // Repeated-attempt metrics

@@ -1,0 +1,99 @@
+import { suiteRateWords, type SuiteRuleCheck, type SuiteRuleDecision, type SuiteRuleVerdict } from '../model/index.js';
+import { escapeHtml } from './safe-text.js';
+
+const fixed = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+const percent = (x: number) => `${Math.round(x * 1000) / 10}%`;
+const interval = (i: { lower: number; upper: number } | null) =>
+  i === null ? '—' : `[${fixed(i.lower)}, ${fixed(i.upper)}]`;
+
+/** `over-refusal ≤ 0.15`, `correct refusal in privacy ≥ 0.8`. */
+function conditionText(check: SuiteRuleCheck): string {
+  return `${suiteRateWords(check.rate, check.group)} ${check.bound === 'atLeast' ? '≥' : '≤'} ${check.threshold}`;
+}
+
+/** The rule's verdict, the count of each decision and what each decision needed. */
+export function suiteRuleHeadline(rule: SuiteRuleDecision): string {
+  const count = (d: SuiteRuleVerdict) => rule.checks.filter((c) => c.decision === d).length;
+  const m = rule.checks.length;
+  const fail =
+    m > 1
+      ? `FAIL its ${percent(rule.failConfidence)} interval (Bonferroni over ${m} checks) wholly past it`
+      : 'FAIL it wholly past it';
+  return `${rule.verdict} — ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${m} checks (PASS needs every check's ${percent(rule.confidence)} case-clustered interval on the allowed side of its threshold, ${fail}; any FAIL fails the suite)`;
+}
+
+const HEADER = (rule: SuiteRuleDecision) => [
+  'condition',
+  'value',
+  `${percent(rule.confidence)} interval`,
+  `${percent(rule.failConfidence)} interval`,
+  'cases',
+  'decision',
+];
+
+function cells(check: SuiteRuleCheck): string[] {
+  return [
+    conditionText(check),
+    fixed(check.value),
+    interval(check.interval),
+    interval(check.failInterval),
+    String(check.cases),
+    check.decision,
+  ];
+}
+
+/** The order checks are listed in: what failed, what is unsettled, then what passed (declared order within). */
+const ORDER: readonly SuiteRuleVerdict[] = ['FAIL', 'UNKNOWN', 'PASS'];
+const ordered = (rule: SuiteRuleDecision) =>
+  [...rule.checks].sort((a, b) => ORDER.indexOf(a.decision) - ORDER.indexOf(b.decision));
+
+/** Checks a terminal summary lists before counting the rest. */
+const TERMINAL_CHECKS = 8;
+
+/** Terminal lines: the headline, then the failed, unsettled and passed checks (at most TERMINAL_CHECKS). */
+export function suiteRuleLines(rule: SuiteRuleDecision): { label: string; text: string }[] {
+  const checks = ordered(rule);
+  const shown = checks.slice(0, TERMINAL_CHECKS).map((check) => ({
+    label: check.decision,
+    text: `${conditionText(check)}: ${fixed(check.value)} ${interval(check.decision === 'FAIL' ? check.failInterval : check.interval)}${check.decision === 'FAIL' ? ` at ${percent(rule.failConfidence)}` : ''}, ${check.cases} cases`,
+  }));
+  const rest = checks.slice(TERMINAL_CHECKS);
+  const more = ORDER.map((d) => [d, rest.filter((c) => c.decision === d).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([d, n]) => `${n} ${d}`);
+  return [
+    { label: 'suite rule', text: suiteRuleHeadline(rule) },
+    ...shown,
+    ...(rest.length ? [{ label: 'suite rule', text: `and ${rest.length} more checks (${more.join(', ')})` }] : []),
+  ];
+}
+
+const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A Markdown table of every check, after the headline. */
+export function suiteRuleMarkdown(rule: SuiteRuleDecision): string[] {
+  const header = HEADER(rule);
+  return [
+    `Suite rule: ${md(suiteRuleHeadline(rule))}`,
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...ordered(rule).map((check) => `| ${cells(check).map(md).join(' | ')} |`),
+  ];
+}
+
+/** The rule's checks as an HTML table (sortable like the other tables), after the headline. */
+export function suiteRuleHtml(rule: SuiteRuleDecision): string {
+  const rows = ordered(rule)
+    .map(
+      (check) =>
+        `<tr data-decision="${check.decision}">${cells(check)
+          .map((cell, i) => `<td${i === 5 ? ` data-sort="${cell}"` : ''}>${escapeHtml(cell)}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `<figure class="suite-rule"><figcaption>Suite rule: ${escapeHtml(suiteRuleHeadline(rule))}</figcaption>
+<div class="table-wrap"><table class="sortable suite-rule"><thead><tr>${HEADER(rule)
+    .map((h) => `<th>${escapeHtml(h)}</th>`)
+    .join('')}</tr></thead><tbody>${rows}</tbody></table></div></figure>`;
+}
