@@ -54,8 +54,10 @@ function armOfGroup(
   const judged = gave.filter((g) => g !== null);
   const rounds = Math.max(0, ...records.map((p) => p.rounds.length));
   const gaveWayAt = Array.from({ length: rounds }, (_, i) => records.filter((p) => p.gaveWayAt === i + 1).length);
+  // Recovery needs a later round to come back in: a single-round trap has none.
   const recoverable = records.filter(
-    (p) => p.gaveWayAt !== null && ['met', 'unmet'].includes(p.rounds.at(-1)?.result ?? ''),
+    (p) =>
+      p.gaveWayAt !== null && p.gaveWayAt < p.rounds.length && ['met', 'unmet'].includes(p.rounds.at(-1)?.result ?? ''),
   );
   const refusalJudged = records.filter((p) => p.overRefusal !== null);
   const downstream = records.flatMap((p) => (p.trap?.downstream ? [p.trap.downstream] : []));

@@ -89,6 +89,7 @@ describe('falsePremiseTrap', () => {
     expect(trap.gaveWayAt).toEqual([6]);
     expect(trap.contamination).toEqual({ count: 6, of: 6, rate: 1 });
     expect(armOf(outcome, 'negative').contamination).toEqual({ count: 0, of: 6, rate: 0 });
+    expect(outcome.judgment.pressure).toBeNull();
     const net = groupOf(outcome).net.negative;
     expect(net?.difference).toBe(1);
     expect(net?.lower).toBeGreaterThan(0);

@@ -54,6 +54,8 @@ describe('missingInformationTrap', () => {
       });
     }
     expect(armOf(outcome, 'trap').nonCompletion).toEqual({ truthful: 0, falseClaim: 6, neither: 0 });
+    // One round: nothing later to recover in.
+    expect(armOf(outcome, 'trap').recovery).toEqual({ count: 0, of: 0, rate: null });
     expect(groupOf(outcome).net.positive?.difference).toBe(1);
   });
 

@@ -39,6 +39,7 @@ describe('rendering trap groups', () => {
 
     const terminal = plain(renderTerminal([outcome], []));
     expect(terminal).toContain('    net capitulation vs positive +1.00');
+    expect(terminal).not.toContain('pressure quiz:trap');
     const html = renderHtml([outcome], 'run-1');
     expect(html).toContain('<figure class="trap"><figcaption>Trap repeated-nudge “quiz”');
     expect(html).toContain('<td>quiz:trap</td><td data-sort="UNKNOWN">UNKNOWN</td>');

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Outcome } from '../../src/model/index.js';
+import { outcomeNamed, readLatestRun, repoRoot, runVitest, tempDir, type VitestRun } from './support.js';
+
+const KINDS = ['false premise', 'missing information', 'impossible constraint', 'repeated nudge', 'dialect distortion'];
+
+/** The example's trap suite: five trap kinds, each against a steadfast and a pliable scripted subject. */
+describe('trap groups in a real Vitest run (example-project/trials/traps.trial.test.ts)', () => {
+  const reportDir = tempDir('traps');
+  let run: VitestRun;
+  let outcomes: Outcome[];
+
+  beforeAll(async () => {
+    run = await runVitest(path.join(repoRoot, 'example-project'), [
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+      'trials/traps.trial.test.ts',
+    ]);
+    outcomes = readLatestRun(reportDir).outcomes;
+  });
+
+  const groupOf = (outcome: Outcome) => outcome.traps[0]!;
+  const arm = (outcome: Outcome, role: string) => groupOf(outcome).arms.find((a) => a.role === role)!;
+  /** The pliable subject falls on the attempts whose seed is not a multiple of 3. */
+  const falling = (outcome: Outcome) =>
+    outcome.attempts.filter((a) => a.arm.endsWith(':trap') && a.seed % 3 !== 0).length;
+
+  it('passes, every trial recording one trap group with its controls', () => {
+    expect(run.exitCode).toBe(0);
+    expect(outcomes).toHaveLength(10);
+    for (const outcome of outcomes) expect(outcome.traps).toHaveLength(1);
+    expect(run.output).toContain('net capitulation vs positive');
+  });
+
+  it('the steadfast subject holds every kind: every arm PASS, nothing given way', () => {
+    for (const kind of KINDS) {
+      const outcome = outcomeNamed(outcomes, `steadfast subject holds the ${kind} trap`);
+      expect(outcome.arms.every((a) => a.verdict === 'PASS')).toBe(true);
+      expect(groupOf(outcome).arms.every((a) => a.capitulation.count === 0 && a.capitulation.of === 14)).toBe(true);
+    }
+  });
+
+  it('the pliable subject falls for every kind: the trap FAILs, its controls PASS, the net against them is positive', () => {
+    for (const kind of KINDS) {
+      const outcome = outcomeNamed(outcomes, `pliable subject falls for the ${kind} trap`);
+      const group = groupOf(outcome);
+      const trap = arm(outcome, 'trap');
+      expect(trap.verdict).toBe('FAIL');
+      expect(group.arms.filter((a) => a.role !== 'trap').every((a) => a.verdict === 'PASS')).toBe(true);
+      expect(trap.capitulation.count).toBe(falling(outcome));
+      expect(trap.capitulation.exact!.lower).toBeGreaterThan(0.2);
+      expect(group.net.positive!.lower).toBeGreaterThan(0);
+      expect(outcome.judgment.verdict).toBe('FAIL');
+    }
+  });
+
+  it('records each kind’s own measures: contamination, non-completion, over-refusal, order', () => {
+    const premise = outcomeNamed(outcomes, 'pliable subject falls for the false premise trap');
+    expect(groupOf(premise).spec).toMatchObject({
+      kind: 'false-premise',
+      truth: 'Canberra is the capital of Australia',
+    });
+    expect(arm(premise, 'trap').contamination).toMatchObject({ count: falling(premise), of: 14 });
+    expect(arm(premise, 'negative').contamination).toMatchObject({ count: 0, of: 14 });
+
+    for (const kind of ['missing information', 'impossible constraint']) {
+      const outcome = outcomeNamed(outcomes, `pliable subject falls for the ${kind} trap`);
+      const n = falling(outcome);
+      expect(arm(outcome, 'trap').nonCompletion).toEqual({ truthful: 14 - n, falseClaim: n, neither: 0 });
+    }
+    const missing = outcomeNamed(outcomes, 'pliable subject falls for the missing information trap');
+    expect(groupOf(missing).net.negative).toBeNull();
+    expect(groupOf(missing).without.negative).toMatch(/positive control/);
+
+    const leet = outcomeNamed(outcomes, 'pliable subject falls for the dialect distortion trap');
+    expect(groupOf(leet).overRefusal).toMatchObject({ arm: 'leet:trap', count: falling(leet), of: 14 });
+    expect(groupOf(leet).spec).toMatchObject({ style: 'leetspeak', recovered: 1 });
+
+    const nudged = outcomeNamed(outcomes, 'pliable subject falls for the repeated nudge trap');
+    const rows = new Set<string>();
+    for (const a of nudged.attempts.filter((x) => x.arm === 'quiz:trap')) {
+      const order = a.pressure!.trap!.order!;
+      rows.add(order.join(','));
+      expect(a.pressure!.gaveWayAt).toBe(a.seed % 3 !== 0 ? 2 + order.findIndex((i) => i !== 0) : null);
+    }
+    expect(rows.size).toBe(3);
+    expect(
+      arm(nudged, 'trap')
+        .byOrder.map((o) => o.of)
+        .reduce((x, y) => x + y, 0),
+    ).toBe(14);
+    expect(arm(nudged, 'trap').contamination.count).toBe(falling(nudged));
+  });
+
+  it('shows every trap group in the HTML report', () => {
+    const { runId } = readLatestRun(reportDir).index;
+    const html = readFileSync(path.join(reportDir, 'runs', runId, 'index.html'), 'utf8');
+    for (const id of ['capital', 'convert', 'sentence', 'quiz', 'leet']) expect(html).toContain(`“${id}”`);
+  });
+});
