@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ArmRole,
+  CaseTrap,
   Dependency,
   EffectClass,
   Evaluator,
@@ -305,6 +306,8 @@ const ArmShape = {
   tags: z.record(z.string(), z.string()).optional(),
   sealed: z.boolean().optional(),
   pressure: strict({ kind: Pressure.shape.kind, holds: z.string() }).optional(),
+  /** Built by a trap builder (run/traps): the arm's place in its trap group. */
+  trap: CaseTrap.optional(),
 };
 
 const ArmSchema = choose('an arm { input, expect, … }', (value) => (isObject(value) ? strict(ArmShape) : null));
