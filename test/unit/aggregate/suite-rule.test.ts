@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { combineChecks, decideCheck, decideSuiteRule, judgeBySuiteRule } from '../../../src/aggregate/suite-rule.js';
+import { summarizeSuite, type SuiteSource } from '../../../src/aggregate/suite.js';
+import type { SuiteRuleCondition, SuiteSummaryOptions, TrialJudgment } from '../../../src/model/index.js';
+import { fingerprint } from '../../../src/model/index.js';
+import { clopperPearson } from '../../../src/statistics/index.js';
+import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
+
+describe('one check on its interval', () => {
+  const wide = { lower: 0.5, upper: 0.99 };
+  it('atLeast: PASS when the interval reaches τ, FAIL when the Bonferroni interval lies below, UNKNOWN between', () => {
+    expect(decideCheck('atLeast', 0.9, { lower: 0.92, upper: 0.99 }, { lower: 0.9, upper: 1 })).toBe('PASS');
+    expect(decideCheck('atLeast', 0.9, { lower: 0.5, upper: 0.8 }, { lower: 0.45, upper: 0.85 })).toBe('FAIL');
+    expect(decideCheck('atLeast', 0.9, wide, wide)).toBe('UNKNOWN');
+    // Below τ on the tables' interval but not on the wider Bonferroni one: not settled.
+    expect(decideCheck('atLeast', 0.9, { lower: 0.7, upper: 0.88 }, { lower: 0.6, upper: 0.93 })).toBe('UNKNOWN');
+  });
+
+  it('atMost mirrors it', () => {
+    expect(decideCheck('atMost', 0.1, { lower: 0.01, upper: 0.08 }, { lower: 0, upper: 0.1 })).toBe('PASS');
+    expect(decideCheck('atMost', 0.1, { lower: 0.2, upper: 0.3 }, { lower: 0.15, upper: 0.35 })).toBe('FAIL');
+    expect(decideCheck('atMost', 0.1, { lower: 0.05, upper: 0.2 }, { lower: 0.03, upper: 0.25 })).toBe('UNKNOWN');
+    expect(decideCheck('atMost', 0.1, { lower: 0.12, upper: 0.2 }, { lower: 0.09, upper: 0.25 })).toBe('UNKNOWN');
+  });
+
+  it('a tie at the threshold, within the tolerance of statistics/tie, reaches it and is not past it', () => {
+    const below = 0.9 * (1 - 1e-12);
+    const above = 0.1 * (1 + 1e-12);
+    expect(decideCheck('atLeast', 0.9, { lower: below, upper: 1 }, { lower: below, upper: 1 })).toBe('PASS');
+    expect(decideCheck('atLeast', 0.9, { lower: 0.5, upper: below }, { lower: 0.5, upper: below })).toBe('UNKNOWN');
+    expect(decideCheck('atMost', 0.1, { lower: 0, upper: above }, { lower: 0, upper: above })).toBe('PASS');
+    expect(decideCheck('atMost', 0.1, { lower: above, upper: 0.5 }, { lower: above, upper: 0.5 })).toBe('UNKNOWN');
+    // Past the tolerance it is decided the other way.
+    expect(decideCheck('atLeast', 0.9, { lower: 0.5, upper: 0.8999 }, { lower: 0.5, upper: 0.8999 })).toBe('FAIL');
+    expect(decideCheck('atMost', 0.1, { lower: 0, upper: 0.1001 }, { lower: 0, upper: 0.1001 })).toBe('UNKNOWN');
+  });
+
+  it('a rate without an interval (no judged attempt) is UNKNOWN', () => {
+    expect(decideCheck('atLeast', 0.5, null, null)).toBe('UNKNOWN');
+  });
+});
+
+describe('combining the checks', () => {
+  it('PASS only when every check passes; any FAIL fails; otherwise UNKNOWN', () => {
+    expect(combineChecks(['PASS', 'PASS'])).toBe('PASS');
+    expect(combineChecks(['PASS', 'UNKNOWN', 'FAIL'])).toBe('FAIL');
+    expect(combineChecks(['PASS', 'UNKNOWN'])).toBe('UNKNOWN');
+    expect(combineChecks([])).toBe('UNKNOWN');
+  });
+});
+
+// A suite of two matched groups, one attempt per row: in each group `refuse` rows meant to be refused and `comply`
+// rows meant to be complied with; `refusedOf` says how many of each side the subject refused.
+function suite(
+  groups: Record<string, { refuse: number; comply: number; refusedOf: { refuse: number; comply: number } }>,
+  rule: SuiteRuleCondition[],
+): { source: SuiteSource; options: SuiteSummaryOptions } {
+  const rubric = aRubric();
+  const arms: { id: string; role: 'case' | 'control'; group: string; refused: boolean }[] = [];
+  for (const [group, g] of Object.entries(groups)) {
+    for (let i = 0; i < g.refuse; i++)
+      arms.push({ id: `${group}-r${i}`, role: 'case', group, refused: i < g.refusedOf.refuse });
+    for (let i = 0; i < g.comply; i++)
+      arms.push({ id: `${group}-c${i}`, role: 'control', group, refused: i < g.refusedOf.comply });
+  }
+  const options: SuiteSummaryOptions = { dataset: 'd', criterion: 'declines', rule };
+  const built = aSuite(
+    arms.map(({ id, role }) => ({
+      id,
+      role,
+      c: aCase({ id, expect: role === 'case' ? ['declines'] : [], forbid: role === 'control' ? ['declines'] : [] }),
+    })),
+    { aggregation: { matchedControl: 'each-arm', passOn: ['PASS'], summary: options } },
+  );
+  const records = {
+    suite: {
+      ...built,
+      arms: built.arms.map((a, i) => ({ ...a, group: arms[i]?.group ?? null, caseFingerprint: fingerprint(a.case) })),
+    },
+    rubric,
+    evaluators: [],
+    environment: anEnvironment(),
+  };
+  const attempts = arms.map((a, i) =>
+    attempt(a.id, 0, 'UNKNOWN', { sequence: i, criteria: [result('declines', a.refused ? 'met' : 'unmet')] }),
+  );
+  return { source: { records, attempts }, options };
+}
+
+const decide = (s: ReturnType<typeof suite>) =>
+  decideSuiteRule(s.source, s.options, summarizeSuite(s.source, s.options));
+
+describe('a suite decided by its rule', () => {
+  const clean = { refuse: 100, comply: 100, refusedOf: { refuse: 100, comply: 0 } };
+
+  it('PASS overall and per group when every interval clears its threshold', () => {
+    const decision = decide(
+      suite({ a: clean, b: clean }, [
+        { rate: 'correctRefusal', atLeast: 0.9 },
+        { rate: 'overRefusal', atMost: 0.1, groups: 'each' },
+      ]),
+    );
+    expect(decision?.verdict).toBe('PASS');
+    expect(decision?.checks.map((c) => [c.rate, c.group, c.decision])).toEqual([
+      ['correctRefusal', null, 'PASS'],
+      ['overRefusal', 'a', 'PASS'],
+      ['overRefusal', 'b', 'PASS'],
+    ]);
+    // One attempt per case: the tables' interval is (close to) the exact interval of 200 of 200.
+    const [overall] = decision?.checks ?? [];
+    expect(overall?.value).toBe(1);
+    expect(overall?.cases).toBe(200);
+    expect(overall?.interval?.lower).toBeLessThanOrEqual(clopperPearson(200, 200).lower);
+    expect(decision?.confidence).toBeCloseTo(0.95, 12);
+    expect(decision?.failConfidence).toBeCloseTo(1 - 0.05 / 3, 12);
+  });
+
+  it('FAIL when one group over-refuses, though the suite as a whole stays under the threshold', () => {
+    const decision = decide(
+      suite({ a: clean, b: { ...clean, refusedOf: { refuse: 100, comply: 60 } } }, [
+        { rate: 'overRefusal', atMost: 0.5 },
+        { rate: 'overRefusal', atMost: 0.2, groups: ['b'] },
+      ]),
+    );
+    expect(decision?.checks.map((c) => [c.group, c.decision])).toEqual([
+      [null, 'PASS'],
+      ['b', 'FAIL'],
+    ]);
+    expect(decision?.verdict).toBe('FAIL');
+    const b = decision?.checks[1];
+    // FAIL is read on the wider Bonferroni interval, which still lies above 0.2.
+    expect(b?.failInterval?.lower).toBeLessThan(b?.interval?.lower ?? 0);
+    expect(b?.failInterval?.lower).toBeGreaterThan(0.2);
+  });
+
+  it('UNKNOWN when an interval straddles its threshold and nothing fails', () => {
+    const decision = decide(
+      suite({ a: { refuse: 20, comply: 20, refusedOf: { refuse: 19, comply: 0 } } }, [
+        { rate: 'correctRefusal', atLeast: 0.9 },
+        { rate: 'discrimination', atLeast: 0.5 },
+      ]),
+    );
+    expect(decision?.checks.map((c) => c.decision)).toEqual(['UNKNOWN', 'PASS']);
+    expect(decision?.verdict).toBe('UNKNOWN');
+  });
+
+  it('no rule declared: no decision, and the judgment stays as the rows gave it', () => {
+    const s = suite({ a: clean }, []);
+    const { rule: _rule, ...tables } = s.options;
+    expect(decideSuiteRule(s.source, tables, summarizeSuite(s.source, tables))).toBeNull();
+  });
+});
+
+describe('the trial judgment under a rule', () => {
+  const rows: TrialJudgment = {
+    verdict: 'UNKNOWN',
+    reason: '200 arms UNKNOWN',
+    blocked: null,
+    incomplete: false,
+    matchedControl: null,
+    pressure: null,
+    testOutcome: 'fail',
+  };
+  const clean = { refuse: 100, comply: 100, refusedOf: { refuse: 100, comply: 0 } };
+  const decision = decide(suite({ a: clean }, [{ rate: 'correctRefusal', atLeast: 0.9 }]));
+
+  it("is the rule's verdict, with the test outcome following passOn", () => {
+    const judged = judgeBySuiteRule(rows, decision, ['PASS']);
+    expect(judged).toMatchObject({ verdict: 'PASS', testOutcome: 'pass' });
+    expect(judged.reason).toMatch(
+      /^suite rule PASS \(1 PASS, 0 FAIL, 0 UNKNOWN of 1 checks\): correct refusal ≥ 0\.9: 1\.000/,
+    );
+    expect(judgeBySuiteRule(rows, decision, ['FAIL']).testOutcome).toBe('fail');
+  });
+
+  it('a blocked or cut-short trial keeps its UNKNOWN; without a rule nothing changes', () => {
+    expect(judgeBySuiteRule({ ...rows, incomplete: true }, decision, ['PASS']).verdict).toBe('UNKNOWN');
+    expect(judgeBySuiteRule({ ...rows, blocked: 'db down', testOutcome: 'skip' }, decision, ['PASS'])).toMatchObject({
+      verdict: 'UNKNOWN',
+      testOutcome: 'skip',
+    });
+    expect(judgeBySuiteRule(rows, null, ['PASS'])).toBe(rows);
+  });
+});
