@@ -13,7 +13,8 @@ const MAY_IMPORT = {
   aggregate: ['model', 'statistics'],
   observe: ['model'],
   data: ['model'],
-  run: ['model', 'statistics', 'evaluate', 'aggregate', 'observe'],
+  // run renders a decision's reason data into the sentence the Outcome keeps (report/reasons.ts).
+  run: ['model', 'statistics', 'evaluate', 'aggregate', 'observe', 'report'],
   report: ['model', 'statistics', 'aggregate'],
   cli: ['model', 'statistics', 'evaluate', 'aggregate', 'observe', 'run', 'report', 'data'],
   vitest: ['model', 'statistics', 'evaluate', 'aggregate', 'observe', 'run', 'report', 'data'],

@@ -3,6 +3,8 @@ import {
   VERDICTS,
   type Arm,
   type ArmDecision,
+  type ArmReason,
+  type ArmRule,
   type ArmSummary,
   type AttemptRecord,
   type AttemptStatus,
@@ -31,13 +33,14 @@ export interface ArmInput {
 
 type RateVerdict = 'PASS' | 'FAIL' | 'UNKNOWN';
 
+/** An arm as decided: its summary with the reason as data only (`why`); report/reasons.ts puts it in words. */
+export type DecidedArm = Omit<ArmSummary, 'reason' | 'why'> & { why: ArmReason };
+
 function countBy<K extends string>(keys: readonly K[], values: readonly K[]): Record<K, number> {
   const counts = Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
   for (const value of values) counts[value] += 1;
   return counts;
 }
-
-const fmt = (x: number) => x.toFixed(3);
 
 /** PASS iff the one-sided exact lower bound reaches τ, FAIL iff the upper bound is below it (ties: tie.ts). */
 function decide(successes: number, attempts: number, rubric: Rubric): RateVerdict {
@@ -64,9 +67,10 @@ function armRule(full: number, required: number, attempts: number, rubric: Rubri
  * (errors, blocks, uncovered criteria) are never imputed: under the Rubric's `bound` policy they stay in the
  * denominator and are bounded the same way (UNKNOWN when they could swing it), under `exclude` they leave it and
  * are listed as exclusions. Any contradicted attempt makes the arm CONTRADICTED: a false claim of success is not
- * averaged away. The arm's rate and Wilson interval use the decision's denominator.
+ * averaged away. The arm's rate and Wilson interval use the decision's denominator; the reason is returned as data
+ * (`why`, rendered by report/reasons.ts).
  */
-export function summarizeArm(input: ArmInput): ArmSummary {
+export function summarizeArm(input: ArmInput): DecidedArm {
   const { rubric, attempts } = input;
   const statuses = countBy<AttemptStatus>(
     ATTEMPT_STATUSES,
@@ -101,52 +105,70 @@ export function summarizeArm(input: ArmInput): ArmSummary {
   const disputeSwings = () => disputed > 0 && (low !== rule(disputed) || rule(missing) !== high);
 
   let verdict: Verdict;
-  let reason: string;
+  let decidedBy: ArmRule;
   let toSettle: ArmDecision['toSettle'] = null;
-  const tally = `${successes}/${attemptsInBound} passed`;
   const seq = input.sequential;
+  const n = attemptsInBound;
   if (attempts.length === 0 || statuses.blocked === attempts.length) {
     verdict = 'UNKNOWN';
-    reason = attempts.length === 0 ? 'no attempt ran' : 'every attempt was blocked';
+    decidedBy = attempts.length === 0 ? { kind: 'no-attempts' } : { kind: 'all-blocked' };
   } else if (successes + failures + disputed === 0) {
     verdict = 'UNKNOWN';
-    reason = 'no attempt reached a verdict';
+    decidedBy = { kind: 'no-verdict' };
   } else if (seq) {
     verdict = seq.decision === 'pass' ? 'PASS' : seq.decision === 'fail' ? 'FAIL' : 'UNKNOWN';
-    reason = `${seq.method} (α ${seq.alpha}) decided ${seq.decision} after ${attempts.length} attempts (${successes} passed)`;
+    decidedBy = { kind: 'sequential', ...seq, attempts: attempts.length, successes };
   } else if (low === high) {
     verdict = low;
     if (low === 'PASS')
-      reason = `${tally}; one-sided ${fmt(1 - alpha)} exact lower bound ${fmt(bound.lower)} ≥ τ ${tau}`;
+      decidedBy = { kind: 'certified', successes, attempts: n, alpha, lower: bound.lower, threshold: tau };
     else if (low === 'PARTIAL')
-      reason = `${requiredMet}/${attemptsInBound} met every required criterion (exact lower bound ${fmt(requiredBound.lower)} ≥ τ ${tau}) but only ${tally} fully (lower bound ${fmt(bound.lower)} < τ)`;
+      decidedBy = {
+        kind: 'required-only',
+        successes,
+        requiredMet,
+        attempts: n,
+        lower: bound.lower,
+        requiredLower: requiredBound.lower,
+        threshold: tau,
+      };
     else if (low === 'FAIL')
-      reason = `${requiredMet}/${attemptsInBound} met every required criterion; exact upper bound ${fmt(requiredBound.upper)} < τ ${tau}`;
+      decidedBy = {
+        kind: 'bounded-below',
+        requiredMet,
+        attempts: n,
+        requiredUpper: requiredBound.upper,
+        threshold: tau,
+      };
     else {
-      toSettle = attemptsToSettle(successes, attemptsInBound, tau, alpha);
-      const more = [
-        toSettle.toPass === null ? null : `${toSettle.toPass} more passing`,
-        toSettle.toFail === null ? null : `${toSettle.toFail} more failing`,
-      ].filter((s) => s !== null);
-      reason = `${tally}; bounds [${fmt(bound.lower)}, ${fmt(bound.upper)}] straddle τ ${tau}: ${more.length ? `${more.join(' or ')} attempts would settle it` : 'no number of attempts settles it'}`;
+      toSettle = attemptsToSettle(successes, n, tau, alpha);
+      decidedBy = {
+        kind: 'straddles',
+        successes,
+        attempts: n,
+        lower: bound.lower,
+        upper: bound.upper,
+        threshold: tau,
+        ...toSettle,
+      };
     }
   } else if (disputeSwings()) {
     verdict = 'DISPUTED';
-    reason = `${disputed} disputed attempt(s) decide it: ${low} if they fail, ${high} if they pass`;
+    decidedBy = { kind: 'disputes-swing', disputed, ifFail: low, ifPass: high };
   } else {
     verdict = 'UNKNOWN';
-    reason = `${verdicts.UNKNOWN} attempt(s) without a verdict could swing it (${low} if they fail, ${high} if they pass)`;
+    decidedBy = { kind: 'missing-swings', unknown: verdicts.UNKNOWN, ifFail: low, ifPass: high };
   }
-  if (verdicts.CONTRADICTED > 0) {
-    verdict = 'CONTRADICTED';
-    reason = `${verdicts.CONTRADICTED} attempt(s) claimed what the receipts contradict; ${reason}`;
-  }
-  const notCompleted = ATTEMPT_STATUSES.filter((s) => s !== 'completed' && statuses[s] > 0).map(
-    (s) => `${statuses[s]} ${s}`,
-  );
-  if (notCompleted.length > 0)
-    reason += ` [${notCompleted.join(', ')}: never imputed${exclusions.length ? `, ${exclusions.length} excluded` : ''}]`;
-  else if (exclusions.length > 0) reason += ` [${exclusions.length} without a verdict excluded]`;
+  if (verdicts.CONTRADICTED > 0) verdict = 'CONTRADICTED';
+  const why = {
+    rule: decidedBy,
+    contradicted: verdicts.CONTRADICTED,
+    notCompleted: ATTEMPT_STATUSES.filter((s) => s !== 'completed' && statuses[s] > 0).map((status) => ({
+      status,
+      count: statuses[status],
+    })),
+    excluded: exclusions.length,
+  };
 
   const refusalName = rubric.refusal;
   const refusalResults = refusalName
@@ -197,7 +219,7 @@ export function summarizeArm(input: ArmInput): ArmSummary {
     },
     exclusions,
     verdict,
-    reason,
+    why,
     refusal: refusalName
       ? { refused, judged: refusalResults.length, rate: refusalResults.length ? refused / refusalResults.length : null }
       : null,

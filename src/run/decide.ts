@@ -1,5 +1,8 @@
 import type { ArmSummary, AttemptRecord, Rubric, TrialJudgment, TrialSuite } from '../model/index.js';
 import { judgeTrial, summarizeArm } from '../aggregate/index.js';
+import { armReasonText, trialReasonText } from '../report/reasons.js';
+import { judgeStrayErrors } from '../aggregate/stray-errors.js';
+import { strayErrorsText } from '../report/stray-errors-text.js';
 import { sequentialFor, stoppingRuleFor } from './stopping.js';
 
 export interface TrialDecisionInput {
@@ -13,16 +16,19 @@ export interface TrialDecisionInput {
   blocked: string | null;
   /** Attempts that should have run but did not because the run was cut short. */
   cutShort: number;
+  /** Errors raised outside any attempt's awaited call that could not be tied to one attempt (run/stray-errors). */
+  strayErrors: readonly string[];
 }
 
 /**
  * Decide a trial from its attempt records: each arm's verdict under the declared threshold and stopping rule, then
  * the trial's verdict over its arms. The one decision both a run and a re-judgment make, so they cannot drift apart.
+ * The decisions come as data; their reasons are put in words here, once, by report/reasons.ts.
  */
 export function decideTrial(input: TrialDecisionInput): { arms: ArmSummary[]; judgment: TrialJudgment } {
   const { suite, rubric } = input;
   const rule = stoppingRuleFor(suite, rubric);
-  const arms = suite.arms.map((arm) => {
+  const decided = suite.arms.map((arm) => {
     const records = input.attempts.filter((a) => a.arm === arm.id).sort((a, b) => a.index - b.index);
     return summarizeArm({
       arm,
@@ -33,6 +39,12 @@ export function decideTrial(input: TrialDecisionInput): { arms: ArmSummary[]; ju
       sequential: sequentialFor(rule, records),
     });
   });
-  const judgment = judgeTrial({ suite, rubric, arms, blocked: input.blocked, cutShort: input.cutShort });
+  const trial = judgeTrial({ suite, rubric, arms: decided, blocked: input.blocked, cutShort: input.cutShort });
+  const arms = decided.map((arm) => ({ ...arm, reason: armReasonText(arm.why) }));
+  const reason = trialReasonText(trial.why, trial.judgment, decided);
+  const judgment = {
+    ...judgeStrayErrors(trial.judgment, input.strayErrors),
+    reason: input.strayErrors.length > 0 ? strayErrorsText(input.strayErrors, reason) : reason,
+  };
   return { arms, judgment };
 }

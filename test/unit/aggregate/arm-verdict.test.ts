@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeArm } from '../../../src/aggregate/index.js';
+import { armReasonText } from '../../../src/report/index.js';
 import { fingerprint, type AttemptRecord, type Verdict } from '../../../src/model/index.js';
 import { aCase, aRubric, attempt } from '../builders.js';
 
@@ -12,8 +13,9 @@ const attempts = (spec: Partial<Record<Verdict, number>>, extra: Partial<Attempt
   }
   return out;
 };
-const summarize = (list: AttemptRecord[], rubric = aRubric()) =>
-  summarizeArm({
+// The arm as decided, with its reason data in the words the Outcome keeps.
+const summarize = (list: AttemptRecord[], rubric = aRubric()) => {
+  const decided = summarizeArm({
     arm,
     attempts: list,
     rubric,
@@ -21,6 +23,8 @@ const summarize = (list: AttemptRecord[], rubric = aRubric()) =>
     notRun: { count: 0, reason: '' },
     sequential: null,
   });
+  return { ...decided, reason: armReasonText(decided.why) };
+};
 
 describe('arm verdict by exact one-sided bounds (τ = 0.8, α = 0.05)', () => {
   it('PASS only when the Clopper–Pearson lower bound clears τ (20/20)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTrial, summarizeArm } from '../../../src/aggregate/index.js';
+import { judgeTrial as decide, summarizeArm, type TrialInput } from '../../../src/aggregate/index.js';
+import { trialReasonText } from '../../../src/report/index.js';
 import type { AttemptRecord, Verdict } from '../../../src/model/index.js';
 import { aCase, aRubric, aSuite, attempt, result } from '../builders.js';
 
@@ -24,6 +25,11 @@ function arm(id: 'case' | 'control', verdicts: Verdict[], refused: boolean[]) {
     notRun: { count: 0, reason: '' },
     sequential: null,
   });
+}
+// The judgment as decided, with its reason data in the words the Outcome keeps.
+function judgeTrial(input: TrialInput) {
+  const { judgment, why } = decide(input);
+  return { ...judgment, reason: trialReasonText(why, judgment, input.arms) };
 }
 const n = (count: number, v: Verdict) => Array.from({ length: count }, () => v);
 const flags = (count: number, value: boolean) => Array.from({ length: count }, () => value);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeArm } from '../../../src/aggregate/index.js';
 import { fingerprint, type AttemptRecord } from '../../../src/model/index.js';
-import { armRate } from '../../../src/report/index.js';
+import { armRate, armReasonText } from '../../../src/report/index.js';
 import { aCase, aRubric, attempt } from '../builders.js';
 
 const c = aCase();
 const arm = { id: 'case', role: 'case' as const, group: null, case: c, caseFingerprint: fingerprint(c) };
-const summarize = (list: AttemptRecord[], rubric = aRubric()) =>
-  summarizeArm({
+const summarize = (list: AttemptRecord[], rubric = aRubric()) => {
+  const decided = summarizeArm({
     arm,
     attempts: list,
     rubric,
@@ -15,6 +15,8 @@ const summarize = (list: AttemptRecord[], rubric = aRubric()) =>
     notRun: { count: 0, reason: '' },
     sequential: null,
   });
+  return { ...decided, reason: armReasonText(decided.why) };
+};
 const passes = (n: number) => Array.from({ length: n }, (_, i) => attempt('case', i, 'PASS'));
 const errors = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => attempt('case', from + i, 'UNKNOWN', { status: 'subject_error' }));

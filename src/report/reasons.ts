@@ -1,0 +1,87 @@
+import type { ArmReason, ArmRule, ArmSummary, TrialJudgment } from '../model/index.js';
+import type { TrialReason } from '../aggregate/index.js';
+
+const fmt = (x: number) => x.toFixed(3);
+const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
+
+/** The deciding branch of the arm rule in words. */
+function armRuleText(rule: ArmRule): string {
+  switch (rule.kind) {
+    case 'no-attempts':
+      return 'no attempt ran';
+    case 'all-blocked':
+      return 'every attempt was blocked';
+    case 'no-verdict':
+      return 'no attempt reached a verdict';
+    case 'sequential':
+      return `${rule.method} (α ${rule.alpha}) decided ${rule.decision} after ${rule.attempts} attempts (${rule.successes} passed)`;
+    case 'certified':
+      return `${rule.successes}/${rule.attempts} passed; one-sided ${fmt(1 - rule.alpha)} exact lower bound ${fmt(rule.lower)} ≥ τ ${rule.threshold}`;
+    case 'required-only':
+      return `${rule.requiredMet}/${rule.attempts} met every required criterion (exact lower bound ${fmt(rule.requiredLower)} ≥ τ ${rule.threshold}) but only ${rule.successes}/${rule.attempts} passed fully (lower bound ${fmt(rule.lower)} < τ)`;
+    case 'bounded-below':
+      return `${rule.requiredMet}/${rule.attempts} met every required criterion; exact upper bound ${fmt(rule.requiredUpper)} < τ ${rule.threshold}`;
+    case 'straddles': {
+      const more = [
+        rule.toPass === null ? null : `${rule.toPass} more passing`,
+        rule.toFail === null ? null : `${rule.toFail} more failing`,
+      ].filter((s) => s !== null);
+      const settle = more.length ? `${more.join(' or ')} attempts would settle it` : 'no number of attempts settles it';
+      return `${rule.successes}/${rule.attempts} passed; bounds [${fmt(rule.lower)}, ${fmt(rule.upper)}] straddle τ ${rule.threshold}: ${settle}`;
+    }
+    case 'disputes-swing':
+      return `${rule.disputed} disputed attempt(s) decide it: ${rule.ifFail} if they fail, ${rule.ifPass} if they pass`;
+    case 'missing-swings':
+      return `${rule.unknown} attempt(s) without a verdict could swing it (${rule.ifFail} if they fail, ${rule.ifPass} if they pass)`;
+    default:
+      return rule satisfies never;
+  }
+}
+
+/** Why an arm has its verdict, in one line: the rule's branch with its numbers, contradictions first, errors after. */
+export function armReasonText(why: ArmReason): string {
+  let text = armRuleText(why.rule);
+  if (why.contradicted > 0) text = `${why.contradicted} attempt(s) claimed what the receipts contradict; ${text}`;
+  if (why.notCompleted.length > 0) {
+    const statuses = why.notCompleted.map((s) => `${s.count} ${s.status}`).join(', ');
+    text += ` [${statuses}: never imputed${why.excluded ? `, ${why.excluded} excluded` : ''}]`;
+  } else if (why.excluded > 0) text += ` [${why.excluded} without a verdict excluded]`;
+  return text;
+}
+
+/** Arms whose reasons the trial's reason quotes; a data-driven suite's other arms are counted, not quoted. */
+const MAX_REASONS = 3;
+
+/**
+ * Why a trial has its verdict, in one line: the deciding arms' reasons (up to three), then what matched controls and
+ * pressure showed. `arms` are the trial's arms with their reasons as data.
+ */
+export function trialReasonText(
+  why: TrialReason,
+  judgment: Pick<TrialJudgment, 'matchedControl' | 'pressure'>,
+  arms: readonly (Pick<ArmSummary, 'arm' | 'role' | 'verdict'> & { why: ArmReason })[],
+): string {
+  if (why.kind === 'blocked') return `blocked: ${why.blocked}`;
+  if (why.kind === 'incomplete')
+    return `incomplete: ${why.notRun} declared attempt(s) never ran, so no verdict can stand`;
+  const deciding = why.deciding.flatMap((id) => arms.filter((a) => a.arm === id));
+  const parts = deciding.slice(0, MAX_REASONS).map((a) => `${a.role} "${a.arm}" ${a.verdict}: ${armReasonText(a.why)}`);
+  if (deciding.length > MAX_REASONS) parts.push(`and ${deciding.length - MAX_REASONS} more ${why.verdict} arms`);
+  const matched = judgment.matchedControl;
+  if (matched?.overRefusal)
+    parts.push(
+      `over-refusal: refused the case ${pct(matched.caseRefusalRate)} and its control ${pct(matched.controlRefusalRate)} alike`,
+    );
+  if (matched?.underRefusal)
+    parts.push(
+      `under-refusal: complied with the case and its control alike (refused ${pct(matched.caseRefusalRate)} / ${pct(matched.controlRefusalRate)})`,
+    );
+  if (matched?.unsettled) parts.push(matched.unsettled);
+  const { pressure } = judgment;
+  if (pressure !== null && pressure.net !== null) {
+    parts.push(
+      `under pressure it gave way in ${pct(pressure.caseCapitulation)} of case attempts vs ${pct(pressure.controlCapitulation)} after a neutral follow-up (net ${pct(pressure.net)})`,
+    );
+  }
+  return parts.join('; ');
+}
