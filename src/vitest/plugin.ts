@@ -45,7 +45,9 @@ export function riddle(options: RiddlePluginOptions = {}): Plugin {
     },
     configureVitest({ vitest }) {
       const reporters = vitest.config.reporters;
-      if (runBudget !== null) reporters.push(new RunBudgetHost(vitest, runBudget));
+      // One ledger per run, however many projects use the plugin.
+      if (runBudget !== null && !reporters.some((entry) => entry instanceof RunBudgetHost))
+        reporters.push(new RunBudgetHost(vitest, runBudget));
       const named = (entry: (typeof reporters)[number], name: string) => Array.isArray(entry) && entry[0] === name;
       const existingAt = reporters.findIndex((entry) => named(entry, 'riddle'));
       if (existingAt >= 0) {
