@@ -12,6 +12,7 @@ import {
   migrate,
   Rubric,
   RUBRIC_SCHEMA,
+  SuiteRuleRate,
   SuiteSummaryOptions,
   VERDICTS,
 } from '../model/index.js';
@@ -395,10 +396,40 @@ export const TrialDeclarationSchema = strict({
   ).optional(),
 });
 
+/** A suite rule's condition: a declared rate, exactly one bound in the rate's range, and optional groups. */
+const SuiteRuleConditionSchema = strict({
+  rate: SuiteRuleRate,
+  atLeast: z.number().optional(),
+  atMost: z.number().optional(),
+  groups: z.union([z.literal('each'), z.array(z.string().min(1)).min(1)]).optional(),
+}).superRefine((condition, ctx) => {
+  const bounds = (['atLeast', 'atMost'] as const).filter((b) => condition[b] !== undefined);
+  if (bounds.length !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `declare exactly one of atLeast, atMost${bounds.length ? ' (both given)' : ''}`,
+      path: [],
+    });
+    return;
+  }
+  const bound = bounds[0] ?? 'atLeast';
+  const value = condition[bound] ?? 0;
+  const [low, high] = condition.rate === 'discrimination' ? [-1, 1] : [0, 1];
+  if (!(value > low && value < high))
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be strictly between ${low} and 1 for ${condition.rate}, got the number ${value}`,
+      path: [bound],
+    });
+});
+
 export const SuiteDeclarationSchema = strict({
   ...CommonDeclarationShape,
   cases: z.array(SuiteCaseSchema).min(1),
-  summary: strict(SuiteSummaryOptions.shape).optional(),
+  summary: strict({
+    ...SuiteSummaryOptions.shape,
+    rule: z.array(SuiteRuleConditionSchema).min(1).optional(),
+  }).optional(),
 });
 
 /**

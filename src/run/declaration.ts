@@ -29,6 +29,7 @@ import {
   type Verdict,
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
+import { suiteRuleProblems } from './suite-rule-declaration.js';
 import { isScorer, type ClaimExtractor, type CriterionCheck, type EvaluatorDefinition } from '../evaluate/index.js';
 import { declarationProblems, formatPath, type DeclarationProblem } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
@@ -459,10 +460,42 @@ export interface ProjectSettings {
   sealSalt: string;
 }
 
+/** A Trial Suite's id: its file, the describe blocks around it and its name. */
+const suiteId = (site: DeclarationSite) => [site.file, ...site.path, site.name].join(' > ');
+
+/**
+ * Trials resolved before in this process, per declaration object, by settings, file and name. A trial is resolved
+ * at collection and again when it runs (where Vitest tells its describe path): the second time takes the first
+ * result with the suite id of the site, instead of checking the declaration and its records against their schemas
+ * again (most of resolving's cost). So a declaration is read once, when it is declared; changing the object later
+ * changes nothing.
+ */
+const resolvedBefore = new WeakMap<object, Map<string, ResolvedTrial>>();
+
+/**
+ * Resolve a declaration into pinned records (see docs/ARCHITECTURE.md, "The pipeline of one trial"), throwing a
+ * TrialDeclarationError that names the trial, its place and the field for any mistake. Resolving the same
+ * declaration object again with the same settings, file and name reuses the first result (`resolvedBefore`).
+ */
 export function resolveTrial(
   site: DeclarationSite,
   declared: TrialDeclaration | SuiteDeclaration,
   project: ProjectSettings = { passOn: null, sealSalt: '' },
+): ResolvedTrial {
+  const reuseKey = JSON.stringify([project.passOn, project.sealSalt, site.file, site.name]);
+  const before = typeof declared === 'object' && declared !== null ? resolvedBefore.get(declared) : undefined;
+  const earlier = before?.get(reuseKey);
+  if (earlier) return { ...earlier, suite: { ...earlier.suite, id: suiteId(site) } };
+  const resolved = resolveAnew(site, declared, project);
+  if (before) before.set(reuseKey, resolved);
+  else resolvedBefore.set(declared, new Map([[reuseKey, resolved]]));
+  return resolved;
+}
+
+function resolveAnew(
+  site: DeclarationSite,
+  declared: TrialDeclaration | SuiteDeclaration,
+  project: ProjectSettings,
 ): ResolvedTrial {
   checkDeclaration(site, declared);
   if (declared.subject === undefined)
@@ -609,11 +642,13 @@ export function resolveTrial(
     } catch (error) {
       throw new TrialDeclarationError(site, 'summary', error instanceof Error ? error.message : String(error));
     }
+    const [first, ...more] = suiteRuleProblems(summary.rule ?? [], arms, rubric.refusal);
+    if (first) throw new TrialDeclarationError(site, formatPath(first.path), first.problem, more);
   }
   const stop = resolveStop(site, repeat.stop);
   const suite: TrialSuite = {
     schema: TRIAL_SUITE_SCHEMA,
-    id: [site.file, ...site.path, site.name].join(' > '),
+    id: suiteId(site),
     name: site.name,
     file: site.file,
     arms,
