@@ -28,6 +28,7 @@ import { decideTrial } from './decide.js';
 import { trialProgress } from './progress.js';
 import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
+import { defaultOutsideRoots, OutsideWatch, writesUnconfined } from '../observe/outside-writes.js';
 import type { AttemptStream } from './attempt-stream.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
@@ -76,6 +77,11 @@ export interface RunServices {
    * Outcome names the file instead of holding the attempts. Not used for a holdout whose attempts are concealed.
    */
   attempts?: AttemptStream | null;
+  /**
+   * The project folder: with it, an unisolated command or function subject's writes outside its workspace are watched
+   * (observe/outside-writes) and recorded in `execution.outsideWrites`; absent: not watched.
+   */
+  root?: string;
 }
 
 interface ArmState {
@@ -163,6 +169,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   };
 
   const stray = new StrayErrors();
+  const outside =
+    services.root !== undefined && writesUnconfined(plan.subject)
+      ? new OutsideWatch(defaultOutsideRoots(services.root))
+      : null;
   const stream = plan.holdout && !plan.holdout.revealed ? null : (services.attempts ?? null);
   const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();
   let next = 0;
@@ -210,23 +220,26 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         await runGate.block(slot.arm, slot.index);
         record = unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? '');
       } else {
-        record = await stray.within(`${slot.arm}#${slot.index}`, () =>
-          runAttempt(slot, sequence, {
-            case: armCase,
-            rubric,
-            evaluators: plan.evaluators,
-            subject: plan.subject,
-            tools: plan.tools,
-            clock: services.clock,
-            expect: services.expect,
-            fixtures: plan.fixtures[slot.arm] ?? null,
-            observers: plan.observers,
-            keepFailedSandbox: plan.keepFailedSandboxes,
-            claimExtractors: plan.claimExtractors,
-            sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
-            ...(services.signal ? { signal: services.signal } : {}),
-          }),
-        );
+        outside?.started(`${slot.arm}#${slot.index}`);
+        record = await stray
+          .within(`${slot.arm}#${slot.index}`, () =>
+            runAttempt(slot, sequence, {
+              case: armCase,
+              rubric,
+              evaluators: plan.evaluators,
+              subject: plan.subject,
+              tools: plan.tools,
+              clock: services.clock,
+              expect: services.expect,
+              fixtures: plan.fixtures[slot.arm] ?? null,
+              observers: plan.observers,
+              keepFailedSandbox: plan.keepFailedSandboxes,
+              claimExtractors: plan.claimExtractors,
+              sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
+              ...(services.signal ? { signal: services.signal } : {}),
+            }),
+          )
+          .finally(() => outside?.ended(`${slot.arm}#${slot.index}`));
         if (services.signal?.aborted) {
           // Stopped part-way by the interruption: not a finished attempt, so neither counted nor kept.
           order.splice(order.indexOf(`${slot.arm}#${slot.index}`), 1);
@@ -305,7 +318,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       budget: meter?.record() ?? null,
       providers: plan.providers ? await plan.providers.record() : null,
       strayErrors: [...stray.unattributed],
-      outsideWrites: null,
+      outsideWrites: outside?.record() ?? null,
     },
   });
 }

@@ -127,6 +127,8 @@ describe('riddle rejudge', () => {
         holdout: null,
         budget: null,
         providers: null,
+        strayErrors: [],
+        outsideWrites: null,
       },
       attempts: [attempt('case', 0, 'UNKNOWN', { observation: observation({ reply: 'YES' }) })],
       attemptsFile: null,

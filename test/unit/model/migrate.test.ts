@@ -116,6 +116,28 @@ describe('outcome 2 → 3', () => {
     }
   });
 
+  it('gives every v2 Outcome its untied stray errors from its warnings, and nothing watched outside the workspace', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const execution = outcomeV2toV3(readJson(path.join(dir, file))).execution as Record<string, unknown>;
+      expect(execution.strayErrors).toEqual([]);
+      expect(execution.outsideWrites).toBeNull();
+    }
+    // v2 kept an error it could not tie to an attempt as a warning in these words; v3 lists it.
+    const data = readJson(path.join(dir, readdirSync(dir).find((name) => name.endsWith('.json')) as string));
+    const warned = {
+      ...data,
+      warnings: [
+        'harness: uncaught exception outside the awaited call: Error: late, while this trial ran (not tied to one attempt)',
+      ],
+    };
+    const upgraded = outcomeV2toV3(warned);
+    expect((upgraded.execution as Record<string, unknown>).strayErrors).toEqual([
+      'uncaught exception outside the awaited call: Error: late',
+    ]);
+    expect(upgraded.warnings).toEqual(warned.warnings);
+  });
+
   it('gives every v2 Outcome no suite rule (none could be declared), its verdict standing as its arms gave it', () => {
     const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {

@@ -40,6 +40,7 @@ describe('decideTrial', () => {
         notRun: (arm) => outcome.arms.find((a) => a.arm === arm)?.notRun ?? { count: 0, reason: '' },
         blocked: null,
         cutShort: 0,
+        strayErrors: [],
       });
       expect(decided).toEqual({ arms: outcome.arms, judgment: outcome.judgment });
     }

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * A place outside the attempts' workspaces watched while an unisolated subject ran: the project folder (walked,
+ * skipping node_modules, .git, .riddle and riddle-report), and the user's home and temporary folders (their entries
+ * only, one level deep: a folder's modification time still shows entries created or removed directly inside it).
+ */
+export const WatchedRoot = z.object({
+  name: z.enum(['project', 'home', 'temp']),
+  /** How deep it was walked: 1 for the entries directly in it; null for the whole tree (within `maxEntries`). */
+  depth: z.number().int().min(1).nullable(),
+  /**
+   * `stamps`: entries are compared by (modification time, size), so writes to existing files show; `entries`: only
+   * which entries exist (created or deleted), for a root too busy to stamp every entry (the temporary folder).
+   */
+  compares: z.enum(['stamps', 'entries']),
+  /** True when the walk stopped at the entry bound, so changes past it went unseen. */
+  truncated: z.boolean(),
+});
+export type WatchedRoot = z.infer<typeof WatchedRoot>;
+
+/** One path outside the workspaces that changed (by size or modification time) while attempts ran. */
+export const OutsideWrite = z.object({
+  root: WatchedRoot.shape.name,
+  /** Relative to its root, `/`-separated. */
+  path: z.string(),
+  change: z.enum(['created', 'modified', 'deleted']),
+  /**
+   * The attempts (`arm#index`) running between the two walks that saw the change: one when it can be tied to that
+   * attempt; several when attempts overlapped; none when it happened between attempts.
+   */
+  attempts: z.array(z.string()),
+});
+export type OutsideWrite = z.infer<typeof OutsideWrite>;
+
+/**
+ * Writes outside the workspace seen around the attempts of an unisolated subject, by comparing (modification time,
+ * size) walks of the watched roots before and after each attempt. Without isolation riddle cannot tell who wrote:
+ * another process writing there at the time shows up too.
+ */
+export const OutsideWrites = z.object({
+  roots: z.array(WatchedRoot),
+  /** Entries walked per root at most. */
+  maxEntries: z.number().int().min(1),
+  changes: z.array(OutsideWrite),
+  /** Changes past this many are counted, not listed. */
+  unlisted: z.number().int().min(0),
+});
+export type OutsideWrites = z.infer<typeof OutsideWrites>;

@@ -1,0 +1,188 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { OutsideWrite, OutsideWrites, WatchedRoot } from '../model/outside-writes.js';
+import type { Subject } from './subject.js';
+
+/** Entries walked per root and walk at most, by default: it bounds what one walk costs. */
+export const DEFAULT_OUTSIDE_ENTRIES = 5000;
+/** Changes listed in the record at most; the rest are counted. */
+const MAX_LISTED_CHANGES = 100;
+/** Project folders that are not the subject's to change and that churn by themselves (caches, riddle's own files). */
+const PROJECT_SKIPS = new Set(['node_modules', '.git', '.riddle', 'riddle-report']);
+
+/** A root to watch: walked as a tree (`depth` null) or only its own entries (`depth` 1). */
+export interface OutsideRoot {
+  name: WatchedRoot['name'];
+  path: string;
+  depth: number | null;
+  /** `stamps`: entries and their (modification time, size); `entries`: which entries exist only (a cheaper walk). */
+  compares: WatchedRoot['compares'];
+  /** Entries (relative, `/`-separated) not to look at or into. */
+  skip: (relative: string) => boolean;
+}
+
+interface Stamp {
+  mtimeMs: number;
+  size: number;
+}
+
+interface Walk {
+  entries: Map<string, Stamp>;
+  truncated: boolean;
+}
+
+const within = (parent: string, child: string) => {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+};
+
+/**
+ * The places an unisolated subject could write to that matter: the project folder (a tree, without node_modules,
+ * .git, riddle's own folders, and the temporary folder when it sits inside), and the entries directly in the home
+ * and temporary folders (riddle's own `riddle-` folders there excepted: every attempt makes and removes them).
+ */
+export function defaultOutsideRoots(project: string): OutsideRoot[] {
+  const temp = os.tmpdir();
+  const home = os.homedir();
+  const tempInProject = within(project, temp) ? path.relative(project, temp).split(path.sep).join('/') : null;
+  const roots: OutsideRoot[] = [
+    {
+      name: 'project',
+      path: project,
+      depth: null,
+      compares: 'stamps',
+      skip: (relative) =>
+        PROJECT_SKIPS.has(relative.split('/').pop() ?? '') ||
+        (tempInProject !== null && (relative === tempInProject || relative.startsWith(`${tempInProject}/`))),
+    },
+  ];
+  // A home or temporary folder that holds the project is watched as the project is, not again at its top.
+  if (!within(home, project)) roots.push({ name: 'home', path: home, depth: 1, compares: 'stamps', skip: () => false });
+  // A shared temporary folder can hold thousands of entries: which exist is compared, not each one's stamp.
+  if (!within(temp, project))
+    roots.push({ name: 'temp', path: temp, depth: 1, compares: 'entries', skip: (r) => r.startsWith('riddle-') });
+  return roots;
+}
+
+/** (modification time, size) of every entry under the root, breadth-first, up to `maxEntries`; links not followed. */
+function walk(root: OutsideRoot, maxEntries: number): Walk {
+  const entries = new Map<string, Stamp>();
+  const queue: { dir: string; relative: string; depth: number }[] = [{ dir: root.path, relative: '', depth: 0 }];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    let names: string[];
+    try {
+      names = readdirSync(next.dir);
+    } catch {
+      continue; // gone, or not readable: nothing seen there
+    }
+    for (const name of names.sort()) {
+      const relative = next.relative ? `${next.relative}/${name}` : name;
+      if (root.skip(relative)) continue;
+      if (entries.size >= maxEntries) return { entries, truncated: true };
+      const full = path.join(next.dir, name);
+      if (root.compares === 'entries' && root.depth === next.depth + 1) {
+        entries.set(relative, { mtimeMs: 0, size: 0 });
+        continue;
+      }
+      let info: ReturnType<typeof lstatSync>;
+      try {
+        info = lstatSync(full);
+      } catch {
+        continue;
+      }
+      // A folder's own stamp changes when entries are created or removed directly in it: kept for folders at the
+      // depth limit; deeper folders are walked instead.
+      const descend = info.isDirectory() && (root.depth === null || next.depth + 1 < root.depth);
+      if (descend) queue.push({ dir: full, relative, depth: next.depth + 1 });
+      else entries.set(relative, { mtimeMs: info.mtimeMs, size: info.isDirectory() ? 0 : info.size });
+    }
+  }
+  return { entries, truncated: false };
+}
+
+function compare(before: Walk, after: Walk): { path: string; change: OutsideWrite['change'] }[] {
+  const changes: { path: string; change: OutsideWrite['change'] }[] = [];
+  for (const [entry, now] of after.entries) {
+    const was = before.entries.get(entry);
+    if (was === undefined) {
+      // Past a truncated walk's bound an entry is unseen, not new.
+      if (!before.truncated) changes.push({ path: entry, change: 'created' });
+    } else if (was.mtimeMs !== now.mtimeMs || was.size !== now.size) changes.push({ path: entry, change: 'modified' });
+  }
+  if (!after.truncated)
+    for (const entry of before.entries.keys())
+      if (!after.entries.has(entry)) changes.push({ path: entry, change: 'deleted' });
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Watches the places outside the workspaces while an unisolated subject's attempts run: the roots are walked when an
+ * attempt starts and when it ends, and what changed between two walks is tied to the attempts running in between —
+ * one attempt when they ran one at a time, several (the trial's, not one attempt's) when they overlapped, none when
+ * the change came between attempts. A cheap walk of (modification time, size) bounded in entries: it sees what
+ * changed, not who changed it, so another process writing there at the time is recorded too.
+ */
+export class OutsideWatch {
+  private last: Walk[];
+  private readonly running = new Set<string>();
+  private readonly changes: OutsideWrite[] = [];
+  private unlisted = 0;
+  private readonly truncated: boolean[];
+
+  constructor(
+    private readonly roots: readonly OutsideRoot[],
+    private readonly maxEntries = DEFAULT_OUTSIDE_ENTRIES,
+  ) {
+    this.last = roots.map((root) => walk(root, maxEntries));
+    this.truncated = this.last.map((w) => w.truncated);
+  }
+
+  /** An attempt (`arm#index`) is about to run. */
+  started(attempt: string): void {
+    this.look();
+    this.running.add(attempt);
+  }
+
+  /** An attempt has returned. */
+  ended(attempt: string): void {
+    this.look();
+    this.running.delete(attempt);
+  }
+
+  private look(): void {
+    const attempts = [...this.running].sort();
+    const now = this.roots.map((root) => walk(root, this.maxEntries));
+    now.forEach((after, i) => {
+      const root = this.roots[i];
+      const before = this.last[i];
+      if (!root || !before) return;
+      if (after.truncated) this.truncated[i] = true;
+      for (const { path: entry, change } of compare(before, after)) {
+        if (this.changes.length < MAX_LISTED_CHANGES)
+          this.changes.push({ root: root.name, path: entry, change, attempts });
+        else this.unlisted += 1;
+      }
+    });
+    this.last = now;
+  }
+
+  record(): OutsideWrites {
+    return {
+      roots: this.roots.map((root, i) => ({
+        name: root.name,
+        depth: root.depth,
+        compares: root.compares,
+        truncated: this.truncated[i] ?? false,
+      })),
+      maxEntries: this.maxEntries,
+      changes: [...this.changes],
+      unlisted: this.unlisted,
+    };
+  }
+}
+
+/** Whether a subject runs where its writes can reach past its workspace: a command or function without isolation. */
+export function writesUnconfined(subject: Pick<Subject, 'kind' | 'isolation'>): boolean {
+  return (subject.kind === 'command' || subject.kind === 'function') && (subject.isolation ?? null) === null;
+}
