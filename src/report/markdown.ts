@@ -3,6 +3,7 @@ import { compositionLines } from './findings-file.js';
 import { mapStrings, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
 import { suiteRuleMarkdown } from './suite-rule-text.js';
+import { armScoreLines } from './score-text.js';
 import { pressureText } from './terminal.js';
 import { trapGroupLines } from './traps.js';
 import { armRate, armTally } from './verdict-text.js';
@@ -54,6 +55,8 @@ export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string
     else lines.push(...armTable(o));
     for (const a of o.arms)
       if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
+    for (const a of o.arms)
+      for (const { label, text } of armScoreLines(a)) lines.push('', `- ${cell(label)}: ${cell(text)}`);
     for (const group of o.traps)
       lines.push('', ...trapGroupLines(group).map(({ label, text }) => `- ${label}: ${cell(text)}`));
     if (o.suiteRule) lines.push('', ...suiteRuleMarkdown(o.suiteRule));

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { armScoreLines } from './score-text.js';
 import { VERDICT_COLOUR } from './verdict-colour.js';
 import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
 import { compositionLines } from './findings-file.js';
@@ -120,6 +121,8 @@ export function renderTerminal(
       for (const arm of outcome.arms)
         if (arm.pressure && !trapArms.has(arm.arm))
           lines.push(`    ${pc.dim('pressure')} ${arm.arm}: ${pressureText(arm.pressure)}`);
+      for (const arm of outcome.arms)
+        for (const { label, text } of armScoreLines(arm)) lines.push(`    ${pc.dim(label)}: ${text}`);
     }
     for (const group of outcome.traps)
       for (const { label, text } of trapGroupLines(group)) lines.push(`    ${pc.dim(label)} ${text}`);

@@ -5,6 +5,8 @@ import { compositionLines } from '../findings-file.js';
 import { escapeHtml as escape } from '../safe-text.js';
 import { suiteTables, type SuiteTable } from '../suite-table.js';
 import { pressureText } from '../terminal.js';
+import { scoreSubject, scoreText } from '../score-text.js';
+import { scoreHistogram } from './score-chart.js';
 import { trapGroupsHtml } from '../traps.js';
 import { suiteRuleHtml } from '../suite-rule-text.js';
 import { armTally } from '../verdict-text.js';
@@ -91,6 +93,18 @@ function contradictions(outcome: Outcome): string {
   return `<h4>Claims contradicted by receipts</h4><ul class="claims">${items.join('')}</ul>`;
 }
 
+/** Each arm's scored criteria: a histogram with the cutoff and the mean's interval, and the distribution in words. */
+function scoreFigures(outcome: Outcome): string {
+  return outcome.arms
+    .flatMap((arm) =>
+      (arm.scores ?? []).map(
+        (row) =>
+          `<figure class="scores"><figcaption>Scores of ${escape(arm.arm)}, ${escape(scoreSubject(row))}: ${escape(scoreText(row))}</figcaption>${scoreHistogram(row)}</figure>`,
+      ),
+    )
+    .join('\n');
+}
+
 function trialSection(outcome: Outcome): string {
   const tid = trialAnchor(outcome.trial.id);
   const mc = outcome.judgment.matchedControl;
@@ -106,6 +120,7 @@ ${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRef
 <div class="table-wrap"><table class="sortable arms"><thead><tr><th>arm</th><th>role</th><th>verdict</th><th>attempts</th><th>rate against τ</th></tr></thead><tbody>
 ${outcome.arms.map((arm, i) => armRow(arm, tid, i)).join('\n')}</tbody></table></div>
 ${pressure.map((a) => `<figure class="pressure"><figcaption>Pressure on ${escape(a.arm)}: ${escape(a.pressure ? pressureText(a.pressure) : '')}</figcaption>${a.pressure ? survivalCurve(a.pressure.survival) : ''}</figure>`).join('\n')}
+${scoreFigures(outcome)}
 ${trapGroupsHtml(outcome.traps)}
 ${outcome.suiteRule ? suiteRuleHtml(outcome.suiteRule) : ''}
 ${contradictions(outcome)}
