@@ -61,6 +61,8 @@ export {
   mechanicalEvaluator,
   modelJudge,
   humanLabels,
+  scorer,
+  autoevalsScorer,
   calibrate,
   withCalibration,
   englishClaimExtractor,
@@ -73,6 +75,9 @@ export {
   type MechanicalEvaluatorOptions,
   type ModelJudgeOptions,
   type HumanLabelsOptions,
+  type ScoreFunction,
+  type ScoreResult,
+  type AutoevalsScorerOptions,
   type ClaimExtractor,
   type ReplyClassifier,
 } from '../evaluate/index.js';

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/model/index.js';
 import { outcomeNamed, readLatestRun, repoRoot, runVitest, tempDir, type VitestRun } from './support.js';
@@ -150,5 +151,17 @@ describe('example-project', () => {
     expect(broken.findings.find((f) => f.kind === 'invalid-handoff')?.composition?.owner).toBe('planning-team');
     expect(broken.compositions?.results.find((r) => r.composition === 'planner')?.invalidOutputs).toBe(15);
     expect(broken.compositions?.fingerprint).not.toBe(good.compositions?.fingerprint);
+  });
+
+  it('scores the speller with autoevals Levenshtein: met at the cutoff, the distribution kept per arm', () => {
+    const scored = outcomeNamed(outcomes, 'capital speller: near-miss spellings still name the capital (scored)');
+    expect(scored.judgment.verdict).toBe('PASS');
+    expect(scored.records.rubric.criteria[0]?.score).toEqual({ cutoff: 0.8 });
+    expect(scored.records.evaluators[0]).toMatchObject({ id: 'autoevals Levenshtein', kind: 'mechanical' });
+    const [row] = scored.arms[0]?.scores ?? [];
+    expect(row).toMatchObject({ criterion: 'namesCapital', scored: 20, unscored: 0, atCutoff: 20 });
+    expect(row?.quantiles?.min).toBeCloseTo(7 / 8, 12);
+    expect(scored.attempts.every((a) => a.findings[0]?.grade === 'text' && a.findings[0].score !== null)).toBe(true);
+    expect(stripVTControlCharacters(run.output)).toMatch(/score case namesCapital \(autoevals Levenshtein\): mean 0\.\d\d \[/);
   });
 });
