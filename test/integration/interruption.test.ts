@@ -219,3 +219,44 @@ describe('errors a subject raises outside the awaited call', () => {
     }
   });
 });
+
+describe('an error raised outside every attempt while a trial runs', () => {
+  it('is a harness finding on the trial, which fails whatever its passOn allows, and shows in the summary', async () => {
+    const reportDir = tempDir('untied-error');
+    const run = await runVitest(project, [
+      'trials/stray.trial.test.ts',
+      '-t',
+      'a trial during which an error no attempt owns is raised',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
+    // Never a clean run: the trial's test fails, so Vitest exits non-zero.
+    expect(run.exitCode, run.output).not.toBe(0);
+    const { index, outcomes } = readLatestRun(reportDir);
+    const outcome = outcomeNamed(outcomes, 'a trial during which an error no attempt owns is raised');
+    // Tied to neither attempt: both stay as they were.
+    expect(outcome.attempts.map((a) => [a.status, a.verdict])).toEqual([
+      ['completed', 'PASS'],
+      ['completed', 'PASS'],
+    ]);
+    expect(outcome.execution.strayErrors).toEqual([
+      'uncaught exception outside the awaited call: Error: raised outside every attempt',
+    ]);
+    expect(outcome.judgment).toMatchObject({ verdict: 'UNKNOWN', testOutcome: 'fail' });
+    expect(outcome.judgment.reason).toMatch(/could not be tied to one attempt/);
+    expect(outcome.findings).toContainEqual(
+      expect.objectContaining({
+        owner: 'harness',
+        kind: 'stray-error',
+        message: expect.stringMatching(/raised outside every attempt/),
+      }),
+    );
+    expect(outcome.capabilities).toEqual([]);
+    expect(index.trials.map((row) => [row.name, row.verdict, row.testOutcome])).toEqual([
+      ['a trial during which an error no attempt owns is raised', 'UNKNOWN', 'fail'],
+    ]);
+    expect(run.output).toMatch(
+      /harness[\s\S]*raised outside every attempt, while this trial ran \(not tied to one attempt\)/,
+    );
+  });
+});
