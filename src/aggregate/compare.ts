@@ -7,6 +7,7 @@ import {
   type ArmSummary,
   type AttemptRecord,
   type CaseDifference,
+  type CompositionComparison,
   type Comparison,
   type DiscordantPairs,
   type Outcome,
@@ -342,7 +343,60 @@ function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
     cases,
     mcnemar: unit === null ? null : discordant(unit, addTallies(tallies)),
     notes,
+    compositions: compareCompositions(a, b),
   };
+}
+
+/** Whether a composition met its type and every own criterion in an attempt; null where it did not run. */
+function compositionSucceeded(attempt: AttemptRecord, name: string): boolean | null {
+  const steps = attempt.observation?.composition?.steps.filter((s) => s.composition === name) ?? [];
+  if (steps.length === 0) return null;
+  return steps.every(
+    (s) => s.status === 'completed' && s.outputCheck?.result === 'valid' && s.criteria.every((c) => c.result === 'met'),
+  );
+}
+
+/**
+ * Per composition of either run's Composition Suite: which versions changed, its own verdict on each side, and its
+ * attempts paired by (arm, index) with an exact McNemar test, so a diff says which composition changed and how each
+ * one's results moved.
+ */
+function compareCompositions(a: Outcome, b: Outcome): CompositionComparison[] {
+  const nodesA = a.compositions?.suite.compositions ?? [];
+  const nodesB = b.compositions?.suite.compositions ?? [];
+  const names = [...new Set([...nodesA.map((n) => n.name), ...nodesB.map((n) => n.name)])];
+  return names.map((name) => {
+    const nodeA = nodesA.find((n) => n.name === name) ?? null;
+    const nodeB = nodesB.find((n) => n.name === name) ?? null;
+    const resultA = a.compositions?.results.find((r) => r.composition === name) ?? null;
+    const resultB = b.compositions?.results.find((r) => r.composition === name) ?? null;
+    const tally = emptyTally();
+    const byKey = new Map(b.attempts.map((y) => [`${y.arm}#${y.index}`, y]));
+    for (const x of a.attempts) {
+      const y = byKey.get(`${x.arm}#${x.index}`);
+      const passA = compositionSucceeded(x, name);
+      const passB = y ? compositionSucceeded(y, name) : null;
+      if (!y) tally.leftOut.oneRunOnly += 1;
+      else if (passA === null || passB === null) tally.leftOut.undecided += 1;
+      else {
+        tally.pairs += 1;
+        if (passA && passB) tally.bothPass += 1;
+        else if (passA) tally.aOnly += 1;
+        else if (passB) tally.bOnly += 1;
+        else tally.bothFail += 1;
+      }
+    }
+    return {
+      composition: name,
+      owner: (nodeB ?? nodeA)?.owner ?? '',
+      version: { a: nodeA?.version ?? null, b: nodeB?.version ?? null },
+      changed: fingerprint(nodeA) !== fingerprint(nodeB),
+      verdict: { a: resultA?.verdict ?? null, b: resultB?.verdict ?? null },
+      successes: { a: resultA?.successes ?? 0, b: resultB?.successes ?? 0 },
+      ran: { a: resultA?.ran ?? 0, b: resultB?.ran ?? 0 },
+      pairs: tally.pairs > 0 ? discordant('attempt', tally) : null,
+    };
+  });
 }
 
 /** Index a run's Outcomes by trial id; a second Outcome of one id is listed as unmatched, never dropped silently. */

@@ -9,7 +9,7 @@ export const COMMAND_USAGE = {
   diff: `usage: riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]
 
   Pair two runs' Outcomes by trial and case: verdict changes, paired differences with intervals, McNemar.
-  --json        print the riddle.comparison/1 record       --markdown   print Markdown
+  --json        print the riddle.comparison/2 record       --markdown   print Markdown
   --out FILE    also write the comparison record to FILE
   exit 0 when every trial pairs and no verdict changed, 1 when one did, 2 when a run cannot be read.`,
   rejudge: `usage: riddle rejudge <run folder | index.json | outcome.json> --evaluators <module.js> [--rubric rubric.json] [--out dir]

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RateDifference } from './suite-summary.js';
 import { ArmRole, Verdict } from './vocabulary.js';
 
-export const COMPARISON_SCHEMA = 'riddle.comparison/1';
+export const COMPARISON_SCHEMA = 'riddle.comparison/2';
 
 const count = z.number().int().min(0);
 
@@ -108,6 +108,24 @@ export const CaseDifference = z.object({
 });
 export type CaseDifference = z.infer<typeof CaseDifference>;
 
+/**
+ * One composition of a Composition Suite in both runs: its version on each side, its own verdict and share, and its
+ * attempts paired by (arm, index) where it ran in both (success: valid output and every own criterion met).
+ */
+export const CompositionComparison = z.object({
+  composition: z.string(),
+  owner: z.string(),
+  /** Its version in each run; null where the run's graph had no such composition. */
+  version: z.object({ a: z.string().nullable(), b: z.string().nullable() }),
+  changed: z.boolean(),
+  verdict: z.object({ a: Verdict.nullable(), b: Verdict.nullable() }),
+  successes: z.object({ a: count, b: count }),
+  ran: z.object({ a: count, b: count }),
+  /** Null when no attempt index ran it in both runs. */
+  pairs: DiscordantPairs.nullable(),
+});
+export type CompositionComparison = z.infer<typeof CompositionComparison>;
+
 /** One trial present in both runs. */
 export const TrialComparison = z.object({
   trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
@@ -129,6 +147,8 @@ export const TrialComparison = z.object({
   mcnemar: DiscordantPairs.nullable(),
   /** Which pairing was used and why, and what limits the reading. */
   notes: z.array(z.string()),
+  /** Per composition when either run's subject was a Composition Suite; [] otherwise. */
+  compositions: z.array(CompositionComparison),
 });
 export type TrialComparison = z.infer<typeof TrialComparison>;
 

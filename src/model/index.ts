@@ -141,6 +141,7 @@ export {
   ArmSide,
   DiscordantPairs,
   ArmComparison,
+  CompositionComparison,
   CaseDifference,
   TrialComparison,
   RunSide,

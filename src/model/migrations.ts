@@ -15,6 +15,7 @@ import { costBreakdown, type CostBreakdown } from './spending.js';
 import { runIndexV1toV2, runIndexV2toV3 } from './run-index.js';
 import { noScores, rubricV1toV2 } from './score-migrations.js';
 import { noArmReasons } from './reason-migrations.js';
+import { evaluatorsAsV2, evaluatorV1toV2 } from './evaluator-migrations.js';
 import { outsideWritesNotWatched, strayErrorsFromWarnings } from './execution-migrations.js';
 
 /** A stored record as read from JSON, before it is validated. */
@@ -232,6 +233,7 @@ const OUTCOME_V3_CHANGES: readonly MigrationStep[] = [
   noScores,
   coveredByPointers,
   noArmReasons,
+  evaluatorsAsV2,
   strayErrorsFromWarnings,
   outsideWritesNotWatched,
 ];
@@ -244,13 +246,24 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
   });
 }
 
+/** Comparison `riddle.comparison/1` → `/2`: Composition Suites did not exist, so no trial compares compositions. */
+export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
+  return {
+    ...comparison,
+    schema: 'riddle.comparison/2',
+    trials: eachOf(comparison.trials, (trial) => ({ ...trial, compositions: [] })),
+  };
+}
+
 /**
  * Every step by record and by the version it upgrades from. A record absent here has only ever had one version.
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3 },
+  comparison: { 1: comparisonV1toV2 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
   rubric: { 1: rubricV1toV2 },
   case: { 1: caseV1toV2 },
   'trial-suite': { 1: trialSuiteV1toV2 },
+  evaluator: { 1: evaluatorV1toV2 },
 };

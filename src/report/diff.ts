@@ -4,6 +4,7 @@ import type {
   ArmComparison,
   ArmSide,
   Comparison,
+  CompositionComparison,
   Cost,
   DiscordantPairs,
   PinnedChange,
@@ -67,6 +68,17 @@ const summaryParts = (c: Comparison) => [
 
 const runName = (run: Comparison['a']) => (run.runId === null ? run.label : `${run.label} (${run.runId})`);
 
+/** One composition across the two runs: `reviewer (review-team) 3.0 → 3.1 changed: PASS → FAIL, 15/15 → 0/7; …`. */
+export function compositionChangeText(c: CompositionComparison): string {
+  const version = c.changed
+    ? `${c.version.a ?? 'absent'} → ${c.version.b ?? 'absent'} changed`
+    : `${c.version.a} unchanged`;
+  const paired = c.pairs
+    ? `; paired ${c.pairs.aOnly}/${c.pairs.bOnly} of ${c.pairs.pairs} (A only/B only), McNemar p ${pValue(c.pairs.pValue)}`
+    : '';
+  return `${c.composition} (${c.owner}) ${version}: ${c.verdict.a ?? '—'} → ${c.verdict.b ?? '—'}, ${c.successes.a}/${c.ran.a} → ${c.successes.b}/${c.ran.b} met${paired}`;
+}
+
 /** The comparison for a terminal: per trial the verdict change, what changed, each arm's rates and the paired tests. */
 export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<string, Cost> = new Map()): string {
   const lines = [
@@ -101,6 +113,7 @@ export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<st
     const cases = casesLine(trial, comparison.confidence);
     if (cases) lines.push(`    ${pc.dim('cases'.padEnd(9))} ${cases}`);
     if (trial.mcnemar) lines.push(`    ${pc.dim('McNemar'.padEnd(9))} ${mcnemarLine(trial.mcnemar)}`);
+    for (const c of trial.compositions) lines.push(`    ${pc.dim('part'.padEnd(9))} ${compositionChangeText(c)}`);
     const cost = costChangeText(costs.get(trial.outcomes.a), costs.get(trial.outcomes.b));
     if (cost) lines.push(`    ${pc.dim('cost'.padEnd(9))} ${cost}`);
     for (const note of trial.notes) lines.push(`    ${pc.dim('note'.padEnd(9))} ${pc.dim(note)}`);
@@ -153,6 +166,7 @@ export function renderDiffMarkdown(comparison: Comparison, costs: ReadonlyMap<st
     const cases = casesLine(t, comparison.confidence);
     if (cases) lines.push('', `Paired over cases ${cases}.`);
     if (t.mcnemar) lines.push('', `McNemar ${mcnemarLine(t.mcnemar)}.`);
+    if (t.compositions.length > 0) lines.push('', ...t.compositions.map((c) => `- ${cell(compositionChangeText(c))}`));
     const cost = costChangeText(costs.get(t.outcomes.a), costs.get(t.outcomes.b));
     if (cost) lines.push('', `Cost: ${cost}.`);
     for (const note of t.notes) lines.push('', `> ${note}`);
