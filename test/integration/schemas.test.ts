@@ -11,9 +11,19 @@ const load = (name: string) =>
 describe('shipped JSON Schemas', () => {
   it('exist for every record', () => {
     expect(readdirSync(schemaDir).sort()).toEqual(
-      ['calibration', 'case', 'comparison', 'environment', 'evaluator', 'outcome', 'rubric', 'run', 'trial-suite'].map(
-        (n) => `${n}.json`,
-      ),
+      [
+        'calibration',
+        'case',
+        'comparison',
+        'composition-suite',
+        'environment',
+        'evaluator',
+        'findings',
+        'outcome',
+        'rubric',
+        'run',
+        'trial-suite',
+      ].map((n) => `${n}.json`),
     );
   });
 
@@ -34,6 +44,10 @@ describe('shipped JSON Schemas', () => {
     const validateEvaluator = ajv.compile(load('evaluator'));
     const index = JSON.parse(readFileSync(path.join(reportDir, 'index.json'), 'utf8'));
     expect(validateRun(index), JSON.stringify(validateRun.errors)).toBe(true);
+    const validateFindings = ajv.compile(load('findings'));
+    const [runId] = readdirSync(path.join(reportDir, 'runs'));
+    const findings = JSON.parse(readFileSync(path.join(reportDir, 'runs', runId as string, 'findings.json'), 'utf8'));
+    expect(validateFindings(findings), JSON.stringify(validateFindings.errors?.slice(0, 3))).toBe(true);
     for (const row of index.trials as { outcome: string }[]) {
       const outcome = JSON.parse(readFileSync(path.join(reportDir, row.outcome), 'utf8'));
       expect(validateOutcome(outcome), JSON.stringify(validateOutcome.errors?.slice(0, 3))).toBe(true);
