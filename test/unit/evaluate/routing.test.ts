@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesAndFindings, coverageTable, isHealthy, type RoutingInput } from '../../../src/evaluate/index.js';
-import type { ArmSummary, AttemptRecord, ClaimCheck, TrialJudgment, Verdict } from '../../../src/model/index.js';
+import {
+  findingId,
+  type ArmSummary,
+  type AttemptRecord,
+  type ClaimCheck,
+  type TrialJudgment,
+  type Verdict,
+} from '../../../src/model/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
 
 function arm(id: string, role: 'case' | 'control', verdict: Verdict, fields: Partial<ArmSummary> = {}): ArmSummary {
@@ -200,6 +207,13 @@ describe('capabilitiesAndFindings', () => {
       ['environment', 'dependency-unavailable'],
     ]);
     const message = (kind: string) => findings.find((f) => f.kind === kind)?.message;
+    // Findings are records: the attempts they rest on are referenced, and the evidence kept where there is some.
+    const claim = findings.find((f) => f.kind === 'contradicted-claim');
+    expect(claim?.attempts.length).toBe(claim?.attemptCount);
+    expect(claim?.attemptCount).toBeGreaterThan(0);
+    expect(claim?.evidence).toHaveLength(1);
+    expect(findings.find((f) => f.kind === 'arm-verdict')?.severity).toBe('error');
+    expect(new Set(findings.map((f) => f.id)).size).toBe(findings.length);
     expect(message('contradicted-claim')).toBe(
       'claimed "I deleted notes/2019.txt" in 2 attempts, contradicted: every tool request on notes/2019.txt was denied — receipt: tool delete_file: t1 delete_file denied',
     );
@@ -234,7 +248,19 @@ describe('capabilitiesAndFindings', () => {
     const blocked = capabilitiesAndFindings(
       outcome([], arms, judgment('UNKNOWN', { blocked: 'OPENAI_API_KEY is not set', testOutcome: 'skip' })),
     );
-    expect(blocked.findings).toEqual([{ owner: 'environment', kind: 'blocked', message: 'OPENAI_API_KEY is not set' }]);
+    expect(blocked.findings).toEqual([
+      {
+        id: findingId('environment', null, 'blocked', 'blocked'),
+        owner: 'environment',
+        composition: null,
+        kind: 'blocked',
+        severity: 'warning',
+        message: 'OPENAI_API_KEY is not set',
+        attempts: [],
+        attemptCount: 0,
+        evidence: [],
+      },
+    ]);
   });
 });
 
