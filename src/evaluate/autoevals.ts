@@ -191,6 +191,7 @@ export function autoevalsScorer(options: AutoevalsScorerOptions): EvaluatorDefin
         independence: independenceOf(model, options.subjectFamily),
         calibration: null,
         limits,
+        adjudicator: false,
       }
     : {
         schema: EVALUATOR_SCHEMA,
@@ -202,6 +203,7 @@ export function autoevalsScorer(options: AutoevalsScorerOptions): EvaluatorDefin
         independence: { independent: true, reason: `${name} is a deterministic function of the retained evidence` },
         calibration: null,
         limits,
+        adjudicator: false,
       };
   const evaluator: EvaluatorDefinition = {
     record,

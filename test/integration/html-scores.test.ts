@@ -49,7 +49,9 @@ describe('scores in the reports', () => {
     expect(terminal).toMatch(
       /score case close \(autoevals Levenshtein\).*: mean 0\.72 \[0\.\d\d, 0\.\d\d\] \(95%\) over 16 scored/,
     );
-    expect(renderMarkdown([outcome], [])).toMatch(/- score case close \(autoevals Levenshtein\): mean 0\.72 \[/);
+    expect(renderMarkdown([outcome], 'run-scores')).toMatch(
+      /- score case close \(autoevals Levenshtein\): mean 0\.72 \[/,
+    );
 
     const dir = tempDir('html-scores');
     const written = writeRunArtifacts({
@@ -82,7 +84,7 @@ describe('scores in the reports', () => {
       );
       const chart = await figure.locator('svg.scores').evaluate((svg) => {
         const box = svg.getBoundingClientRect();
-        const bins = [...svg.querySelectorAll('rect.bin')].map((r) => ({
+        const bins = Array.from(svg.querySelectorAll('rect.bin')).map((r) => ({
           height: Number(r.getAttribute('height')),
           fill: r.getAttribute('fill'),
           title: r.querySelector('title')?.textContent ?? '',
