@@ -271,7 +271,8 @@ export function createObservationView(observation: Observation, recorder: Eviden
       const trace = observation.composition;
       if (trace === null) throw new NoEvidence(`no handoff ${place}: the subject is not a Composition Suite`);
       const found = trace.handoffs.findLast((h) => h.producer === producer && h.consumer === consumer);
-      if (!found) throw new NoEvidence(`the handoff ${place} did not happen (the attempt stopped: ${trace.stopped.kind})`);
+      if (!found)
+        throw new NoEvidence(`the handoff ${place} did not happen (the attempt stopped: ${trace.stopped.kind})`);
       if (found.payload.truncated)
         throw new NoEvidence(`the handoff ${place} was kept by fingerprint only (${found.payload.bytes} bytes)`);
       return read('handoff', 'observation', found.payload.value, place, `payload sha256:${found.payload.sha256}`);
