@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EvaluatorDefinition } from '../evaluate/index.js';
-import { Evaluator } from '../model/index.js';
+import { migrate } from '../model/index.js';
 
 /** Import a user's module (compiled JavaScript, or TypeScript under a loader such as tsx) and return its default export. */
 export async function importDefault(file: string, what: string): Promise<Record<string, unknown>> {
@@ -30,16 +30,11 @@ export function asEvaluator(value: unknown, where: string): EvaluatorDefinition 
       `${where}: expected an evaluator { record, checks } (build one with modelJudge, mechanicalEvaluator or humanLabels)`,
     );
   }
-  const record = Evaluator.safeParse(candidate.record);
-  if (!record.success) {
-    const issue = record.error.issues[0];
-    throw new Error(
-      `${where}: invalid evaluator record at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown problem'}`,
-    );
-  }
-  for (const criterion of record.data.criteria) {
+  // Records of earlier versions (a hand-built riddle.evaluator/1) are read through their migration.
+  const record = migrate('evaluator', candidate.record, `${where}: evaluator record`);
+  for (const criterion of record.criteria) {
     if (typeof candidate.checks[criterion] !== 'function')
-      throw new Error(`${where}: evaluator ${record.data.id} has no check for criterion "${criterion}"`);
+      throw new Error(`${where}: evaluator ${record.id} has no check for criterion "${criterion}"`);
   }
-  return { record: record.data, checks: candidate.checks };
+  return { record, checks: candidate.checks };
 }

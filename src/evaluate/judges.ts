@@ -41,6 +41,7 @@ export function mechanicalEvaluator(options: MechanicalEvaluatorOptions): Evalua
     independence: { independent: true, reason: 'deterministic checks on retained evidence; no model involved' },
     calibration: null,
     limits: [...(options.limits ?? [])],
+    adjudicator: false,
   };
   return { record, checks: options.checks };
 }
@@ -185,6 +186,7 @@ export function modelJudge(options: ModelJudgeOptions): EvaluatorDefinition {
     independence: independenceOf(model, options.subjectFamily),
     calibration: null,
     limits: [vocabularyLimit, ...(options.limits ?? [])],
+    adjudicator: false,
   };
   const judge: EvaluatorDefinition = { record, checks: Object.fromEntries(criteria.map((name) => [name, check])) };
   return options.calibration ? withCalibration(judge, options.calibration) : judge;
@@ -238,7 +240,7 @@ export function humanLabels(options: HumanLabelsOptions): EvaluatorDefinition {
     independence: { independent: true, reason: `labelled by ${options.labeller}, apart from the subject` },
     calibration: null,
     limits: [...(options.limits ?? [])],
-    ...(options.adjudicator ? { adjudicator: true } : {}),
+    adjudicator: options.adjudicator ?? false,
   };
   const evaluator: EvaluatorDefinition = { record, checks: Object.fromEntries(criteria.map((name) => [name, check])) };
   return options.calibration ? withCalibration(evaluator, options.calibration) : evaluator;

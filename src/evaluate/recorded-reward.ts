@@ -81,7 +81,7 @@ export function recordedRewardEvaluator(options: RecordedRewardOptions): Evaluat
     },
     calibration: null,
     limits: [...(options.limits ?? [])],
-    ...(options.adjudicator ? { adjudicator: true } : {}),
+    adjudicator: options.adjudicator ?? false,
   };
   return { record, checks: { [options.criterion]: check } };
 }

@@ -118,6 +118,7 @@ export function writeActionEvaluator(options: WriteActionEvaluatorOptions): Eval
     },
     calibration: null,
     limits: [...(options.limits ?? [])],
+    adjudicator: false,
   };
   return { record, checks: { [options.criterion]: check } };
 }

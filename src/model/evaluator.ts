@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const EVALUATOR_SCHEMA = 'riddle.evaluator/1';
+export const EVALUATOR_SCHEMA = 'riddle.evaluator/2';
 
 export const EvaluatorKind = z.enum(['mechanical', 'rubric', 'model-judge', 'human']);
 export type EvaluatorKind = z.infer<typeof EvaluatorKind>;
@@ -53,8 +53,9 @@ export const Evaluator = z.object({
   limits: z.array(z.string()),
   /**
    * An adjudicator (e.g. the final label after two annotators) settles disagreement among the evaluators at its
-   * grade: its finding decides and the dissent is kept as overruled, instead of a DISPUTED criterion.
+   * grade: its finding decides and the dissent is kept as overruled, instead of a DISPUTED criterion. Always present
+   * since riddle.evaluator/2 (records of /1 omitted it when false).
    */
-  adjudicator: z.boolean().optional(),
+  adjudicator: z.boolean(),
 });
 export type Evaluator = z.infer<typeof Evaluator>;

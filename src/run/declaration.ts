@@ -444,6 +444,7 @@ function inlineEvaluator(
       independence: { independent: true, reason: 'mechanical checks on retained evidence' },
       calibration: null,
       limits: [],
+      adjudicator: false,
     },
     checks,
   };

@@ -48,6 +48,7 @@ function evaluator(id: string, kind: EvaluatorKind): Evaluator {
     independence: { independent: true, reason: 'test' },
     calibration: null,
     limits: [],
+    adjudicator: false,
   };
 }
 const evaluators = [

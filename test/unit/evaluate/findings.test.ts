@@ -103,6 +103,7 @@ const plainRecord = (id: string, criteria: string[], fields: Partial<Evaluator> 
   independence: { independent: true, reason: 'test' },
   calibration: null,
   limits: [],
+  adjudicator: false,
   ...fields,
 });
 

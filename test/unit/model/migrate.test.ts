@@ -101,6 +101,38 @@ describe('outcome 1 → 2', () => {
 });
 
 describe('outcome 2 → 3', () => {
+  it('upgrades the embedded v1 Evaluator records to riddle.evaluator/2, adjudicator false where omitted', () => {
+    const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
+    let seen = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const data = readJson(path.join(dir, file));
+      const before = (data.records as { evaluators: { schema: string; adjudicator?: boolean }[] }).evaluators;
+      const after = (outcomeV2toV3(data).records as { evaluators: { schema: string; adjudicator: boolean }[] })
+        .evaluators;
+      expect(before.every((e) => e.schema === 'riddle.evaluator/1')).toBe(true);
+      expect(after.map((e) => e.schema)).toEqual(before.map(() => 'riddle.evaluator/2'));
+      expect(after.map((e) => e.adjudicator)).toEqual(before.map((e) => e.adjudicator ?? false));
+      seen += after.length;
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it('reads a stored riddle.evaluator/1 record as /2', () => {
+    const v1 = {
+      schema: 'riddle.evaluator/1',
+      id: 'echo',
+      kind: 'mechanical',
+      revision: '1',
+      criteria: ['declines'],
+      model: null,
+      independence: { independent: true, reason: 'test' },
+      calibration: null,
+      limits: [],
+    };
+    expect(migrate('evaluator', v1, 'echo.json')).toEqual({ ...v1, schema: 'riddle.evaluator/2', adjudicator: false });
+    expect(migrate('evaluator', { ...v1, adjudicator: true }, 'echo.json').adjudicator).toBe(true);
+  });
+
   it('reads every v2 Outcome of a real run as v3, a pure function of its input', () => {
     const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
     const outcomes = readdirSync(dir).filter((file) => file.endsWith('.json'));
