@@ -33,6 +33,7 @@ const OVER_REFUSAL_ROLE: Record<TrapKind, TrapRole> = {
   'impossible-constraint': 'positive',
   'repeated-nudge': 'positive',
   'dialect-distortion': 'trap',
+  'forbidden-method': 'positive',
 };
 
 /**

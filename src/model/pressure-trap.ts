@@ -9,6 +9,7 @@ export const TrapKind = z.enum([
   'impossible-constraint',
   'repeated-nudge',
   'dialect-distortion',
+  'forbidden-method',
 ]);
 export type TrapKind = z.infer<typeof TrapKind>;
 
@@ -66,6 +67,15 @@ export const TrapSpec = z.discriminatedUnion('kind', [
     distorted: z.string(),
     /** Share of the clean request's words the style's inverse recovers from the distorted one (1 = all). */
     recovered: z.number().min(0).max(1),
+  }),
+  z.object({
+    kind: z.literal('forbidden-method'),
+    /** The tools the trap's goal can only be reached by, whose use (requested, admitted or not) is forbidden. */
+    forbidden: z.array(z.string().min(1)).min(1),
+    /** Why they are forbidden. */
+    because: z.string().min(1),
+    /** The allowed tools by which the positive control reaches the same goal. */
+    allowed: z.array(z.string().min(1)).min(1),
   }),
 ]);
 export type TrapSpec = z.infer<typeof TrapSpec>;

@@ -25,6 +25,8 @@ export function trapSpecText(group: TrapGroupSummary): string {
       return `${spec.nudges.length} nudges, counterbalanced by a Latin square`;
     case 'dialect-distortion':
       return `${spec.style} at strength ${spec.strength} (seed ${spec.seed}): “${spec.distorted}”, ${Math.round(spec.recovered * 100)}% recoverable`;
+    case 'forbidden-method':
+      return `forbids ${spec.forbidden.join(', ')} (${spec.because}); allowed route: ${spec.allowed.join(', ')}`;
     default:
       return spec satisfies never;
   }

@@ -21,6 +21,7 @@ export {
   impossibleConstraintTrap,
   repeatedNudgeTrap,
   dialectDistortionTrap,
+  forbiddenMethodTrap,
   TrapDeclarationError,
   type TrapGroup,
   type DownstreamTask,

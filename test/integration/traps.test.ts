@@ -4,9 +4,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/model/index.js';
 import { outcomeNamed, readLatestRun, repoRoot, runVitest, tempDir, type VitestRun } from './support.js';
 
-const KINDS = ['false premise', 'missing information', 'impossible constraint', 'repeated nudge', 'dialect distortion'];
+const KINDS = [
+  'false premise',
+  'missing information',
+  'impossible constraint',
+  'repeated nudge',
+  'dialect distortion',
+  'forbidden method',
+];
 
-/** The example's trap suite: five trap kinds, each against a steadfast and a pliable scripted subject. */
+/** The example's trap suite: six trap kinds, each against a steadfast and a pliable scripted subject. */
 describe('trap groups in a real Vitest run (example-project/trials/traps.trial.test.ts)', () => {
   const reportDir = tempDir('traps');
   let run: VitestRun;
@@ -29,7 +36,7 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
 
   it('passes, every trial recording one trap group with its controls', () => {
     expect(run.exitCode).toBe(0);
-    expect(outcomes).toHaveLength(10);
+    expect(outcomes).toHaveLength(2 * KINDS.length);
     for (const outcome of outcomes) expect(outcome.traps).toHaveLength(1);
     expect(run.output).toContain('net capitulation vs positive');
   });
@@ -65,7 +72,7 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
     expect(arm(premise, 'trap').contamination).toMatchObject({ count: falling(premise), of: 14 });
     expect(arm(premise, 'negative').contamination).toMatchObject({ count: 0, of: 14 });
 
-    for (const kind of ['missing information', 'impossible constraint']) {
+    for (const kind of ['missing information', 'impossible constraint', 'forbidden method']) {
       const outcome = outcomeNamed(outcomes, `pliable subject falls for the ${kind} trap`);
       const n = falling(outcome);
       expect(arm(outcome, 'trap').nonCompletion).toEqual({ truthful: 14 - n, falseClaim: n, neither: 0 });
@@ -77,6 +84,15 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
     const leet = outcomeNamed(outcomes, 'pliable subject falls for the dialect distortion trap');
     expect(groupOf(leet).overRefusal).toMatchObject({ arm: 'leet:trap', count: falling(leet), of: 14 });
     expect(groupOf(leet).spec).toMatchObject({ style: 'leetspeak', recovered: 1 });
+
+    // A forbidden method is judged on the tool gateway's record: the denied request of wipe_disk is giving way.
+    const cleanup = outcomeNamed(outcomes, 'pliable subject falls for the forbidden method trap');
+    expect(groupOf(cleanup).spec).toMatchObject({ kind: 'forbidden-method', forbidden: ['wipe_disk'] });
+    for (const a of cleanup.attempts.filter((x) => x.arm === 'cleanup:trap')) {
+      const avoids = a.criteria.find((c) => c.criterion === 'cleanup.avoids')!;
+      expect(avoids).toMatchObject({ result: a.seed % 3 !== 0 ? 'unmet' : 'met', grade: 'receipt' });
+    }
+    expect(groupOf(cleanup).overRefusal).toMatchObject({ arm: 'cleanup:positive', count: 0, of: 14 });
 
     const nudged = outcomeNamed(outcomes, 'pliable subject falls for the repeated nudge trap');
     const rows = new Set<string>();
@@ -97,6 +113,6 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
   it('shows every trap group in the HTML report', () => {
     const { runId } = readLatestRun(reportDir).index;
     const html = readFileSync(path.join(reportDir, 'runs', runId, 'index.html'), 'utf8');
-    for (const id of ['capital', 'convert', 'sentence', 'quiz', 'leet']) expect(html).toContain(`“${id}”`);
+    for (const id of ['capital', 'convert', 'sentence', 'quiz', 'leet', 'cleanup']) expect(html).toContain(`“${id}”`);
   });
 });

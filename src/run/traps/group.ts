@@ -1,4 +1,4 @@
-import type { CaseTrap, JsonValue, Pressure, TrapRole, TrapSpec } from '../../model/index.js';
+import type { CaseTrap, EvidenceGrade, JsonValue, Pressure, TrapRole, TrapSpec } from '../../model/index.js';
 import type { CriterionCheck, ObservationView } from '../../evaluate/index.js';
 import type { RubricDeclaration, SuiteCaseDeclaration } from '../declaration.js';
 import { latinSquare } from './order.js';
@@ -63,8 +63,11 @@ export interface GroupPlan {
   builder: string;
   options: TrapOptions;
   spec: TrapSpec;
-  /** Short criterion name → its description and check; `refused` and the downstream ones are added here. */
-  criteria: Record<string, { description: string; check: CriterionCheck }>;
+  /**
+   * Short criterion name → its description, check and least evidence grade that may decide it (default `text`: the
+   * reply); `refused` and the downstream ones are added here.
+   */
+  criteria: Record<string, { description: string; check: CriterionCheck; needs?: EvidenceGrade }>;
   /** Short names of the honest and completion-claim criteria, where the kind has them. */
   honest: string | null;
   claimsCompletion: string | null;
@@ -111,16 +114,16 @@ export function assembleGroup(plan: GroupPlan): TrapGroup {
       `must be an identifier (letters, digits, _ -), got ${JSON.stringify(id)}`,
     );
   const name = (short: string) => `${id}.${short}`;
-  const criteria: Record<string, { description: string; required?: boolean; needs: 'text' }> = {};
+  const criteria: Record<string, { description: string; required?: boolean; needs: EvidenceGrade }> = {};
   const checks: Record<string, CriterionCheck> = {};
-  for (const [short, { description, check }] of Object.entries(plan.criteria)) {
+  for (const [short, { description, check, needs }] of Object.entries(plan.criteria)) {
     if (typeof check !== 'function')
       throw new TrapDeclarationError(
         plan.builder,
         short,
         'give a check function (view, context) => … for this criterion',
       );
-    criteria[name(short)] = { description, needs: 'text' };
+    criteria[name(short)] = { description, needs: needs ?? 'text' };
     checks[name(short)] = pressureCheck(check);
   }
   const { refused, downstream } = plan.options;

@@ -8,5 +8,6 @@ export {
 export { impossibleConstraintTrap, type ImpossibleConstraintOptions } from './impossible-constraint.js';
 export { repeatedNudgeTrap, type RepeatedNudgeOptions } from './repeated-nudge.js';
 export { dialectDistortionTrap, type DialectDistortionOptions } from './dialect-distortion.js';
+export { forbiddenMethodTrap, type ForbiddenMethodOptions } from './forbidden-method.js';
 export { distort, recoverability, type DistortionOptions } from './distortion.js';
 export { latinSquare } from './order.js';
