@@ -6,7 +6,8 @@ const MAX_NAMED_WRITES = 5;
 
 type Execution = Pick<Outcome['execution'], 'strayErrors' | 'outsideWrites'>;
 
-function whenWritten(attempts: readonly string[]): string {
+function whenWritten(window: 'attempt' | 'trial', attempts: readonly string[]): string {
+  if (window === 'trial') return 'while the trial ran';
   if (attempts.length === 0) return 'between attempts';
   if (attempts.length === 1) return `during ${attempts[0]}`;
   return `while ${attempts.join(', ')} overlapped`;
@@ -36,7 +37,7 @@ export function executionFindings(execution: Execution): Finding[] {
   if (outside && total > 0) {
     const named = outside.changes
       .slice(0, MAX_NAMED_WRITES)
-      .map((write) => `${write.root} ${write.path} ${write.change} ${whenWritten(write.attempts)}`);
+      .map((write) => `${write.root} ${write.path} ${write.change} ${whenWritten(outside.window, write.attempts)}`);
     const more = total - named.length;
     const attempts = [...new Set(outside.changes.flatMap((write) => write.attempts))]
       .map(attemptOf)

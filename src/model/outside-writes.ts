@@ -2,18 +2,15 @@ import { z } from 'zod';
 
 /**
  * A place outside the attempts' workspaces watched while an unisolated subject ran: the project folder (walked,
- * skipping node_modules, .git, .riddle and riddle-report), and the user's home and temporary folders (their entries
- * only, one level deep: a folder's modification time still shows entries created or removed directly inside it).
+ * skipping node_modules, .git, .riddle and riddle-report), and the user's home folder (its entries only, one level
+ * deep: a folder's modification time still shows entries created or removed directly inside it). The temporary
+ * folder is not watched: every process on the machine writes there (other tests, workers, riddle's own sandboxes), so
+ * an entry appearing in it says nothing about the subject.
  */
 export const WatchedRoot = z.object({
-  name: z.enum(['project', 'home', 'temp']),
+  name: z.enum(['project', 'home']),
   /** How deep it was walked: 1 for the entries directly in it; null for the whole tree (within `maxEntries`). */
   depth: z.number().int().min(1).nullable(),
-  /**
-   * `stamps`: entries are compared by (modification time, size), so writes to existing files show; `entries`: only
-   * which entries exist (created or deleted), for a root too busy to stamp every entry (the temporary folder).
-   */
-  compares: z.enum(['stamps', 'entries']),
   /** True when the walk stopped at the entry bound, so changes past it went unseen. */
   truncated: z.boolean(),
 });
@@ -27,7 +24,8 @@ export const OutsideWrite = z.object({
   change: z.enum(['created', 'modified', 'deleted']),
   /**
    * The attempts (`arm#index`) running between the two walks that saw the change: one when it can be tied to that
-   * attempt; several when attempts overlapped; none when it happened between attempts.
+   * attempt; several when attempts overlapped; none when it happened between attempts, or when the watch's window is
+   * the whole trial.
    */
   attempts: z.array(z.string()),
 });
@@ -39,6 +37,13 @@ export type OutsideWrite = z.infer<typeof OutsideWrite>;
  * another process writing there at the time shows up too.
  */
 export const OutsideWrites = z.object({
+  /**
+   * When the roots were walked: `attempt`, before and after each attempt (command subjects, whose process costs far
+   * more than two walks); `trial`, before the first attempt and after the last (function subjects, in-process and
+   * often sub-millisecond, where walks around every attempt would cost more than the subject), so a change is the
+   * trial's, tied to no one attempt.
+   */
+  window: z.enum(['attempt', 'trial']),
   roots: z.array(WatchedRoot),
   /** Entries walked per root at most. */
   maxEntries: z.number().int().min(1),

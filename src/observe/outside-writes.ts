@@ -16,8 +16,6 @@ export interface OutsideRoot {
   name: WatchedRoot['name'];
   path: string;
   depth: number | null;
-  /** `stamps`: entries and their (modification time, size); `entries`: which entries exist only (a cheaper walk). */
-  compares: WatchedRoot['compares'];
   /** Entries (relative, `/`-separated) not to look at or into. */
   skip: (relative: string) => boolean;
 }
@@ -40,7 +38,9 @@ const within = (parent: string, child: string) => {
 /**
  * The places an unisolated subject could write to that matter: the project folder (a tree, without node_modules,
  * .git, riddle's own folders, and the temporary folder when it sits inside), and the entries directly in the home
- * and temporary folders (riddle's own `riddle-` folders there excepted: every attempt makes and removes them).
+ * folder. The temporary folder is left out: the whole machine writes there (other tests and workers, riddle's own
+ * sandboxes), so what appears in it cannot be read as the subject's, and on a busy machine it holds thousands of
+ * entries, which made it the dearest walk.
  */
 export function defaultOutsideRoots(project: string): OutsideRoot[] {
   const temp = os.tmpdir();
@@ -51,17 +51,13 @@ export function defaultOutsideRoots(project: string): OutsideRoot[] {
       name: 'project',
       path: project,
       depth: null,
-      compares: 'stamps',
       skip: (relative) =>
         PROJECT_SKIPS.has(relative.split('/').pop() ?? '') ||
         (tempInProject !== null && (relative === tempInProject || relative.startsWith(`${tempInProject}/`))),
     },
   ];
-  // A home or temporary folder that holds the project is watched as the project is, not again at its top.
-  if (!within(home, project)) roots.push({ name: 'home', path: home, depth: 1, compares: 'stamps', skip: () => false });
-  // A shared temporary folder can hold thousands of entries: which exist is compared, not each one's stamp.
-  if (!within(temp, project))
-    roots.push({ name: 'temp', path: temp, depth: 1, compares: 'entries', skip: (r) => r.startsWith('riddle-') });
+  // A home folder that holds the project is watched as the project is, not again at its top.
+  if (!within(home, project)) roots.push({ name: 'home', path: home, depth: 1, skip: () => false });
   return roots;
 }
 
@@ -81,10 +77,6 @@ function walk(root: OutsideRoot, maxEntries: number): Walk {
       if (root.skip(relative)) continue;
       if (entries.size >= maxEntries) return { entries, truncated: true };
       const full = path.join(next.dir, name);
-      if (root.compares === 'entries' && root.depth === next.depth + 1) {
-        entries.set(relative, { mtimeMs: 0, size: 0 });
-        continue;
-      }
       let info: ReturnType<typeof lstatSync>;
       try {
         info = lstatSync(full);
@@ -132,22 +124,30 @@ export class OutsideWatch {
 
   constructor(
     private readonly roots: readonly OutsideRoot[],
+    private readonly window: OutsideWrites['window'],
     private readonly maxEntries = DEFAULT_OUTSIDE_ENTRIES,
   ) {
     this.last = roots.map((root) => walk(root, maxEntries));
     this.truncated = this.last.map((w) => w.truncated);
   }
 
-  /** An attempt (`arm#index`) is about to run. */
+  /** An attempt (`arm#index`) is about to run: walked now in an `attempt` window. */
   started(attempt: string): void {
+    if (this.window !== 'attempt') return;
     this.look();
     this.running.add(attempt);
   }
 
-  /** An attempt has returned. */
+  /** An attempt has returned: walked now in an `attempt` window. */
   ended(attempt: string): void {
+    if (this.window !== 'attempt') return;
     this.look();
     this.running.delete(attempt);
+  }
+
+  /** The trial's last attempt has returned: the closing walk of a `trial` window. */
+  finished(): void {
+    if (this.window === 'trial') this.look();
   }
 
   private look(): void {
@@ -169,10 +169,10 @@ export class OutsideWatch {
 
   record(): OutsideWrites {
     return {
+      window: this.window,
       roots: this.roots.map((root, i) => ({
         name: root.name,
         depth: root.depth,
-        compares: root.compares,
         truncated: this.truncated[i] ?? false,
       })),
       maxEntries: this.maxEntries,
@@ -182,7 +182,11 @@ export class OutsideWatch {
   }
 }
 
-/** Whether a subject runs where its writes can reach past its workspace: a command or function without isolation. */
-export function writesUnconfined(subject: Pick<Subject, 'kind' | 'isolation'>): boolean {
-  return (subject.kind === 'command' || subject.kind === 'function') && (subject.isolation ?? null) === null;
+/**
+ * How an unisolated subject's writes outside its workspace are watched: around each attempt for a command, over the
+ * whole trial for a function (see OutsideWrites.window); null when the subject is isolated or cannot write files.
+ */
+export function outsideWindow(subject: Pick<Subject, 'kind' | 'isolation'>): OutsideWrites['window'] | null {
+  if ((subject.isolation ?? null) !== null) return null;
+  return subject.kind === 'command' ? 'attempt' : subject.kind === 'function' ? 'trial' : null;
 }

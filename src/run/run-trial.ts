@@ -28,7 +28,7 @@ import { decideTrial } from './decide.js';
 import { trialProgress } from './progress.js';
 import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
-import { defaultOutsideRoots, OutsideWatch, writesUnconfined } from '../observe/outside-writes.js';
+import { defaultOutsideRoots, OutsideWatch, outsideWindow } from '../observe/outside-writes.js';
 import type { AttemptStream } from './attempt-stream.js';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
@@ -169,9 +169,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   };
 
   const stray = new StrayErrors();
+  const watchWindow = outsideWindow(plan.subject);
   const outside =
-    services.root !== undefined && writesUnconfined(plan.subject)
-      ? new OutsideWatch(defaultOutsideRoots(services.root))
+    services.root !== undefined && watchWindow !== null
+      ? new OutsideWatch(defaultOutsideRoots(services.root), watchWindow)
       : null;
   const stream = plan.holdout && !plan.holdout.revealed ? null : (services.attempts ?? null);
   const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();
@@ -257,6 +258,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
+  outside?.finished();
   // A timer or an unawaited promise may fail just after its attempt returned: let it surface, then mark the attempts
   // whose subject raised errors outside the awaited call.
   await new Promise((resolve) => setTimeout(resolve, 1));

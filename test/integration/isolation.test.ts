@@ -47,10 +47,11 @@ describe('isolation in a real run', () => {
       expect(existsSync(written)).toBe(true);
       const outcome = readLatestRun(path.join(work, 'report')).outcomes[0]!;
       const outside = outcome.execution.outsideWrites;
+      // A command is watched around each attempt; the temporary folder, shared by every process, never.
+      expect(outside?.window).toBe('attempt');
       expect(outside?.roots.map((root) => [root.name, root.depth, root.truncated])).toEqual([
         ['project', null, false],
         ['home', 1, false],
-        ['temp', 1, false],
       ]);
       // Only the subject's write in the project (Vitest's caches and riddle's own files are not watched).
       expect(outside?.changes.filter((change) => change.root === 'project')).toEqual([

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OutsideWatch, type OutsideRoot } from '../../../src/observe/outside-writes.js';
+import {
+  defaultOutsideRoots,
+  OutsideWatch,
+  type OutsideRoot,
+  outsideWindow,
+} from '../../../src/observe/outside-writes.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -15,13 +20,13 @@ function project(): OutsideRoot {
   mkdirSync(path.join(dir, 'src'));
   mkdirSync(path.join(dir, 'node_modules'));
   writeFileSync(path.join(dir, 'src', 'a.ts'), 'a');
-  return { name: 'project', path: dir, depth: null, compares: 'stamps', skip: (r) => r === 'node_modules' };
+  return { name: 'project', path: dir, depth: null, skip: (r) => r === 'node_modules' };
 }
 
 describe('OutsideWatch', () => {
   it('ties a change to the one attempt running between two walks, and a change between attempts to none', () => {
     const root = project();
-    const watch = new OutsideWatch([root]);
+    const watch = new OutsideWatch([root], 'attempt');
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'src', 'a.ts'), 'changed by attempt 0');
     writeFileSync(path.join(root.path, 'node_modules', 'cache'), 'not watched');
@@ -39,7 +44,7 @@ describe('OutsideWatch', () => {
 
   it('ties a change made while attempts overlapped to all of them, not to one', () => {
     const root = project();
-    const watch = new OutsideWatch([root]);
+    const watch = new OutsideWatch([root], 'attempt');
     watch.started('case#0');
     watch.started('case#1');
     writeFileSync(path.join(root.path, 'shared.txt'), 'x');
@@ -53,25 +58,56 @@ describe('OutsideWatch', () => {
   it('stops at its entry bound and says so, without calling unseen entries created or deleted', () => {
     const root = project();
     for (let i = 0; i < 20; i++) writeFileSync(path.join(root.path, `f${String(i).padStart(2, '0')}.txt`), 'x');
-    const watch = new OutsideWatch([root], 10);
+    const watch = new OutsideWatch([root], 'attempt', 10);
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'f00.txt'), 'changed');
     watch.ended('case#0');
     const record = watch.record();
-    expect(record.roots).toEqual([{ name: 'project', depth: null, compares: 'stamps', truncated: true }]);
+    expect(record.roots).toEqual([{ name: 'project', depth: null, truncated: true }]);
     expect(record.changes).toEqual([{ root: 'project', path: 'f00.txt', change: 'modified', attempts: ['case#0'] }]);
   });
 
-  it('looks only at the entries directly in a depth-1 root; with `entries`, only whether they exist', () => {
+  it('looks only at the entries directly in a depth-1 root', () => {
     const root = project();
-    const temp: OutsideRoot = { ...root, name: 'temp', depth: 1, compares: 'entries' };
-    const watch = new OutsideWatch([temp]);
+    const home: OutsideRoot = { ...root, name: 'home', depth: 1 };
+    const watch = new OutsideWatch([home], 'attempt');
     watch.started('case#0');
-    writeFileSync(path.join(root.path, 'src', 'deeper.txt'), 'not seen: below the depth');
+    writeFileSync(path.join(root.path, 'src', 'deeper.txt'), 'not itself seen: below the depth');
     writeFileSync(path.join(root.path, 'top.txt'), 'seen');
     watch.ended('case#0');
+    // The deeper file shows only as its folder's changed stamp.
     expect(watch.record().changes).toEqual([
-      { root: 'temp', path: 'top.txt', change: 'created', attempts: ['case#0'] },
+      { root: 'home', path: 'src', change: 'modified', attempts: ['case#0'] },
+      { root: 'home', path: 'top.txt', change: 'created', attempts: ['case#0'] },
     ]);
+  });
+
+  it('in a trial window walks only before the first attempt and after the last, tying changes to no attempt', () => {
+    const root = project();
+    const watch = new OutsideWatch([root], 'trial');
+    watch.started('case#0');
+    writeFileSync(path.join(root.path, 'during-0.txt'), 'x');
+    watch.ended('case#0');
+    // Nothing walked around the attempt: the change is not seen until the closing walk.
+    expect(watch.record().changes).toEqual([]);
+    watch.started('case#1');
+    watch.ended('case#1');
+    watch.finished();
+    const record = watch.record();
+    expect(record.window).toBe('trial');
+    expect(record.changes).toEqual([{ root: 'project', path: 'during-0.txt', change: 'created', attempts: [] }]);
+  });
+
+  it('watches commands around each attempt and functions over the trial; isolated subjects not at all', () => {
+    expect(outsideWindow({ kind: 'command', isolation: null })).toBe('attempt');
+    expect(outsideWindow({ kind: 'function', isolation: null })).toBe('trial');
+    expect(outsideWindow({ kind: 'http', isolation: null })).toBeNull();
+    expect(outsideWindow({ kind: 'command', isolation: { engine: 'bwrap', network: 'none' } })).toBeNull();
+  });
+
+  it('never watches the temporary folder, which every process on the machine writes to', () => {
+    const roots = defaultOutsideRoots(path.join(os.homedir(), 'no-such-project-outside-home-check'));
+    expect(roots.map((root) => root.name)).not.toContain('temp');
+    expect(roots.every((root) => root.path !== os.tmpdir())).toBe(true);
   });
 });
