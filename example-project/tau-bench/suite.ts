@@ -32,6 +32,7 @@ export const TAU_RUBRIC: Rubric = {
       required: true,
       target: null,
       labels: null,
+      score: null,
     },
   ],
   threshold: { rate: 0.8, alpha: 0.05 },

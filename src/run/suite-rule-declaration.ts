@@ -21,6 +21,8 @@ export function suiteRuleProblems(
   refusal: string | null,
 ): DeclarationProblem[] {
   const at = ['summary', 'rule'];
+  // No rule declared: nothing to check (a suite without refusal rates, such as τ-bench's, is the common case).
+  if (rule.length === 0) return [];
   if (refusal === null)
     return [
       {

@@ -167,4 +167,11 @@ describe('declaring a suite rule', () => {
       /summary\.rule: names refusal rates, but the Rubric has no refusal criterion/,
     );
   });
+
+  it('asks nothing of a suite that declares no rule, with or without a refusal criterion (τ-bench has none)', () => {
+    const declared = declaration([{ rate: 'correctRefusal', atLeast: 0.9 }], 4);
+    const { refusal: _refusal, ...rubric } = declared.rubric as { refusal: string };
+    const summary = { dataset: 'unit', criterion: 'refused' };
+    expect(() => resolveTrial(site, { ...declared, rubric, summary } as SuiteDeclaration)).not.toThrow();
+  });
 });
