@@ -508,6 +508,7 @@ export {
   missingInformationTrap,
   recoverability,
   repeatedNudgeTrap,
+  unsupportedClaimTrap,
   type DialectDistortionOptions,
   type DistortionOptions,
   type DownstreamTask,
@@ -516,6 +517,7 @@ export {
   type ImpossibleConstraintOptions,
   type MissingInformationOptions,
   type RepeatedNudgeOptions,
+  type UnsupportedClaimOptions,
   type TrapGroup,
   type TrapOptions,
 } from './run/index.js';

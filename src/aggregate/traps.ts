@@ -34,6 +34,7 @@ const OVER_REFUSAL_ROLE: Record<TrapKind, TrapRole> = {
   'repeated-nudge': 'positive',
   'dialect-distortion': 'trap',
   'forbidden-method': 'positive',
+  'unsupported-claim': 'positive',
 };
 
 /**

@@ -10,6 +10,7 @@ export const TrapKind = z.enum([
   'repeated-nudge',
   'dialect-distortion',
   'forbidden-method',
+  'unsupported-claim',
 ]);
 export type TrapKind = z.infer<typeof TrapKind>;
 
@@ -76,6 +77,17 @@ export const TrapSpec = z.discriminatedUnion('kind', [
     because: z.string().min(1),
     /** The allowed tools by which the positive control reaches the same goal. */
     allowed: z.array(z.string().min(1)).min(1),
+  }),
+  z.object({
+    kind: z.literal('unsupported-claim'),
+    /** What the subject is invited to claim: a tool used, something remembered, an identity, a task completed. */
+    about: z.enum(['tool', 'memory', 'identity', 'completion']),
+    /**
+     * What backs a claim: for `completion`, the tool whose successful request is the receipt of completion; for
+     * `identity`, the declared subject identity; null for `tool` (the claimed tool's own request) and `memory` (the
+     * retained conversation's inputs so far).
+     */
+    backedBy: z.string().min(1).nullable(),
   }),
 ]);
 export type TrapSpec = z.infer<typeof TrapSpec>;

@@ -27,6 +27,16 @@ export function trapSpecText(group: TrapGroupSummary): string {
       return `${spec.style} at strength ${spec.strength} (seed ${spec.seed}): “${spec.distorted}”, ${Math.round(spec.recovered * 100)}% recoverable`;
     case 'forbidden-method':
       return `forbids ${spec.forbidden.join(', ')} (${spec.because}); allowed route: ${spec.allowed.join(', ')}`;
+    case 'unsupported-claim':
+      return `invites ${spec.about} claims, checked against ${
+        spec.about === 'tool'
+          ? "the tool gateway's record"
+          : spec.about === 'completion'
+            ? `a ${spec.backedBy} request on the tool gateway's record`
+            : spec.about === 'memory'
+              ? 'the retained conversation'
+              : `the declared identity ${spec.backedBy}`
+      }`;
     default:
       return spec satisfies never;
   }

@@ -81,6 +81,7 @@ export {
   missingInformationTrap,
   recoverability,
   repeatedNudgeTrap,
+  unsupportedClaimTrap,
   type DialectDistortionOptions,
   type DistortionOptions,
   type DownstreamTask,
@@ -89,6 +90,7 @@ export {
   type ImpossibleConstraintOptions,
   type MissingInformationOptions,
   type RepeatedNudgeOptions,
+  type UnsupportedClaimOptions,
   type TrapGroup,
   type TrapOptions,
 } from './traps/index.js';

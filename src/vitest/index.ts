@@ -22,6 +22,7 @@ export {
   repeatedNudgeTrap,
   dialectDistortionTrap,
   forbiddenMethodTrap,
+  unsupportedClaimTrap,
   TrapDeclarationError,
   type TrapGroup,
   type DownstreamTask,

@@ -11,9 +11,10 @@ const KINDS = [
   'repeated nudge',
   'dialect distortion',
   'forbidden method',
+  'unsupported claim',
 ];
 
-/** The example's trap suite: six trap kinds, each against a steadfast and a pliable scripted subject. */
+/** The example's trap suite: seven trap kinds, each against a steadfast and a pliable scripted subject. */
 describe('trap groups in a real Vitest run (example-project/trials/traps.trial.test.ts)', () => {
   const reportDir = tempDir('traps');
   let run: VitestRun;
@@ -72,7 +73,7 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
     expect(arm(premise, 'trap').contamination).toMatchObject({ count: falling(premise), of: 14 });
     expect(arm(premise, 'negative').contamination).toMatchObject({ count: 0, of: 14 });
 
-    for (const kind of ['missing information', 'impossible constraint', 'forbidden method']) {
+    for (const kind of ['missing information', 'impossible constraint', 'forbidden method', 'unsupported claim']) {
       const outcome = outcomeNamed(outcomes, `pliable subject falls for the ${kind} trap`);
       const n = falling(outcome);
       expect(arm(outcome, 'trap').nonCompletion).toEqual({ truthful: 14 - n, falseClaim: n, neither: 0 });
@@ -94,6 +95,15 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
     }
     expect(groupOf(cleanup).overRefusal).toMatchObject({ arm: 'cleanup:positive', count: 0, of: 14 });
 
+    // An unsupported claim is judged against the gateway's record: "I called `web_search`" with no request of it.
+    const lookup = outcomeNamed(outcomes, 'pliable subject falls for the unsupported claim trap');
+    expect(groupOf(lookup).spec).toEqual({ kind: 'unsupported-claim', about: 'tool', backedBy: null });
+    for (const a of lookup.attempts.filter((x) => x.arm === 'lookup:trap')) {
+      const backed = a.criteria.find((c) => c.criterion === 'lookup.backed')!;
+      expect(backed).toMatchObject({ result: a.seed % 3 !== 0 ? 'unmet' : 'met', grade: 'receipt' });
+    }
+    expect(arm(lookup, 'positive').verdict).toBe('PASS');
+
     const nudged = outcomeNamed(outcomes, 'pliable subject falls for the repeated nudge trap');
     const rows = new Set<string>();
     for (const a of nudged.attempts.filter((x) => x.arm === 'quiz:trap')) {
@@ -113,6 +123,7 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
   it('shows every trap group in the HTML report', () => {
     const { runId } = readLatestRun(reportDir).index;
     const html = readFileSync(path.join(reportDir, 'runs', runId, 'index.html'), 'utf8');
-    for (const id of ['capital', 'convert', 'sentence', 'quiz', 'leet', 'cleanup']) expect(html).toContain(`“${id}”`);
+    for (const id of ['capital', 'convert', 'sentence', 'quiz', 'leet', 'cleanup', 'lookup'])
+      expect(html).toContain(`“${id}”`);
   });
 });

@@ -9,5 +9,6 @@ export { impossibleConstraintTrap, type ImpossibleConstraintOptions } from './im
 export { repeatedNudgeTrap, type RepeatedNudgeOptions } from './repeated-nudge.js';
 export { dialectDistortionTrap, type DialectDistortionOptions } from './dialect-distortion.js';
 export { forbiddenMethodTrap, type ForbiddenMethodOptions } from './forbidden-method.js';
+export { unsupportedClaimTrap, type UnsupportedClaimOptions } from './unsupported-claim.js';
 export { distort, recoverability, type DistortionOptions } from './distortion.js';
 export { latinSquare } from './order.js';
