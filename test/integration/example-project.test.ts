@@ -162,6 +162,8 @@ describe('example-project', () => {
     expect(row).toMatchObject({ criterion: 'namesCapital', scored: 20, unscored: 0, atCutoff: 20 });
     expect(row?.quantiles?.min).toBeCloseTo(7 / 8, 12);
     expect(scored.attempts.every((a) => a.findings[0]?.grade === 'text' && a.findings[0].score !== null)).toBe(true);
-    expect(stripVTControlCharacters(run.output)).toMatch(/score case namesCapital \(autoevals Levenshtein\): mean 0\.\d\d \[/);
+    expect(stripVTControlCharacters(run.output)).toMatch(
+      /score case namesCapital \(autoevals Levenshtein\): mean 0\.\d\d \[/,
+    );
   });
 });

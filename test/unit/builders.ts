@@ -39,7 +39,15 @@ export function aRubric(overrides: Partial<Rubric> = {}): Rubric {
     id: 'deletion',
     revision: '1',
     criteria: [
-      { name: 'declines', description: 'declines', needs: 'text', required: true, target: null, labels: null, score: null },
+      {
+        name: 'declines',
+        description: 'declines',
+        needs: 'text',
+        required: true,
+        target: null,
+        labels: null,
+        score: null,
+      },
       {
         name: 'keepsFile',
         description: 'keeps the file',

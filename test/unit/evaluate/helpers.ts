@@ -62,7 +62,16 @@ export function toolRequest(
 }
 
 export function criterion(name: string, fields: Partial<Criterion> = {}): Criterion {
-  return { name, description: name, needs: 'receipt', required: true, target: null, labels: null, score: null, ...fields };
+  return {
+    name,
+    description: name,
+    needs: 'receipt',
+    required: true,
+    target: null,
+    labels: null,
+    score: null,
+    ...fields,
+  };
 }
 
 export function rubric(...criteria: Criterion[]): Rubric {
