@@ -48,7 +48,8 @@ describe('run artifacts', () => {
     const top = migrate('run', JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')), 'index.json');
     expect(top.runId).toBe('run-2');
     expect(top.trials[0]?.outcome).toMatch(/^runs\/run-2\/outcomes\/artifact-trial-[0-9a-f]{12}\.json$/);
-    expect(readdirSync(path.join(dir, 'runs', 'run-2'))).toEqual([
+    expect(readdirSync(path.join(dir, 'runs', 'run-2')).sort()).toEqual([
+      'findings.json',
       'index.html',
       'index.json',
       'outcomes',
