@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attribute, summarizeCompositions } from '../../../src/aggregate/index.js';
 import { compositionFindings } from '../../../src/evaluate/findings-compositions.js';
 import type { AttemptRecord, CompositionTrace, Verdict } from '../../../src/model/index.js';
+import { observation } from '../evaluate/helpers.js';
 import { fakeContext, pipeline, type Behaviour } from './pipeline.js';
 
 const task = { goal: 'draft and send' };
@@ -21,18 +22,7 @@ function attempt(index: number, trace: CompositionTrace, verdict: Verdict): Atte
     status: trace.stopped.kind === 'finished' ? 'completed' : 'subject_error',
     verdict,
     reason: '',
-    observation: {
-      rounds: [],
-      exit: null,
-      files: [],
-      toolRequests: [],
-      receipts: [],
-      rows: [],
-      resources: { wallMs: 1, cpuMs: null, peakRssBytes: null },
-      observers: null,
-      notes: [],
-      composition: trace,
-    },
+    observation: observation({ composition: trace }),
     findings: [],
     criteria: [],
     claims: [],

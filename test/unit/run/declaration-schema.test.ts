@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resolveTrial, TrialDeclarationError } from '../../../src/run/index.js';
+import { resolveTrial } from '../../../src/run/index.js';
 import { didYouMean, editDistance } from '../../../src/run/suggest.js';
+import { declarationProblem } from './declaration-problem.js';
 
 const site = { name: 'declared', file: 'trials/d.test.ts', path: [], line: 12 };
 const good = () => ({
@@ -9,16 +10,7 @@ const good = () => ({
   checks: { answers: () => undefined, declines: () => 'declined' },
   case: { input: 'q', expect: ['answers'] },
 });
-/** Resolve a declaration (as plain JavaScript would pass it) and return the error message. */
-const problem = (declaration: unknown): string => {
-  try {
-    resolveTrial(site, declaration as never);
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrialDeclarationError);
-    return (error as Error).message;
-  }
-  throw new Error('the declaration was accepted');
-};
+const problem = (declaration: unknown): string => declarationProblem(site, declaration);
 
 describe('the declaration schema', () => {
   it('accepts a well-formed declaration', () => {

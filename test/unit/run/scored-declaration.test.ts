@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Levenshtein } from 'autoevals';
 import { autoevalsScorer, scorer } from '../../../src/evaluate/index.js';
 import { RUBRIC_SCHEMA } from '../../../src/model/index.js';
-import { resolveTrial, TrialDeclarationError } from '../../../src/run/index.js';
+import { resolveTrial } from '../../../src/run/index.js';
+import { declarationProblem } from './declaration-problem.js';
 
 const site = { name: 'scored', file: 'trials/s.test.ts', path: [], line: 7 };
 const good = () => ({
@@ -17,15 +18,7 @@ const good = () => ({
   case: { input: 'q', expect: ['close', 'polite'], oracle: 'Paris' },
 });
 
-const problem = (declaration: unknown): string => {
-  try {
-    resolveTrial(site, declaration as never);
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrialDeclarationError);
-    return (error as Error).message;
-  }
-  throw new Error('the declaration was accepted');
-};
+const problem = (declaration: unknown): string => declarationProblem(site, declaration);
 
 describe('scored criteria in a declaration', () => {
   it('pins the cutoff in the Rubric record (riddle.rubric/2), unscored criteria with score null', () => {
