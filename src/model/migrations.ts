@@ -246,6 +246,20 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
   });
 }
 
+/**
+ * The changes `riddle.outcome/4` makes, each a pure step over the v3 data, applied in order (one step per change,
+ * beside the field it adds).
+ */
+const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [];
+
+/** Outcome `riddle.outcome/3` → `riddle.outcome/4`: the changes listed in `OUTCOME_V4_CHANGES`. */
+export function outcomeV3toV4(outcome: StoredRecord): StoredRecord {
+  return OUTCOME_V4_CHANGES.reduce<StoredRecord>((upgraded, change) => change(upgraded), {
+    ...outcome,
+    schema: 'riddle.outcome/4',
+  });
+}
+
 /** Comparison `riddle.comparison/1` → `/2`: Composition Suites did not exist, so no trial compares compositions. */
 export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
   return {
@@ -259,7 +273,7 @@ export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
  * Every step by record and by the version it upgrades from. A record absent here has only ever had one version.
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
-  outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3 },
+  outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3, 3: outcomeV3toV4 },
   comparison: { 1: comparisonV1toV2 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
   rubric: { 1: rubricV1toV2 },

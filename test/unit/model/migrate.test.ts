@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRun } from '../../../src/cli/read-records.js';
 import { coveringEvidence } from '../../../src/evaluate/index.js';
 import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
-import { outcomeV1toV2, outcomeV2toV3 } from '../../../src/model/migrations.js';
+import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4 } from '../../../src/model/migrations.js';
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 
 /** Real artifacts written by earlier versions of riddle, one folder per version, each holding run folders. */
@@ -91,7 +91,7 @@ describe('outcome 1 → 2', () => {
     const broken = { ...first?.data, attempts: [{ arm: 3 }] };
     expect(() => migrate('outcome', broken, 'old.json')).toThrow(RecordError);
     expect(() => migrate('outcome', broken, 'old.json')).toThrow(
-      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/3\) at attempts\.0\./,
+      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/4\) at attempts\.0\./,
     );
   });
 
@@ -279,5 +279,22 @@ describe('rubric 1 → 2', () => {
     const v2 = migrate('rubric', v1, file);
     expect(v2.schema).toBe('riddle.rubric/2');
     expect(v2.criteria.map((c) => [c.name, c.score])).toEqual(v1.criteria.map((c) => [c.name, null]));
+  });
+});
+
+describe('outcome 3 → 4', () => {
+  it('reads every v3 Outcome of a real run as v4, a pure function of its input', () => {
+    const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+    const outcomes = readdirSync(dir).filter((file) => file.endsWith('.json'));
+    expect(outcomes.length).toBeGreaterThan(10);
+    for (const file of outcomes) {
+      const data = readJson(path.join(dir, file));
+      expect(data.schema).toBe('riddle.outcome/3');
+      const before = JSON.stringify(data);
+      const once = outcomeV3toV4(data);
+      expect(JSON.stringify(data)).toBe(before);
+      expect(outcomeV3toV4(data)).toEqual(once);
+      expect(once.schema).toBe('riddle.outcome/4');
+    }
   });
 });
