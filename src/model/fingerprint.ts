@@ -4,12 +4,12 @@ import { createHash } from 'node:crypto';
  * Canonical JSON: object keys sorted by code unit (array-index keys first, in numeric order, as any JavaScript
  * object orders them), `undefined` members dropped, no whitespace. Two values that are equal as data give
  * byte-identical text, so their fingerprints agree across machines. `omitKey` leaves out members by name at every
- * depth. Written in one pass, without building a sorted copy first: Outcomes of many attempts are fingerprinted whole.
+ * depth. Written in one pass into one string, without building a sorted copy or a list of parts first: every attempt
+ * is written and fingerprinted this way, so this walk is on the hot path of every trial.
  */
 export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean): string {
-  const parts: string[] = [];
-  write(value, parts, omitKey);
-  return parts.join('');
+  const text = json(value, omitKey);
+  return text === undefined ? '' : text;
 }
 
 /**
@@ -17,57 +17,58 @@ export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean
  * fingerprinted without some members (an attempt's line, and its digest without clock readings).
  */
 export function canonicalJsonPair(value: unknown, omitKey: (key: string) => boolean): [whole: string, kept: string] {
-  const whole: string[] = [];
-  const kept: string[] = [];
-  writeBoth(value, whole, kept, omitKey);
-  return [whole.join(''), kept.join('')];
+  const pair = { whole: '', kept: '' };
+  if (!writeBoth(value, pair, omitKey)) return ['', ''];
+  return [pair.whole, pair.kept];
 }
 
-/** `write` into `whole`, and into `kept` too with the members `omitKey` names left out. */
-function writeBoth(value: unknown, whole: string[], kept: string[], omitKey: (key: string) => boolean): boolean {
+/** `json` appended to `pair.whole`, and to `pair.kept` too with the members `omitKey` names left out. */
+function writeBoth(value: unknown, pair: { whole: string; kept: string }, omitKey: (key: string) => boolean): boolean {
   if (typeof value !== 'object' || value === null) {
-    const before = whole.length;
-    if (!write(value, whole, undefined)) return false;
-    for (let i = before; i < whole.length; i += 1) kept.push(whole[i] as string);
+    const text = json(value, undefined);
+    if (text === undefined) return false;
+    pair.whole += text;
+    pair.kept += text;
     return true;
   }
   if (Array.isArray(value)) {
-    whole.push('[');
-    kept.push('[');
+    pair.whole += '[';
+    pair.kept += '[';
     for (let i = 0; i < value.length; i += 1) {
       if (i > 0) {
-        whole.push(',');
-        kept.push(',');
+        pair.whole += ',';
+        pair.kept += ',';
       }
-      if (!writeBoth(value[i], whole, kept, omitKey)) {
-        whole.push('null');
-        kept.push('null');
+      if (!writeBoth(value[i], pair, omitKey)) {
+        pair.whole += 'null';
+        pair.kept += 'null';
       }
     }
-    whole.push(']');
-    kept.push(']');
+    pair.whole += ']';
+    pair.kept += ']';
     return true;
   }
-  whole.push('{');
-  kept.push('{');
+  pair.whole += '{';
+  pair.kept += '{';
   let firstWhole = true;
   let firstKept = true;
   for (const key of orderedKeys(value)) {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
     const name = JSON.stringify(key);
-    whole.push(firstWhole ? '' : ',', name, ':');
-    firstWhole = false;
     if (omitKey(key)) {
-      write(member, whole, undefined);
+      pair.whole += `${firstWhole ? '' : ','}${name}:${json(member, undefined)}`;
+      firstWhole = false;
       continue;
     }
-    kept.push(firstKept ? '' : ',', name, ':');
+    pair.whole += `${firstWhole ? '' : ','}${name}:`;
+    pair.kept += `${firstKept ? '' : ','}${name}:`;
+    firstWhole = false;
     firstKept = false;
-    writeBoth(member, whole, kept, omitKey);
+    writeBoth(member, pair, omitKey);
   }
-  whole.push('}');
-  kept.push('}');
+  pair.whole += '}';
+  pair.kept += '}';
   return true;
 }
 
@@ -75,59 +76,55 @@ function writeBoth(value: unknown, whole: string[], kept: string[], omitKey: (ke
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967295;
 
+/**
+ * An object's keys in canonical order. `Object.keys` already lists array-index keys first, in ascending numeric
+ * order, then the others in insertion order: only the others need sorting, and there are index keys at all only when
+ * the first key is one.
+ */
 function orderedKeys(value: object): string[] {
-  const keys = Object.keys(value).sort();
-  if (!keys.some(isIndexKey)) return keys;
-  const indices = keys.filter(isIndexKey).sort((a, b) => Number(a) - Number(b));
-  return [...indices, ...keys.filter((key) => !isIndexKey(key))];
+  const keys = Object.keys(value);
+  if (keys.length < 2) return keys;
+  if (!isIndexKey(keys[0] as string)) return keys.sort();
+  let firstName = 1;
+  while (firstName < keys.length && isIndexKey(keys[firstName] as string)) firstName += 1;
+  if (firstName === keys.length) return keys;
+  return [...keys.slice(0, firstName), ...keys.slice(firstName).sort()];
 }
 
-/** Appends the value's JSON; returns false when it has none (undefined, a function or a symbol), as JSON.stringify. */
-function write(value: unknown, parts: string[], omitKey: ((key: string) => boolean) | undefined): boolean {
+/** The value's canonical JSON; undefined when it has none (undefined, a function or a symbol), as JSON.stringify. */
+function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): string | undefined {
   switch (typeof value) {
     case 'string':
-      parts.push(JSON.stringify(value));
-      return true;
+      return JSON.stringify(value);
     case 'number':
       if (!Number.isFinite(value))
         throw new TypeError(`canonicalJson: ${value} is not JSON; record non-finite numbers as null or a string`);
-      parts.push(JSON.stringify(value));
-      return true;
+      return JSON.stringify(value);
     case 'boolean':
-      parts.push(value ? 'true' : 'false');
-      return true;
+      return value ? 'true' : 'false';
     case 'bigint':
       // As JSON.stringify does: a bigint is not JSON.
       throw new TypeError('canonicalJson: a BigInt is not JSON; record it as a string');
     case 'object': {
-      if (value === null) {
-        parts.push('null');
-        return true;
-      }
+      if (value === null) return 'null';
       if (Array.isArray(value)) {
-        parts.push('[');
-        for (let i = 0; i < value.length; i += 1) {
-          if (i > 0) parts.push(',');
-          if (!write(value[i], parts, omitKey)) parts.push('null');
-        }
-        parts.push(']');
-        return true;
+        let out = '[';
+        for (let i = 0; i < value.length; i += 1) out += `${i > 0 ? ',' : ''}${json(value[i], omitKey) ?? 'null'}`;
+        return `${out}]`;
       }
-      parts.push('{');
+      let out = '{';
       let first = true;
       for (const key of orderedKeys(value)) {
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
         if (omitKey?.(key)) continue;
-        parts.push(first ? '' : ',', JSON.stringify(key), ':');
+        out += `${first ? '' : ','}${JSON.stringify(key)}:${json(member, omitKey)}`;
         first = false;
-        write(member, parts, omitKey);
       }
-      parts.push('}');
-      return true;
+      return `${out}}`;
     }
     default:
-      return false;
+      return undefined;
   }
 }
 

@@ -1,18 +1,18 @@
 import { canonicalJson, canonicalJsonPair, sha256, type AttemptRecord, type Outcome } from '../model/index.js';
 
 /** Clock readings: timestamps (`…At`) and durations (`…Ms`); they differ between runs that observed the same. */
-const CLOCK_KEY = /(?:At|Ms)$/;
+const isClockKey = (key: string) => key.endsWith('At') || key.endsWith('Ms');
 /** Other readings of the machine rather than of the subject: peak memory, and the kept sandbox's temporary path. */
 const MACHINE_KEYS: ReadonlySet<string> = new Set(['peakRssBytes', 'sandbox']);
 
-/** Clock and machine readings: members left out of the id wherever they sit. */
-const isReading = (key: string) => CLOCK_KEY.test(key) || MACHINE_KEYS.has(key);
+/** Clock and machine readings: members left out of the id wherever they sit (asked of every key of every attempt). */
+const isReading = (key: string) => isClockKey(key) || MACHINE_KEYS.has(key);
 
 /**
  * An Outcome's id: the fingerprint of its setup (the pinned records, `setup`) together with everything observed
  * and decided (attempts with their Observations, findings and verdicts, arm and trial verdicts, suite tables,
  * coverage, cost, warnings), so two runs that observed or decided differently never share an id. Clock readings and
- * machine readings are left out (see `CLOCK_KEY`, `MACHINE_KEYS`): a deterministic trial run twice keeps one id. So is
+ * machine readings are left out (see `isClockKey`, `MACHINE_KEYS`): a deterministic trial run twice keeps one id. So is
  * the registration check: whether this run registered the policy or found it unchanged is a reading of the project's
  * history, not of the subject (a changed policy still changes the id through the warning it adds). The attempts count
  * by their digests (`attemptDigest`), in the order given (`sequence` order), and where they are stored does not count.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   fingerprint,
@@ -27,7 +27,23 @@ export function declaredPolicy(suite: TrialSuite, rubric: Rubric): DeclaredPolic
   };
 }
 
+/**
+ * The registrations last read or written per file, with the file's identity at that moment (inode, size, change
+ * times): every trial checks the file, and parsing it again each time cost milliseconds per trial, growing with the
+ * number of trials registered. Every writer replaces the file by a rename, so a change by another worker or by hand
+ * shows as a new identity and is read afresh.
+ */
+const known = new Map<string, { stamp: string; registrations: Registrations }>();
+
+function stampOf(file: string): string | null {
+  const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : null;
+}
+
 function read(file: string): Registrations {
+  const stamp = stampOf(file);
+  const cached = known.get(file);
+  if (stamp !== null && cached?.stamp === stamp) return cached.registrations;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -46,6 +62,7 @@ function read(file: string): Registrations {
       `riddle: ${file} is not a registrations file (${parsed.error.issues[0]?.message ?? 'invalid'}); restore it from version control`,
     );
   }
+  if (stamp !== null) known.set(file, { stamp, registrations: parsed.data });
   return parsed.data;
 }
 
@@ -86,10 +103,17 @@ export async function recordRegistration(
     const existing = registrations.trials[trialId];
     if (existing && existing.policy === check.policy) return;
     if (existing && check.status === 'registered') return;
-    registrations.trials[trialId] = { policy: check.policy, declared: policy, outcome: outcomeId };
-    const sorted = Object.fromEntries(Object.entries(registrations.trials).sort(([a], [b]) => (a < b ? -1 : 1)));
+    // A new object: the one read may be the cached one, which stays as it was until the file is replaced.
+    const trials = {
+      ...registrations.trials,
+      [trialId]: { policy: check.policy, declared: policy, outcome: outcomeId },
+    };
+    const sorted = Object.fromEntries(Object.entries(trials).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const written: Registrations = { ...registrations, trials: sorted };
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify({ ...registrations, trials: sorted }, null, 2)}\n`);
+    writeFileSync(temp, `${JSON.stringify(written, null, 2)}\n`);
     renameSync(temp, file);
+    const stamp = stampOf(file);
+    if (stamp !== null) known.set(file, { stamp, registrations: written });
   });
 }

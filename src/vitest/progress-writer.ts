@@ -1,44 +1,63 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import type { TrialProgress } from '../model/index.js';
 import { progressFile, type ProgressChannel } from './progress.js';
 
-/** In the worker: a callback writing a trial's snapshot at most every `minIntervalMs` (the latest always lands). */
+/**
+ * In the worker: a callback writing a trial's snapshot at most every `minIntervalMs` (the latest always lands).
+ * Writes are asynchronous, one at a time: a synchronous write and rename held the worker's event loop for
+ * milliseconds each, stalling every concurrent attempt's I/O.
+ */
 export function progressWriter(
   channel: ProgressChannel,
   testId: string,
   minIntervalMs = 200,
 ): (progress: TrialProgress) => void {
   const file = progressFile(channel.dir, testId);
+  const temp = `${file}.${process.pid}.tmp`;
   let last = 0;
-  let pending: TrialProgress | null = null;
+  let latest: TrialProgress | null = null;
+  let writing = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  const write = (progress: TrialProgress) => {
-    last = Date.now();
+  let folderMade = false;
+  const persist = async (progress: TrialProgress) => {
     try {
-      mkdirSync(channel.dir, { recursive: true });
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(progress));
-      renameSync(temp, file);
+      if (!folderMade) await mkdir(channel.dir, { recursive: true });
+      folderMade = true;
+      await writeFile(temp, JSON.stringify(progress));
+      await rename(temp, file);
     } catch {
       // Progress is a courtesy: a folder removed at the end of the run must never fail a trial.
     }
   };
-  return (progress) => {
-    if (Date.now() - last >= minIntervalMs) {
-      write(progress);
+  const flush = () => {
+    const progress = latest;
+    if (progress === null) return;
+    latest = null;
+    writing = true;
+    last = Date.now();
+    void persist(progress).then(() => {
+      writing = false;
+      schedule();
+    });
+  };
+  // Never two writes at once (an older snapshot could land after a newer one); the newest waiting one goes next.
+  const schedule = () => {
+    if (writing || timer !== null || latest === null) return;
+    const wait = minIntervalMs - (Date.now() - last);
+    if (wait <= 0) {
+      flush();
       return;
     }
-    pending = progress;
-    timer ??= setTimeout(
-      () => {
-        timer = null;
-        if (pending) write(pending);
-        pending = null;
-      },
-      minIntervalMs - (Date.now() - last),
-    );
+    timer = setTimeout(() => {
+      timer = null;
+      flush();
+    }, wait);
     timer.unref?.();
+  };
+  return (progress) => {
+    latest = progress;
+    schedule();
   };
 }
 

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { Registrations, type DeclaredPolicy } from '../../../src/model/index.js';
+import { checkRegistration, recordRegistration, REGISTRATIONS_FILE } from '../../../src/run/registrations.js';
+
+const policy = (n: number): DeclaredPolicy => ({
+  n,
+  order: 'interleaved',
+  seed: 1,
+  stop: { kind: 'fixed' },
+  threshold: { rate: 0.9, alpha: 0.05 },
+  missingEvidence: 'unknown',
+  aggregation: { disputed: 'both' },
+});
+
+const roots: string[] = [];
+const project = () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'riddle-registrations-'));
+  roots.push(root);
+  return root;
+};
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+async function register(root: string, trialId: string, declared: DeclaredPolicy, outcome: string) {
+  const check = checkRegistration(root, trialId, declared, false);
+  await recordRegistration(root, trialId, declared, check, outcome);
+  return check;
+}
+
+describe('registrations read once per change of the file', () => {
+  test('checking many trials against an unchanged file parses it once', async () => {
+    const root = project();
+    await register(root, 'a', policy(5), 'outcome-a');
+    await register(root, 'b', policy(5), 'outcome-b');
+    const parse = vi.spyOn(Registrations, 'safeParse');
+    for (let i = 0; i < 20; i += 1) expect(checkRegistration(root, 'a', policy(5), false).status).toBe('unchanged');
+    expect(checkRegistration(root, 'b', policy(6), false).status).toBe('changed');
+    expect(parse).not.toHaveBeenCalled();
+  });
+
+  test('a file replaced by another process (or by hand) is read afresh', async () => {
+    const root = project();
+    await register(root, 'a', policy(5), 'outcome-a');
+    expect(checkRegistration(root, 'a', policy(5), false).status).toBe('unchanged');
+    const file = path.join(root, REGISTRATIONS_FILE);
+    const other = JSON.parse(readFileSync(file, 'utf8')) as Registrations;
+    const registered = other.trials.a;
+    if (!registered) throw new Error('trial a was not registered');
+    // Another worker registers trial c and changes a's registration: same file, new content.
+    other.trials.c = { ...registered, outcome: 'outcome-c' };
+    other.trials.a = { ...registered, policy: 'sha256:0' };
+    writeFileSync(file, JSON.stringify(other));
+    expect(checkRegistration(root, 'a', policy(5), false).status).toBe('changed');
+    expect(checkRegistration(root, 'c', policy(5), false).status).toBe('unchanged');
+    writeFileSync(file, '{ not json');
+    expect(() => checkRegistration(root, 'a', policy(5), false)).toThrow(/registrations\.json is not valid JSON/);
+  });
+
+  test('registering keeps every earlier registration, in the file and in what later checks see', async () => {
+    const root = project();
+    for (const id of ['c', 'a', 'b']) await register(root, id, policy(5), `outcome-${id}`);
+    const written = JSON.parse(readFileSync(path.join(root, REGISTRATIONS_FILE), 'utf8')) as Registrations;
+    expect(Object.keys(written.trials)).toEqual(['a', 'b', 'c']);
+    expect(written.trials.b?.outcome).toBe('outcome-b');
+    for (const id of ['a', 'b', 'c']) expect(checkRegistration(root, id, policy(5), false).status).toBe('unchanged');
+    // A check that was made before another trial registered does not undo that registration when it records.
+    const stale = checkRegistration(root, 'd', policy(5), false);
+    await register(root, 'e', policy(5), 'outcome-e');
+    await recordRegistration(root, 'd', policy(5), stale, 'outcome-d');
+    const after = JSON.parse(readFileSync(path.join(root, REGISTRATIONS_FILE), 'utf8')) as Registrations;
+    expect(Object.keys(after.trials)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});
