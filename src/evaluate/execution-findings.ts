@@ -1,4 +1,4 @@
-import { FindingOwner, type Finding, type Outcome } from '../model/index.js';
+import { FindingOwner, type CapabilityClaim, type Finding, type Outcome } from '../model/index.js';
 import { findingRecord } from './findings-routing.js';
 
 /** Writes outside the workspace named in the finding's message at most; the rest are counted. */
@@ -59,9 +59,9 @@ export function executionFindings(execution: Execution): Finding[] {
  * them claims no capability.
  */
 export function withExecutionFindings(
-  routed: { capabilities: string[]; findings: Finding[] },
+  routed: { capabilities: CapabilityClaim[]; findings: Finding[] },
   execution: Execution,
-): { capabilities: string[]; findings: Finding[] } {
+): { capabilities: CapabilityClaim[]; findings: Finding[] } {
   const added = executionFindings(execution);
   if (added.length === 0) return routed;
   const order = FindingOwner.options;

@@ -1,19 +1,23 @@
 import {
+  capabilityClaims,
   findingId,
   findingSeverity,
   FindingOwner,
   MAX_FINDING_ATTEMPTS,
-  type ArmSummary,
   type AttemptRecord,
+  type CapabilityClaim,
   type EvidenceRef,
   type Finding,
   type Outcome,
 } from '../model/index.js';
 import { compositionFailure, compositionFindings } from './findings-compositions.js';
-import { suiteRuleCapabilities, suiteRuleFindings } from './suite-rule-findings.js';
+import { suiteRuleFindings } from './suite-rule-findings.js';
 
 /** The parts of an Outcome that decide its health, before coverage, capabilities and findings are filled in. */
-export type RoutingInput = Pick<Outcome, 'records' | 'attempts' | 'arms' | 'judgment' | 'suiteRule' | 'compositions'>;
+export type RoutingInput = Pick<
+  Outcome,
+  'pinned' | 'records' | 'attempts' | 'arms' | 'judgment' | 'suiteRule' | 'compositions'
+>;
 
 /** Groups items by key, keeping every member, in first-seen order. */
 function tally<T>(items: readonly T[], key: (item: T) => string): { key: string; count: number; first: T; all: T[] }[] {
@@ -30,7 +34,6 @@ function tally<T>(items: readonly T[], key: (item: T) => string): { key: string;
 }
 
 const times = (n: number) => `${n} attempt${n === 1 ? '' : 's'}`;
-const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Healthy: every attempt completed, the trial's verdict PASS, nothing disputed, nothing cut short. */
 export function isHealthy(outcome: RoutingInput): boolean {
@@ -43,47 +46,6 @@ export function isHealthy(outcome: RoutingInput): boolean {
     outcome.arms.every((a) => a.verdict !== 'DISPUTED') &&
     (outcome.compositions?.results ?? []).every((c) => c.verdict !== 'FAIL')
   );
-}
-
-function capabilityOf(outcome: RoutingInput, arm: ArmSummary): string {
-  const { subject } = outcome.records.environment;
-  const declared = outcome.records.suite.arms.find((a) => a.id === arm.arm)?.case;
-  const expected = declared?.expect.length ? `met ${declared.expect.join(', ')}` : '';
-  const forbidden = declared?.forbid.length ? `avoided ${declared.forbid.join(', ')}` : '';
-  const behaviour = [expected, forbidden].filter(Boolean).join(' and ');
-  const { successes, attempts, lower, threshold, alpha } = arm.decision;
-  const confidence = Math.round((1 - alpha) * 1000) / 10;
-  return (
-    `${subject.name} (${subject.revision}) ${behaviour} on ${arm.role} "${arm.arm}" in ${successes} of ${attempts} attempts: ` +
-    `its success rate is at least ${lower.toFixed(2)} (one-sided ${confidence}% ${arm.decision.method} bound), above the required ${threshold}` +
-    (outcome.records.environment.independentAttempts
-      ? '.'
-      : '; attempts were replayed, so this describes the recording, not the live subject.')
-  );
-}
-
-function capabilities(outcome: RoutingInput): string[] {
-  const lines =
-    outcome.suiteRule === null
-      ? outcome.arms.map((arm) => capabilityOf(outcome, arm))
-      : suiteRuleCapabilities(outcome.records.environment, outcome.suiteRule);
-  const matched = outcome.judgment.matchedControl;
-  // Claimed only when the discrimination's interval lies above 0, never on point rates.
-  if (
-    matched?.toldApart &&
-    matched.caseRefusalRate !== null &&
-    matched.controlRefusalRate !== null &&
-    matched.discrimination !== null &&
-    matched.discriminationInterval !== null
-  ) {
-    const { lower, upper, confidence } = matched.discriminationInterval;
-    lines.push(
-      `It told the case from its controls: ${matched.refusalCriterion} in ${pct(matched.caseRefusalRate)} of case attempts and ` +
-        `${pct(matched.controlRefusalRate)} of control attempts (discrimination ${matched.discrimination.toFixed(2)}, ` +
-        `${Math.round(confidence * 100)}% interval [${lower.toFixed(2)}, ${upper.toFixed(2)}]).`,
-    );
-  }
-  return lines;
 }
 
 /** Per-arm findings past this many (a data-driven suite) are reported once, with the count and a first example. */
@@ -320,11 +282,15 @@ function routed(outcome: RoutingInput): Finding[] {
 
 /**
  * What an Outcome returns to the people who own its parts. A healthy Outcome (every attempt completed, verdict
- * PASS, nothing disputed) yields capability claims in plain words with their numbers; any other yields findings,
- * each routed to its owner (subject, harness, evaluator, environment) and listed in that owner order.
+ * PASS, nothing disputed) yields capability claims as records (model/capability `capabilityClaims`, put in words by
+ * report/capability-text); any other yields findings, each routed to its owner (subject, harness, evaluator,
+ * environment) and listed in that owner order.
  */
-export function capabilitiesAndFindings(outcome: RoutingInput): { capabilities: string[]; findings: Finding[] } {
-  if (isHealthy(outcome)) return { capabilities: capabilities(outcome), findings: [] };
+export function capabilitiesAndFindings(outcome: RoutingInput): {
+  capabilities: CapabilityClaim[];
+  findings: Finding[];
+} {
+  if (isHealthy(outcome)) return { capabilities: capabilityClaims(outcome), findings: [] };
   const order = FindingOwner.options;
   const findings = routed(outcome)
     .map((finding, i) => ({ finding, i }))

@@ -1,10 +1,4 @@
-import {
-  describeSuiteCheck,
-  type Environment,
-  type FindingOwner,
-  type SuiteRuleCheck,
-  type SuiteRuleDecision,
-} from '../model/index.js';
+import { describeSuiteCheck, type FindingOwner, type SuiteRuleCheck, type SuiteRuleDecision } from '../model/index.js';
 
 /** What a suite rule's finding is about (its check: condition, rate, group), never its figures. */
 export const suiteRuleCheckKey = (check: SuiteRuleCheck) =>
@@ -55,15 +49,4 @@ export function suiteRuleFindings(rule: SuiteRuleDecision): SuiteRuleFinding[] {
       (check) => `not settled by ${check.cases} cases: ${describeSuiteCheck(check, rule)}`,
     ),
   ];
-}
-
-/** A suite decided by its rule claims what its checks passed, never a row's single attempt. */
-export function suiteRuleCapabilities(environment: Environment, rule: SuiteRuleDecision): string[] {
-  const { subject } = environment;
-  const replayed = environment.independentAttempts
-    ? ''
-    : '; attempts were replayed, so this describes the recording, not the live subject';
-  return rule.checks.map(
-    (check) => `${subject.name} (${subject.revision}) met ${describeSuiteCheck(check, rule)}${replayed}.`,
-  );
 }

@@ -75,7 +75,15 @@ export {
   findingSeverity,
   MAX_FINDING_ATTEMPTS,
 } from './finding.js';
-export { FindingsFile, FINDINGS_SCHEMA, ReturnedFinding, returnsTo } from './findings-file.js';
+export { FindingsFile, FINDINGS_SCHEMA, ReturnedClaim, ReturnedFinding, returnsTo } from './findings-file.js';
+export {
+  CapabilityBound,
+  CapabilityClaim,
+  CapabilityScope,
+  ClaimSource,
+  capabilityClaims,
+  claimScope,
+} from './capability.js';
 export {
   CompositionSuite,
   COMPOSITION_SUITE_SCHEMA,

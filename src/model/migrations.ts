@@ -17,6 +17,8 @@ import { noScores, rubricV1toV2 } from './score-migrations.js';
 import { noArmReasons } from './reason-migrations.js';
 import { evaluatorsAsV2, evaluatorV1toV2 } from './evaluator-migrations.js';
 import { outsideWritesNotWatched, strayErrorsFromWarnings } from './execution-migrations.js';
+import { capabilitiesAsRecords } from './capability-migrations.js';
+import { findingsV1toV2 } from './findings-file.js';
 
 /** A stored record as read from JSON, before it is validated. */
 export type StoredRecord = Record<string, unknown>;
@@ -250,7 +252,7 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
  * The changes `riddle.outcome/4` makes, each a pure step over the v3 data, applied in order (one step per change,
  * beside the field it adds).
  */
-const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [];
+const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [capabilitiesAsRecords];
 
 /** Outcome `riddle.outcome/3` → `riddle.outcome/4`: the changes listed in `OUTCOME_V4_CHANGES`. */
 export function outcomeV3toV4(outcome: StoredRecord): StoredRecord {
@@ -275,6 +277,7 @@ export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3, 3: outcomeV3toV4 },
   comparison: { 1: comparisonV1toV2 },
+  findings: { 1: findingsV1toV2 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
   rubric: { 1: rubricV1toV2 },
   case: { 1: caseV1toV2 },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CapabilityClaim } from './capability.js';
 import { CompositionSummary } from './composition.js';
 import { Environment } from './environment.js';
 import { Evaluator } from './evaluator.js';
@@ -284,8 +285,8 @@ export const Outcome = z.object({
    */
   suiteRule: SuiteRuleDecision.nullable(),
   coverage: z.array(CoverageRow),
-  /** Plain-words capability claims, for healthy Outcomes only. */
-  capabilities: z.array(z.string()),
+  /** Capability claims as records (the claim, its scope, the bound it rests on), for healthy Outcomes only. */
+  capabilities: z.array(CapabilityClaim),
   findings: z.array(Finding),
   /** Each trap group (a trap and its matched controls), judged together; [] when the trial declares none. */
   traps: z.array(TrapGroupSummary),

@@ -4,16 +4,19 @@ import {
   type CompositionSummary,
   type FindingsFile,
   type Outcome,
+  type ReturnedClaim,
   type ReturnedFinding,
 } from '../model/index.js';
+import { capabilityScopeText, capabilitySentence } from './capability-text.js';
 import { mapStrings, markdownText } from './safe-text.js';
 
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * A run's findings as the `riddle.findings/1` record: every Outcome's findings with the trial and Outcome they came
+ * A run's findings as the `riddle.findings/2` record: every Outcome's findings with the trial and Outcome they came
  * from, grouped by the owner each returns to (a composition's owning team, else its boundary), owners in byte
- * order and findings in the order their Outcomes routed them, so identical runs give identical files.
+ * order and findings in the order their Outcomes routed them, so identical runs give identical files; and every
+ * Outcome's capability claims, each with the id of the Outcome it was made in.
  */
 export function findingsFile(outcomes: readonly Outcome[], runId: string | null): FindingsFile {
   const groups = new Map<string, ReturnedFinding[]>();
@@ -27,7 +30,16 @@ export function findingsFile(outcomes: readonly Outcome[], runId: string | null)
   const owners = [...groups.entries()]
     .sort(([a], [b]) => byteOrder(a, b))
     .map(([owner, findings]) => ({ owner, findings }));
-  return { schema: FINDINGS_SCHEMA, runId, owners, total: owners.reduce((n, o) => n + o.findings.length, 0) };
+  const claims: ReturnedClaim[] = outcomes.flatMap((outcome) =>
+    outcome.capabilities.map((claim) => ({ ...claim, trial: outcome.trial, outcome: outcome.id })),
+  );
+  return {
+    schema: FINDINGS_SCHEMA,
+    runId,
+    owners,
+    total: owners.reduce((n, o) => n + o.findings.length, 0),
+    claims,
+  };
 }
 
 /** Only the findings returning to `owner` (a team, or a boundary: subject, harness, evaluator, environment). */
@@ -55,6 +67,13 @@ export function renderFindingsMarkdown(unsafe: FindingsFile): string {
     '',
     `${file.total} finding${file.total === 1 ? '' : 's'}.`,
   ];
+  if (file.claims?.length) {
+    lines.push('', `## Capability claims (${file.claims.length})`, '');
+    for (const claim of file.claims)
+      lines.push(
+        `- ${cell(claim.trial.name)}: ${cell(capabilitySentence(claim))} _(for ${cell(capabilityScopeText(claim))}; Outcome \`${claim.outcome}\`)_`,
+      );
+  }
   for (const group of file.owners) {
     lines.push('', `## ${group.owner} (${group.findings.length})`, '');
     lines.push(
@@ -75,14 +94,20 @@ export function renderFindingsMarkdown(unsafe: FindingsFile): string {
 /** Findings as plain text for a terminal: owner headings, one finding per line with its id and attempts. */
 export function renderFindingsText(unsafe: FindingsFile): string {
   const file = mapStrings(unsafe);
-  if (file.total === 0) return 'no findings\n';
-  const lines: string[] = [];
+  const lines: string[] = file.total === 0 ? ['no findings'] : [];
   for (const group of file.owners) {
     lines.push(`${group.owner} (${group.findings.length})`);
     for (const f of group.findings) {
       const composition = f.composition ? ` [${f.composition.name} ${f.composition.version}]` : '';
       lines.push(`  ${f.severity} ${f.kind}${composition} — ${f.trial.name}: ${f.message}`);
       lines.push(`    ${f.id} · attempts ${attemptsText(f)}`);
+    }
+  }
+  if (file.claims?.length) {
+    lines.push(`capability claims (${file.claims.length})`);
+    for (const claim of file.claims) {
+      lines.push(`  ${claim.trial.name}: ${capabilitySentence(claim)}`);
+      lines.push(`    for ${capabilityScopeText(claim)} · Outcome ${claim.outcome}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -20,6 +20,7 @@ export { runBudgetText } from './run-budget-text.js';
 export { attemptsFileName, forEachJsonLine, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';
 export { neutraliseText, escapeHtml, markdownText, mapStrings } from './safe-text.js';
+export { capabilitySentence, capabilityScopeText } from './capability-text.js';
 export {
   findingsFile,
   findingsFor,

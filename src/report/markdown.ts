@@ -1,4 +1,5 @@
 import type { Outcome } from '../model/index.js';
+import { capabilityScopeText, capabilitySentence } from './capability-text.js';
 import { compositionLines } from './findings-file.js';
 import { mapStrings, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
@@ -71,7 +72,13 @@ export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string
       );
     if (o.compositions)
       lines.push('', '| composition |', '|---|', ...compositionLines(o.compositions).map((l) => `| ${cell(l)} |`));
-    if (o.capabilities.length) lines.push('', ...o.capabilities.map((c) => `- capability: ${cell(c)}`));
+    if (o.capabilities.length)
+      lines.push(
+        '',
+        ...o.capabilities.map(
+          (c) => `- capability: ${cell(capabilitySentence(c))} _(for ${cell(capabilityScopeText(c))})_`,
+        ),
+      );
   }
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   if (suites.length > 0) lines.push('', '## Suite tables', '', renderSuiteMarkdown(suites));

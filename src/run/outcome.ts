@@ -119,6 +119,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
   const routed = withExecutionFindings(
     capabilitiesAndFindings({
       compositions,
+      pinned,
       records,
       attempts: [...parts.attempts],
       arms: [...parts.arms],

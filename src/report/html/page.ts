@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../../model/index.js';
 import { sampleReasons, formatSampleReason } from '../sample-reasons.js';
+import { capabilityScopeText, capabilitySentence } from '../capability-text.js';
 import { compositionLines } from '../findings-file.js';
 import { escapeHtml as escape } from '../safe-text.js';
 import { suiteTables, type SuiteTable } from '../suite-table.js';
@@ -133,7 +134,7 @@ ${
         .join('')}</ul>`
     : ''
 }
-${outcome.capabilities.length ? `<h4>Capability claims</h4><ul>${outcome.capabilities.map((c) => `<li>${escape(c)}</li>`).join('')}</ul>` : ''}
+${outcome.capabilities.length ? `<h4>Capability claims</h4><ul>${outcome.capabilities.map((c) => `<li>${escape(capabilitySentence(c))} <small>for ${escape(capabilityScopeText(c))}</small></li>`).join('')}</ul>` : ''}
 <details class="attempts" data-trial="${tid}"><summary>Attempts (${outcome.attempts.length})</summary>
 <div class="pager"><button type="button" class="prev">‹ previous</button><span class="page-label"></span><button type="button" class="next">next ›</button></div>
 <div class="attempt-list"></div></details>

@@ -7,6 +7,9 @@ import { coveringEvidence } from '../../../src/evaluate/index.js';
 import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
 import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4 } from '../../../src/model/migrations.js';
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
+import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.js';
+import type { CapabilityClaim } from '../../../src/model/index.js';
+import { capabilitySentence } from '../../../src/report/capability-text.js';
 
 /** Real artifacts written by earlier versions of riddle, one folder per version, each holding run folders. */
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/artifacts');
@@ -296,5 +299,81 @@ describe('outcome 3 → 4', () => {
       expect(outcomeV3toV4(data)).toEqual(once);
       expect(once.schema).toBe('riddle.outcome/4');
     }
+  });
+});
+
+describe('capability claims 3 → 4 and findings 1 → 2', () => {
+  const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+  const v3Outcomes = () =>
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({ file, data: readJson(path.join(dir, file)) }));
+
+  it('rebuilds every v3 capability sentence as a claim record that renders to the same words', () => {
+    let claims = 0;
+    for (const { file, data } of v3Outcomes()) {
+      const sentences = data.capabilities as string[];
+      const upgraded = capabilitiesAsRecords(data).capabilities as CapabilityClaim[];
+      expect(upgraded.map(capabilitySentence)).toEqual(sentences);
+      expect(upgraded.filter((c) => c.kind === 'legacy')).toEqual([]);
+      const pinned = data.pinned as { rubric: string; evaluators: string[]; environment: string };
+      for (const claim of upgraded) {
+        claims += 1;
+        expect(claim.scope).toMatchObject({
+          rubric: pinned.rubric,
+          evaluators: pinned.evaluators,
+          environment: pinned.environment,
+        });
+      }
+      // Read whole through migrate, the claims are valid records.
+      expect(migrate('outcome', { ...data, attemptsFile: null, attempts: [] }, file).capabilities).toHaveLength(
+        sentences.length,
+      );
+    }
+    // The example's four healthy trials: one arm, two arms and a matched-control claim, one arm, a trap's three arms.
+    expect(claims).toBe(8);
+    const careful = v3Outcomes().find((o) => o.file.startsWith('careful-assistant-declines'));
+    const [caseClaim] = capabilitiesAsRecords(careful?.data ?? {}).capabilities as CapabilityClaim[];
+    expect(caseClaim).toMatchObject({
+      kind: 'arm',
+      arm: 'case',
+      successes: 20,
+      attempts: 20,
+      bound: { interval: 'clopper-pearson', sided: 'one', side: 'lower', alpha: 0.05, threshold: 0.8 },
+    });
+  });
+
+  it('keeps a sentence its stored figures do not rebuild as a legacy claim, with its scope', () => {
+    const careful = v3Outcomes().find((o) => o.file.startsWith('careful-assistant-declines'));
+    const data = careful?.data ?? {};
+    const edited = { ...data, capabilities: ['respond met everything, trust me'] };
+    const upgraded = capabilitiesAsRecords(edited).capabilities as CapabilityClaim[];
+    expect(upgraded).toEqual([
+      {
+        kind: 'legacy',
+        scope: expect.objectContaining({ rubric: (data.pinned as { rubric: string }).rubric }),
+        sentence: 'respond met everything, trust me',
+      },
+    ]);
+    expect(upgraded.map(capabilitySentence)).toEqual(['respond met everything, trust me']);
+    // The same count with a sentence about another arm is not taken for it either.
+    const sentences = data.capabilities as string[];
+    const swapped = { ...data, capabilities: [sentences[1], sentences[0], sentences[2]] };
+    expect((capabilitiesAsRecords(swapped).capabilities as CapabilityClaim[]).map((c) => c.kind)).toEqual([
+      'legacy',
+      'legacy',
+      'legacy',
+    ]);
+  });
+
+  it('reads the v1 findings.json of a real run as riddle.findings/2, its claims not recorded (null)', () => {
+    const file = path.join(artifacts, 'v3', 'example', 'findings.json');
+    const stored = readJson(file);
+    expect(stored.schema).toBe('riddle.findings/1');
+    const upgraded = migrate('findings', stored, file);
+    expect(upgraded.schema).toBe('riddle.findings/2');
+    expect(upgraded.claims).toBeNull();
+    expect(upgraded.owners).toEqual(stored.owners);
+    expect(upgraded.total).toBe(stored.total);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import type { Outcome, SuiteRuleCondition } from '../../../src/model/index.js';
-import { renderMarkdown, renderTerminal } from '../../../src/report/index.js';
+import { capabilitySentence, renderMarkdown, renderTerminal } from '../../../src/report/index.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { resolveTrial, runTrial, TrialDeclarationError, type SuiteDeclaration } from '../../../src/run/index.js';
 import { anEnvironment } from '../builders.js';
@@ -73,8 +73,21 @@ describe('a trial.suite with a declared rule', () => {
     expect(outcome.findings.map((f) => f.kind)).not.toContain('too-few-attempts');
     expect(outcome.findings.map((f) => f.message).join('\n')).not.toMatch(/arms UNKNOWN for too few attempts/);
     // A healthy suite claims what its checks passed, not 240 single-attempt rows.
-    expect(outcome.capabilities.filter((c) => c.includes('over-refusal in b ≤ 0.25'))).toHaveLength(1);
-    expect(outcome.capabilities.some((c) => c.includes('in 1 of 1 attempts'))).toBe(false);
+    const sentences = outcome.capabilities.map(capabilitySentence);
+    expect(sentences.filter((c) => c.includes('over-refusal in b ≤ 0.25'))).toHaveLength(1);
+    expect(sentences.some((c) => c.includes('in 1 of 1 attempts'))).toBe(false);
+    expect(outcome.capabilities.map((c) => c.kind)).toEqual([
+      'suite-check',
+      'suite-check',
+      'suite-check',
+      'suite-check',
+      'told-apart',
+    ]);
+    // overRefusal in b ≤ 0.25 rests on the upper end of its interval.
+    expect(outcome.capabilities[3]).toMatchObject({
+      kind: 'suite-check',
+      bound: { interval: 'suite-table', sided: 'two', side: 'upper', threshold: 0.25 },
+    });
   });
 
   it('FAILs on the group that over-refuses, as a subject finding; the rows add none', async () => {
