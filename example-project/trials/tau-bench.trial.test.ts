@@ -23,8 +23,9 @@ describe('τ-bench airline, recorded GPT-4o runs', () => {
     repeat: { n: 4, order: 'sequential', stop: 'fixed', concurrency: 4 },
     effectClass: 'external',
     summary: TAU_SUMMARY,
-    // Four attempts cannot certify a per-task rate of 0.8, so tasks are FAIL or UNKNOWN, and two replies claim
-    // changes no write bears out (CONTRADICTED); the suite tables carry the result.
-    passOn: ['PASS', 'CONTRADICTED'],
+    // The declared rule (TAU_SUMMARY: pass^4 ≥ 0.5) decides the suite, not its tasks one by one (four attempts
+    // certify no task at 0.8); GPT-4o's pass^4 fails it, and passOn lets this documentation trial show that FAIL.
+    // Two replies claim changes no write bears out: those attempts are CONTRADICTED, counted in the suite tables.
+    passOn: ['PASS', 'FAIL'],
   });
 });

@@ -6,7 +6,7 @@ import type {
   RepeatedSummary,
   RepeatedVerdictRule,
 } from '../model/index.js';
-import { clusteredRate, passHatK } from '../statistics/index.js';
+import { atMost, clearlyBelow, clusteredRate, passHatK } from '../statistics/index.js';
 import type { SuiteSource } from './suite.js';
 
 /** What the repeated-attempt tables are computed from, resolved with the rest of the suite options. */
@@ -65,15 +65,19 @@ export function passHatKRow(
   return { k, cases: values.length, value, lower: rate.lower, upper: rate.upper, method: 'korn-graubard' };
 }
 
-/** PASS iff the interval's lower bound reaches the threshold, FAIL iff its upper bound is below it, else UNKNOWN. */
+/**
+ * The rule on this table alone: PASS iff the interval's lower bound reaches the threshold, FAIL iff its upper bound is
+ * below it, else UNKNOWN (ties per statistics/tie, as aggregate/suite-rule `decideCheck`). The trial's verdict is the
+ * suite rule's (`Outcome.suiteRule`), which checks this rule with any refusal conditions, at α/m for FAIL.
+ */
 function decide(rule: RepeatedVerdictRule, row: PassHatKRow | undefined): NonNullable<RepeatedSummary['verdict']> {
   const name = `pass^${rule.k}`;
   if (row === undefined || row.value === null || row.lower === null || row.upper === null)
     return { rule, verdict: 'UNKNOWN', reason: `no case has ${rule.k} judged attempts, so ${name} is unknown` };
   const shown = `${name} = ${row.value.toFixed(3)} [${row.lower.toFixed(3)}, ${row.upper.toFixed(3)}]`;
-  if (row.lower >= rule.atLeast)
+  if (atMost(rule.atLeast, row.lower))
     return { rule, verdict: 'PASS', reason: `${shown}: its lower bound reaches ${rule.atLeast}` };
-  if (row.upper < rule.atLeast)
+  if (clearlyBelow(row.upper, rule.atLeast))
     return { rule, verdict: 'FAIL', reason: `${shown}: its upper bound is below ${rule.atLeast}` };
   return { rule, verdict: 'UNKNOWN', reason: `${shown} straddles ${rule.atLeast}: more cases would settle it` };
 }

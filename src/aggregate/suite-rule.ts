@@ -102,8 +102,16 @@ export function combineChecks(decisions: readonly SuiteRuleVerdict[]): SuiteRule
   return decisions.includes('FAIL') ? 'FAIL' : 'UNKNOWN';
 }
 
+/** pass^k from the suite's pass^k table, over the cases with k judged attempts. */
+function readPassHatK(summary: SuiteSummary, k: number): RateReading | null {
+  const row = summary.repeated?.passHatK[k - 1];
+  return row === undefined ? null : { value: row.value, lower: row.lower, upper: row.upper, cases: row.cases };
+}
+
 /**
- * A data-driven suite's declared rule (`summary.rule`) decided on its suite-level rates; null when none is declared.
+ * A data-driven suite's declared rule decided on its suite-level rates; null when none is declared. The rule is
+ * `summary.rule`'s conditions on the refusal rates and, for a suite of repeated attempts, `summary.repeated.rule`
+ * (pass^k at least τ, on the pass^k table's interval over cases), decided alike.
  *
  * Each condition is checked over each of its scopes (the whole suite, or matched groups) on the case-clustered
  * interval of the suite tables (Korn–Graubard, statistics/clusteredRate; Newcombe's MOVER for discrimination).
@@ -117,17 +125,36 @@ export function decideSuiteRule(
   options: SuiteSummaryOptions,
   summary: SuiteSummary,
 ): SuiteRuleDecision | null {
-  const rule = options.rule;
-  if (rule === undefined) return null;
+  const rule = options.rule ?? [];
+  const passRule = options.repeated?.rule ?? null;
+  if (rule.length === 0 && passRule === null) return null;
   const { alpha } = resolveSuiteOptions(source.records.rubric, source.records.evaluators, options);
   const planned = rule.flatMap((condition, index) =>
     scopesOf(condition, summary).map((group) => ({ index, condition, group, ...boundOf(condition) })),
   );
-  const m = Math.max(1, planned.length);
-  const { repeated: _repeated, ...tables } = options;
-  // Only the refusal rates are read at the Bonferroni level; the rest of that summary is not kept.
-  const strict = m === 1 ? summary : summarizeSuite(source, { ...tables, alpha: alpha / m });
-  const checks: SuiteRuleCheck[] = planned.map(({ index, condition, group, bound, threshold }) => {
+  const m = Math.max(1, planned.length + (passRule === null ? 0 : 1));
+  const { repeated, ...tables } = options;
+  // Only the rates the rule reads are needed at the Bonferroni level; the rest of that summary is not kept.
+  const strict =
+    m === 1 ? summary : summarizeSuite(source, { ...tables, ...(passRule ? { repeated } : {}), alpha: alpha / m });
+  const passCheck = (k: number, threshold: number): SuiteRuleCheck => {
+    const reading = readPassHatK(summary, k);
+    const interval = intervalOf(reading);
+    const failInterval = intervalOf(readPassHatK(strict, k));
+    return {
+      condition: rule.length,
+      rate: `pass^${k}`,
+      group: null,
+      bound: 'atLeast',
+      threshold,
+      value: reading?.value ?? null,
+      cases: reading?.cases ?? 0,
+      interval,
+      failInterval,
+      decision: decideCheck('atLeast', threshold, interval, failInterval),
+    };
+  };
+  const refusalChecks: SuiteRuleCheck[] = planned.map(({ index, condition, group, bound, threshold }) => {
     const reading = readRate(summary, condition.rate, group);
     const interval = intervalOf(reading);
     const failInterval = intervalOf(readRate(strict, condition.rate, group));
@@ -144,8 +171,12 @@ export function decideSuiteRule(
       decision: decideCheck(bound, threshold, interval, failInterval),
     };
   });
+  const checks = passRule === null ? refusalChecks : [...refusalChecks, passCheck(passRule.k, passRule.atLeast)];
   return {
-    conditions: rule.map((c) => ({ ...c })),
+    conditions: [
+      ...rule.map((c) => ({ ...c })),
+      ...(passRule === null ? [] : [{ rate: `pass^${passRule.k}` as const, atLeast: passRule.atLeast }]),
+    ],
     confidence: 1 - alpha,
     failConfidence: 1 - alpha / m,
     checks,

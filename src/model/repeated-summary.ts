@@ -52,6 +52,10 @@ export const RepeatedSummary = z.object({
   passHatK: z.array(PassHatKRow),
   /** Cases by judged successes, for 0…n successes; cases with fewer than n judged attempts are left out. */
   distribution: z.array(z.object({ successes: count, cases: count })),
+  /**
+   * The declared rule read on this table alone; null without one. The trial's verdict is `Outcome.suiteRule`'s, which
+   * checks this rule as `pass^k` beside any refusal conditions (FAIL at α/m for m checks).
+   */
   verdict: z
     .object({
       rule: RepeatedVerdictRule,

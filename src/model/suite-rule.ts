@@ -10,6 +10,21 @@ export const SuiteRuleRate = z.enum(SUITE_RULE_RATES);
 export type SuiteRuleRate = z.infer<typeof SuiteRuleRate>;
 
 /**
+ * pass^k as a rate a suite rule checks (`pass^4`): a suite of repeated attempts declares it as `summary.repeated.rule`
+ * (`{ k, atLeast }`), read from the suite's pass^k table (model/repeated-summary) and decided like the refusal rates.
+ */
+export const PassHatKRate = z.templateLiteral(['pass^', z.number().int()]);
+export type PassHatKRate = z.infer<typeof PassHatKRate>;
+
+/** The rates a rule's checks read: the refusal rates `summary.rule` names, and pass^k of `summary.repeated.rule`. */
+export const SuiteRuleCheckRate = z.union([SuiteRuleRate, PassHatKRate]);
+export type SuiteRuleCheckRate = z.infer<typeof SuiteRuleCheckRate>;
+
+/** `summary.repeated.rule` as one condition of the suite's rule: pass^k at least `atLeast`, over the whole suite. */
+export const PassHatKCondition = z.object({ rate: PassHatKRate, atLeast: z.number() });
+export type PassHatKCondition = z.infer<typeof PassHatKCondition>;
+
+/**
  * One declared condition of a suite rule: a rate at least (`atLeast`) or at most (`atMost`) a threshold, exactly one
  * of the two; over the whole suite (`groups` omitted), over each matched group (`'each'`, the arms sharing a
  * pairing key) or over the named groups.
@@ -32,7 +47,7 @@ const Interval = z.object({ lower: z.number(), upper: z.number() });
 export const SuiteRuleCheck = z.object({
   /** Index of the declared condition in `SuiteRuleDecision.conditions`. */
   condition: z.number().int().min(0),
-  rate: SuiteRuleRate,
+  rate: SuiteRuleCheckRate,
   /** The matched group; null for the whole suite. */
   group: z.string().nullable(),
   bound: z.enum(['atLeast', 'atMost']),
@@ -54,8 +69,8 @@ export type SuiteRuleCheck = z.infer<typeof SuiteRuleCheck>;
  * combined into the trial's verdict (PASS when every check passes, FAIL when any fails, UNKNOWN otherwise).
  */
 export const SuiteRuleDecision = z.object({
-  /** The rule as declared (`summary.rule`). */
-  conditions: z.array(SuiteRuleCondition),
+  /** The rule as declared: `summary.rule`'s conditions, then `summary.repeated.rule` as a pass^k condition. */
+  conditions: z.array(z.union([SuiteRuleCondition, PassHatKCondition])),
   /** Two-sided confidence of `interval` (the suite tables' confidence). */
   confidence: z.number(),
   /** Two-sided confidence of `failInterval`: Bonferroni over the checks, 1 − (1 − confidence)/checks. */
@@ -71,9 +86,11 @@ const RATE_WORDS: Record<SuiteRuleRate, string> = {
   discrimination: 'discrimination',
 };
 
-/** A rate's name in words: `over-refusal`, `correct refusal in privacy`. */
-export function suiteRateWords(rate: SuiteRuleRate, group: string | null): string {
-  return `${RATE_WORDS[rate]}${group === null ? '' : ` in ${group}`}`;
+const isPassHatK = (rate: SuiteRuleCheckRate): rate is PassHatKRate => rate.startsWith('pass^');
+
+/** A rate's name in words: `over-refusal`, `correct refusal in privacy`, `pass^4`. */
+export function suiteRateWords(rate: SuiteRuleCheckRate, group: string | null): string {
+  return `${isPassHatK(rate) ? rate : RATE_WORDS[rate]}${group === null ? '' : ` in ${group}`}`;
 }
 
 const fixed = (x: number) => x.toFixed(3);
