@@ -12,23 +12,25 @@ const scope = new AsyncLocalStorage<Scope>();
 const watches = new Set<StrayErrors>();
 
 // The async context is gone by the time 'uncaughtException' is emitted for a throwing timer, so timers and
-// immediates remember the attempt they were created in, and the one whose callback is running is tracked.
+// immediates remember the attempt they were created in, and the one whose callback is running is tracked. An entry
+// is dropped once its timer is collected (a FinalizationRegistry, for these few resources only) rather than through a
+// `destroy` hook, which would make Node track the destruction of every promise: that cost more than an attempt's work.
 const CALLBACKS = new Set(['Timeout', 'Immediate', 'TickObject']);
 const owners = new Map<number, Scope>();
+const collected = new FinalizationRegistry<number>((asyncId) => owners.delete(asyncId));
 let executing: Scope | null = null;
 const callbacks = createHook({
-  init(asyncId, type) {
+  init(asyncId, type, _triggerAsyncId, resource) {
     const owner = CALLBACKS.has(type) ? scope.getStore() : undefined;
-    if (owner) owners.set(asyncId, owner);
+    if (!owner) return;
+    owners.set(asyncId, owner);
+    collected.register(resource, asyncId);
   },
   before(asyncId) {
     executing = owners.get(asyncId) ?? null;
   },
   after() {
     executing = null;
-  },
-  destroy(asyncId) {
-    owners.delete(asyncId);
   },
 });
 
