@@ -26,7 +26,7 @@ const decided = (j: Judged): j is Decided => j.finding.result !== 'disputed';
 
 const targetName = (criterion: Criterion) =>
   criterion.target
-    ? `${criterion.target.kind}${criterion.target.id === undefined ? '' : ` ${criterion.target.id}`}`
+    ? `${criterion.target.kind}${criterion.target.id === null ? '' : ` ${criterion.target.id}`}`
     : 'its target';
 
 /** Why a judged finding cannot decide the criterion, or null when it can. */

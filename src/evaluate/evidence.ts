@@ -67,7 +67,7 @@ export function samePath(a: string, b: string): boolean {
 export function refersTo(ref: EvidenceRef, target: CriterionTarget | null): boolean {
   if (target === null) return true;
   const named = (match: (a: string, b: string) => boolean) =>
-    target.id === undefined || ref.target === ANY_TARGET || match(ref.target, target.id);
+    target.id === null || ref.target === ANY_TARGET || match(ref.target, target.id);
   const equal = (a: string, b: string) => a === b;
   if (ref.kind === 'reply' || ref.kind === 'judge') return target.kind !== 'reply' || named(equal);
   if (ref.kind === 'claim') return named(target.kind === 'file' ? samePath : equal);
@@ -188,7 +188,24 @@ export function rawObservation(view: object): Observation | undefined {
 /** The parts of an Observation whose reading the view records; the rest (observers, notes) are read freely. */
 const TRACKED_PARTS = ['rounds', 'exit', 'files', 'toolRequests', 'receipts', 'rows', 'resources'] as const;
 
-export function createObservationView(observation: Observation, recorder: EvidenceRecorder): ObservationView {
+/**
+ * The same evidence with `reply` reading the reply of round `round` (1-based; past the last round, the last): what a
+ * pressure round's judgment reads. Every read is recorded as the view's own (same Observation, same recorder), so
+ * matchers and `rawObservation` work on it as on the view it came from.
+ */
+export function viewAtRound(view: ObservationView, round: number): ObservationView {
+  const observation = rawObservations.get(view);
+  const recorder = viewRecorders.get(view);
+  if (!observation || !recorder) throw new TypeError('viewAtRound: give the view a criterion check received');
+  return createObservationView(observation, recorder, round);
+}
+
+export function createObservationView(
+  observation: Observation,
+  recorder: EvidenceRecorder,
+  /** The round whose reply `reply` reads (1-based); the last round when absent. */
+  replyRound?: number,
+): ObservationView {
   const read = <T>(
     kind: EvidenceRef['kind'],
     grade: EvidenceGrade,
@@ -213,7 +230,8 @@ export function createObservationView(observation: Observation, recorder: Eviden
   };
   const view: ObservationView = {
     get reply() {
-      return read('reply', 'text', observation.rounds.at(-1)?.reply ?? null);
+      const at = replyRound === undefined ? -1 : Math.min(observation.rounds.length, replyRound) - 1;
+      return read('reply', 'text', (at < 0 ? observation.rounds.at(-1) : observation.rounds[at])?.reply ?? null);
     },
     get replies() {
       return read(

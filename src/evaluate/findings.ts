@@ -128,6 +128,7 @@ export function standInCase(id: string, expect: readonly string[]): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    pressure: null,
     trap: null,
   };
 }

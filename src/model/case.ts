@@ -3,7 +3,7 @@ import { JsonValue } from './json.js';
 import { CaseTrap } from './pressure-trap.js';
 import { EffectClass } from './vocabulary.js';
 
-export const CASE_SCHEMA = 'riddle.case/2';
+export const CASE_SCHEMA = 'riddle.case/3';
 
 /** When the run must stop an attempt: the declared budget of one attempt. */
 export const StopCondition = z.object({
@@ -22,7 +22,8 @@ export const Dependency = z.object({
   kind: z.enum(['env', 'binary', 'file', 'service']),
   /** `blocked`: the trial cannot run here (not a failure). `harness_error`: the harness promised it and broke. */
   onUnavailable: z.enum(['blocked', 'harness_error']),
-  description: z.string().optional(),
+  /** What it is for, in words; null when not given. */
+  description: z.string().nullable(),
 });
 export type Dependency = z.infer<typeof Dependency>;
 
@@ -41,6 +42,8 @@ export const Pressure = z.object({
     'unsupported-claim',
     /** A matched control's neutral follow-up ("please restate your final answer"). */
     'neutral-follow-up',
+    /** Several traps (or their controls) one after another, in a counterbalanced order (run/traps/chain). */
+    'trap-chain',
   ]),
   /** The criterion that must stay met round after round. */
   holds: z.string(),
@@ -72,8 +75,8 @@ export const Case = z.object({
   sealed: z.boolean(),
   /** Grouping keys (dataset columns such as type or label). */
   tags: z.record(z.string(), z.string()),
-  /** Pressure over the rounds, for multi-round Cases that test whether behaviour holds (absent otherwise). */
-  pressure: Pressure.optional(),
+  /** Pressure over the rounds, for multi-round Cases that test whether behaviour holds; null otherwise. */
+  pressure: Pressure.nullable(),
   /** The trap group this Case is an arm of (a trap or one of its controls, built by run/traps); null otherwise. */
   trap: CaseTrap.nullable(),
 });

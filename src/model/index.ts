@@ -24,7 +24,10 @@ export {
   ExactShare,
   TrapArmSummary,
   TrapGroupSummary,
+  TrapChainMember,
   TrapKind,
+  trapKindOf,
+  TrapMemberSpec,
   TrapRole,
   TrapSpec,
 } from './pressure-trap.js';
@@ -109,6 +112,7 @@ export {
   ArmDecision,
   TrialJudgment,
   MatchedControlJudgment,
+  UnsettledReading,
   AttemptPressure,
   ArmPressure,
   CoverageRow,

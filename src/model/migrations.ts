@@ -11,13 +11,23 @@ import { findingId, findingSeverity } from './finding.js';
 import { coveredByPointers } from './evidence-pointers.js';
 import type { Receipt } from './observation.js';
 import { caseV1toV2, noTrapGroups, trialSuiteV1toV2 } from './pressure-trap-migrations.js';
+import { caseV2toV3, noTrapChains, trialSuiteV2toV3 } from './trap-chain-migrations.js';
 import { costBreakdown, type CostBreakdown } from './spending.js';
 import { runIndexV1toV2, runIndexV2toV3 } from './run-index.js';
 import { noScores, rubricV1toV2 } from './score-migrations.js';
 import { noArmReasons } from './reason-migrations.js';
 import { evaluatorsAsV2, evaluatorV1toV2 } from './evaluator-migrations.js';
 import { outsideWritesNotWatched, strayErrorsFromWarnings } from './execution-migrations.js';
+import { attemptsByStatus } from './attempt-status-migrations.js';
+import { unsettledAsData } from './unsettled-migrations.js';
+import {
+  caseAbsentAsNull,
+  embeddedRecordsAbsentAsNull,
+  rubricV2toV3,
+  trialSuiteAbsentAsNull,
+} from './null-convention-migrations.js';
 import { capabilitiesAsRecords } from './capability-migrations.js';
+import { compositionsOwnObservation } from './composition-migrations.js';
 import { findingsV1toV2 } from './findings-file.js';
 
 /** A stored record as read from JSON, before it is validated. */
@@ -252,7 +262,14 @@ export function outcomeV2toV3(outcome: StoredRecord): StoredRecord {
  * The changes `riddle.outcome/4` makes, each a pure step over the v3 data, applied in order (one step per change,
  * beside the field it adds).
  */
-const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [capabilitiesAsRecords];
+const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [
+  capabilitiesAsRecords,
+  compositionsOwnObservation,
+  noTrapChains,
+  attemptsByStatus,
+  unsettledAsData,
+  embeddedRecordsAbsentAsNull,
+];
 
 /** Outcome `riddle.outcome/3` → `riddle.outcome/4`: the changes listed in `OUTCOME_V4_CHANGES`. */
 export function outcomeV3toV4(outcome: StoredRecord): StoredRecord {
@@ -279,8 +296,8 @@ export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, Migrati
   comparison: { 1: comparisonV1toV2 },
   findings: { 1: findingsV1toV2 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
-  rubric: { 1: rubricV1toV2 },
-  case: { 1: caseV1toV2 },
-  'trial-suite': { 1: trialSuiteV1toV2 },
+  rubric: { 1: rubricV1toV2, 2: rubricV2toV3 },
+  case: { 1: caseV1toV2, 2: (data) => caseAbsentAsNull(caseV2toV3(data)) },
+  'trial-suite': { 1: trialSuiteV1toV2, 2: (data) => trialSuiteAbsentAsNull(trialSuiteV2toV3(data)) },
   evaluator: { 1: evaluatorV1toV2 },
 };

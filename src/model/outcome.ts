@@ -44,31 +44,93 @@ export const AttemptPressure = z.object({
 });
 export type AttemptPressure = z.infer<typeof AttemptPressure>;
 
-/** One execution of one arm. */
-export const AttemptRecord = z.object({
+/** What went wrong for a non-completed status, with the place it happened. */
+export const AttemptError = z.object({ where: z.string(), message: z.string() });
+export type AttemptError = z.infer<typeof AttemptError>;
+
+/** Fields every attempt has, whatever its status. */
+const attemptFields = {
   arm: z.string(),
   /** 0-based repetition index within the arm. */
   index: z.number().int().min(0),
   /** 0-based position in the order actually run. */
   sequence: z.number().int().min(0),
   seed: z.number().int(),
-  status: AttemptStatus,
   verdict: Verdict,
   /** One line: why this verdict (precedence in aggregate/attempt-verdict). */
   reason: z.string(),
-  observation: Observation.nullable(),
-  findings: z.array(CriterionFinding),
-  criteria: z.array(CriterionResult),
-  claims: z.array(ClaimCheck),
-  /** What went wrong for a non-completed status, with the place it happened. */
-  error: z.object({ where: z.string(), message: z.string() }).nullable(),
   startedAt: z.string(),
   durationMs: z.number(),
   /** Sandbox kept for inspection (only when asked for, and only for attempts that did not PASS). */
   sandbox: z.string().nullable(),
-  /** For Cases that declare pressure; null otherwise. */
-  pressure: AttemptPressure.nullable(),
-});
+};
+
+/** What judging the attempt's Observation gave. */
+const judged = { findings: z.array(CriterionFinding), criteria: z.array(CriterionResult), claims: z.array(ClaimCheck) };
+/**
+ * Nothing judged: a status whose attempt has no Observation fit to judge. The lists are refused any entry but keep
+ * their list types, so code that maps over every attempt's findings need not narrow first.
+ */
+const notJudged = {
+  findings: z.array(CriterionFinding).max(0),
+  criteria: z.array(CriterionResult).max(0),
+  claims: z.array(ClaimCheck).max(0),
+  pressure: z.null(),
+};
+
+/**
+ * One execution of one arm: a union tagged by `status`, so a field that cannot apply to a status cannot be set. Every
+ * variant keeps every key, and a field that cannot apply is `null` (or `[]` for a list) rather than absent: the
+ * records' convention (absent values are null, never an omitted key), and readers read `attempt.observation` without
+ * narrowing first.
+ * - completed: an Observation, judged; no error. Pressure when the Case declares it.
+ * - evaluator_error: the Observation, judged as far as the evaluators went, and their error; no pressure judgment.
+ * - subject_error: the error, the Observation when the subject got that far, and the judgment when the subject's
+ *   error surfaced only after its attempt was judged (run/stray-errors), else [] and null.
+ * - harness_error: the error and whatever was observed; nothing judged (riddle's own failure, no evidence fit to judge).
+ * - blocked: the error (what was unavailable) only; the attempt did not run as declared, so nothing was observed.
+ */
+export const AttemptRecord = z.discriminatedUnion('status', [
+  z.object({
+    ...attemptFields,
+    status: z.literal('completed'),
+    observation: Observation,
+    ...judged,
+    error: z.null(),
+    /** For Cases that declare pressure; null otherwise. */
+    pressure: AttemptPressure.nullable(),
+  }),
+  z.object({
+    ...attemptFields,
+    status: z.literal('evaluator_error'),
+    observation: Observation,
+    ...judged,
+    error: AttemptError,
+    pressure: z.null(),
+  }),
+  z.object({
+    ...attemptFields,
+    status: z.literal('subject_error'),
+    observation: Observation.nullable(),
+    ...judged,
+    error: AttemptError,
+    pressure: AttemptPressure.nullable(),
+  }),
+  z.object({
+    ...attemptFields,
+    status: z.literal('harness_error'),
+    observation: Observation.nullable(),
+    ...notJudged,
+    error: AttemptError,
+  }),
+  z.object({
+    ...attemptFields,
+    status: z.literal('blocked'),
+    observation: z.null(),
+    ...notJudged,
+    error: AttemptError,
+  }),
+]);
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
 /** The exact decision behind an arm's verdict. */
@@ -161,6 +223,21 @@ export const ArmSummary = z.object({
 });
 export type ArmSummary = z.infer<typeof ArmSummary>;
 
+/**
+ * What the point refusal rates suggest that the intervals do not settle: the readings suggested, on how many judged
+ * attempts per side, and about how many judged attempts per side would settle them if the rates held.
+ * report/reasons.ts renders it.
+ */
+export const UnsettledReading = z.object({
+  /** The flags the point rates alone would raise, in this order: overRefusal, underRefusal, toldApart. */
+  suggested: z.array(z.enum(['overRefusal', 'underRefusal', 'toldApart'])).min(1),
+  caseJudged: z.number().int().min(0),
+  controlJudged: z.number().int().min(0),
+  /** Judged attempts per side that would settle it at these rates; null when none up to the search's cap would. */
+  attemptsNeeded: z.number().int().min(1).nullable(),
+});
+export type UnsettledReading = z.infer<typeof UnsettledReading>;
+
 export const MatchedControlJudgment = z.object({
   refusalCriterion: z.string(),
   caseRefusalRate: z.number().nullable(),
@@ -176,7 +253,7 @@ export const MatchedControlJudgment = z.object({
   /** Told apart: the discrimination interval lies above 0. */
   toldApart: z.boolean(),
   /** What the point rates suggest but the intervals do not settle, with about how many attempts would; else null. */
-  unsettled: z.string().nullable(),
+  unsettled: UnsettledReading.nullable(),
 });
 export type MatchedControlJudgment = z.infer<typeof MatchedControlJudgment>;
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { EvidenceGrade } from './vocabulary.js';
 
-export const RUBRIC_SCHEMA = 'riddle.rubric/2';
+export const RUBRIC_SCHEMA = 'riddle.rubric/3';
 
 /** What a criterion is about, so evidence about some other target cannot cover it. */
 export const CriterionTarget = z.object({
   kind: z.enum(['file', 'tool', 'row', 'process', 'reply', 'receipt']),
-  /** File path, tool name, table name…; absent when any target of the kind will do. */
-  id: z.string().optional(),
+  /** File path, tool name, table name…; null when any target of the kind will do. */
+  id: z.string().nullable(),
 });
 export type CriterionTarget = z.infer<typeof CriterionTarget>;
 

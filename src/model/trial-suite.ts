@@ -4,7 +4,7 @@ import { RepeatedOptions } from './repeated-summary.js';
 import { SuiteRuleCondition } from './suite-rule.js';
 import { ArmRole } from './vocabulary.js';
 
-export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/2';
+export const TRIAL_SUITE_SCHEMA = 'riddle.trial-suite/3';
 
 /** A stopping rule, declared before any attempt runs (see statistics/stopping). */
 export const StoppingRule = z.discriminatedUnion('kind', [
@@ -87,9 +87,9 @@ export const TrialSuite = z.object({
   repeat: RepetitionPolicy,
   /**
    * A holdout trial runs only when asked for, and every run counts against its declared budget of accesses (Dwork
-   * et al. 2015, the reusable holdout): results seen too often stop being a fair test.
+   * et al. 2015, the reusable holdout): results seen too often stop being a fair test. Null for other trials.
    */
-  holdout: z.object({ budget: z.number().int().min(1) }).optional(),
+  holdout: z.object({ budget: z.number().int().min(1) }).nullable(),
   aggregation: AggregationRules,
   /** Ids of the declared extractors that find claims in reply text; their claims are checked like structured ones. */
   claimExtractors: z.array(z.string()),

@@ -1,12 +1,13 @@
 export { summaryLine, formatVerdictFailure, armRate, armTally } from './verdict-text.js';
 export { formatProgress } from './progress-text.js';
-export { armReasonText, trialReasonText } from './reasons.js';
+export { armReasonText, trialReasonText, unsettledText } from './reasons.js';
 export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
 export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export {
   writeRunArtifacts,
+  writeRunArtifactsAsync,
   writeFileAtomic,
   artifactJson,
   newRunId,
@@ -14,10 +15,24 @@ export {
   type RunArtifacts,
 } from './artifacts.js';
 export { renderHtml } from './html.js';
-export { DETAILED_ATTEMPTS } from './html/page.js';
+export {
+  DETAILED_ATTEMPTS,
+  AttemptsSummarizer,
+  summarizeAttempts,
+  summarizeAttemptsFile,
+  type AttemptsSummary,
+  type ContradictedClaim,
+  type KeptSandbox,
+} from './attempts-summary.js';
 export { costText, usdText, spendingLines, costSectionHtml, costChangeText } from './cost-text.js';
 export { runBudgetText } from './run-budget-text.js';
-export { attemptsFileName, forEachJsonLine, readOutcomeFile, writeOutcomeFiles } from './outcome-files.js';
+export {
+  attemptsFileName,
+  forEachJsonLine,
+  readOutcomeFile,
+  writeOutcomeFiles,
+  writeOutcomeFilesAsync,
+} from './outcome-files.js';
 export { renderSuiteTerminal, renderSuiteMarkdown } from './suite-table.js';
 export { neutraliseText, escapeHtml, markdownText, mapStrings } from './safe-text.js';
 export { capabilitySentence, capabilityScopeText } from './capability-text.js';

@@ -1,4 +1,4 @@
-import type { ArmReason, ArmRule, ArmSummary, TrialJudgment } from '../model/index.js';
+import type { ArmReason, ArmRule, ArmSummary, TrialJudgment, UnsettledReading } from '../model/index.js';
 import type { TrialReason } from '../aggregate/index.js';
 
 const fmt = (x: number) => x.toFixed(3);
@@ -49,6 +49,18 @@ export function armReasonText(why: ArmReason): string {
   return text;
 }
 
+const READINGS: Record<UnsettledReading['suggested'][number], string> = {
+  overRefusal: 'over-refusal',
+  underRefusal: 'under-refusal',
+  toldApart: 'telling the case from its controls',
+};
+
+/** What the point refusal rates suggest and the intervals do not settle, in one line. */
+export function unsettledText(unsettled: UnsettledReading): string {
+  const needed = unsettled.attemptsNeeded;
+  return `not settled: the point rates suggest ${unsettled.suggested.map((k) => READINGS[k]).join(' and ')}, but on ${unsettled.caseJudged} case and ${unsettled.controlJudged} control attempts the intervals do not support it; ${needed === null ? 'no number of attempts at these rates would' : `about ${needed} judged attempts per side at these rates would settle it`}`;
+}
+
 /** Arms whose reasons the trial's reason quotes; a data-driven suite's other arms are counted, not quoted. */
 const MAX_REASONS = 3;
 
@@ -76,7 +88,7 @@ export function trialReasonText(
     parts.push(
       `under-refusal: complied with the case and its control alike (refused ${pct(matched.caseRefusalRate)} / ${pct(matched.controlRefusalRate)})`,
     );
-  if (matched?.unsettled) parts.push(matched.unsettled);
+  if (matched?.unsettled) parts.push(unsettledText(matched.unsettled));
   const { pressure } = judgment;
   if (pressure !== null && pressure.net !== null) {
     parts.push(

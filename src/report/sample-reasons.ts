@@ -23,8 +23,9 @@ function reasonsOf(outcome: Outcome, attempt: AttemptRecord): Omit<SampleReason,
   const ref = `${attempt.arm}#${attempt.index}`;
   const base = { attempt: ref, verdict: attempt.verdict };
   if (attempt.status !== 'completed') {
-    const message = attempt.error ? `${attempt.error.where}: ${attempt.error.message}` : attempt.reason;
-    return [{ ...base, criterion: null, what: attempt.status, message }];
+    return [
+      { ...base, criterion: null, what: attempt.status, message: `${attempt.error.where}: ${attempt.error.message}` },
+    ];
   }
   const contradicted = attempt.claims.filter((c) => c.status === 'contradicted');
   if (contradicted.length > 0) {
@@ -62,20 +63,39 @@ function reasonsOf(outcome: Outcome, attempt: AttemptRecord): Omit<SampleReason,
  * the attempts ran. Attempts failing the same way (same criterion, same message) are counted, not repeated.
  */
 export function sampleReasons(outcome: Outcome, limit = 3): SampleReason[] {
-  const failingArms = new Set(outcome.arms.filter((a) => a.verdict !== 'PASS').map((a) => a.arm));
-  const attempts = outcome.attempts
-    .filter((a) => failingArms.has(a.arm) && a.verdict !== 'PASS')
-    .sort((a, b) => a.sequence - b.sequence);
-  const found = new Map<string, SampleReason>();
-  for (const attempt of attempts) {
-    const [first] = reasonsOf(outcome, attempt);
-    if (!first) continue;
-    const key = `${first.what}\u0000${firstLine(first.message)}`;
-    const seen = found.get(key);
-    if (seen) seen.alike += 1;
-    else found.set(key, { ...first, alike: 0 });
+  const tally = new SampleReasonTally(outcome, limit);
+  for (const attempt of [...outcome.attempts].sort((a, b) => a.sequence - b.sequence)) tally.add(attempt);
+  return tally.reasons();
+}
+
+/**
+ * `sampleReasons` one attempt at a time, given in the order they ran (an attempts file's order), so a trial's
+ * attempts need not all be held at once. Only the first `limit` distinct reasons are kept, and counted.
+ */
+export class SampleReasonTally {
+  private readonly failingArms: ReadonlySet<string>;
+  private readonly found = new Map<string, SampleReason>();
+
+  constructor(
+    private readonly outcome: Outcome,
+    private readonly limit = 3,
+  ) {
+    this.failingArms = new Set(outcome.arms.filter((a) => a.verdict !== 'PASS').map((a) => a.arm));
   }
-  return [...found.values()].slice(0, limit);
+
+  add(attempt: AttemptRecord): void {
+    if (attempt.verdict === 'PASS' || !this.failingArms.has(attempt.arm)) return;
+    const [first] = reasonsOf(this.outcome, attempt);
+    if (!first) return;
+    const key = `${first.what}\u0000${firstLine(first.message)}`;
+    const seen = this.found.get(key);
+    if (seen) seen.alike += 1;
+    else if (this.found.size < this.limit) this.found.set(key, { ...first, alike: 0 });
+  }
+
+  reasons(): SampleReason[] {
+    return [...this.found.values()].map((reason) => ({ ...reason }));
+  }
 }
 
 /** `case#3 FAIL: expected declines unmet — expected 'Sure!' to match /won't/ (and 4 more alike)` */

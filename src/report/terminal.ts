@@ -9,6 +9,8 @@ import { suiteRuleLines } from './suite-rule-text.js';
 import { armRate, armTally } from './verdict-text.js';
 import { spendingLines } from './cost-text.js';
 import { trapGroupLines } from './traps.js';
+import { attemptsSummaries, type AttemptsSummary } from './attempts-summary.js';
+import { unsettledText } from './reasons.js';
 
 const GLYPH: Record<Verdict, string> = {
   PASS: '█',
@@ -30,21 +32,29 @@ const BAR_WIDTH = 40;
 
 /** One cell per attempt in run order (scaled when there are more attempts than cells); `·` for attempts not run. */
 export function attemptBar(attempts: readonly AttemptRecord[], notRun: number): string {
-  const cells = [
-    ...attempts.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict])),
-    ...Array.from({ length: notRun }, () => pc.dim('·')),
-  ];
-  if (cells.length <= BAR_WIDTH) return cells.join('');
-  const step = cells.length / BAR_WIDTH;
-  return Array.from({ length: BAR_WIDTH }, (_, i) => cells[Math.floor(i * step)]).join('');
+  return verdictBar(
+    attempts.map((a) => a.verdict),
+    notRun,
+  );
+}
+
+/** `attemptBar` from the attempts' verdicts: only the cells shown are drawn, however many attempts there are. */
+function verdictBar(verdicts: readonly Verdict[], notRun: number): string {
+  const total = verdicts.length + notRun;
+  const cell = (i: number) => {
+    const verdict = verdicts[i];
+    return verdict === undefined ? pc.dim('·') : VERDICT_COLOUR[verdict](GLYPH[verdict]);
+  };
+  if (total <= BAR_WIDTH) return Array.from({ length: total }, (_, i) => cell(i)).join('');
+  const step = total / BAR_WIDTH;
+  return Array.from({ length: BAR_WIDTH }, (_, i) => cell(Math.floor(i * step))).join('');
 }
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
-function armLine(outcome: Outcome, arm: ArmSummary): string {
-  const attempts = outcome.attempts.filter((a) => a.arm === arm.arm).sort((a, b) => a.index - b.index);
+function armLine(arm: ArmSummary, verdicts: readonly Verdict[]): string {
   const rate = armRate(arm);
-  return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${attemptBar(attempts, arm.notRun.count)}  ${VERDICT_COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
+  return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${verdictBar(verdicts, arm.notRun.count)}  ${VERDICT_COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
 }
 
 /** Past this many arms (a data-driven suite), arms are summarised per role instead of one line each. */
@@ -90,14 +100,20 @@ export function pressureText(p: NonNullable<ArmSummary['pressure']>): string {
   return `${p.kind}: held ${num(p.initial.rate)} → ${num(p.final.rate)} (ΔFF ${delta}) · capitulation ${share(p.capitulation)} · recovery ${share(p.recovery)} · survival ${p.survival.map(num).join(' ')}${extras.length ? ` · ${extras.join(', ')}` : ''}`;
 }
 
-/** The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. */
+/**
+ * The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. What it shows
+ * of the attempts comes from `summaries` (report/attempts-summary, by position; the reporter reads them from the
+ * attempts files), or from each Outcome's inline attempts where none is given.
+ */
 export function renderTerminal(
   unsafeOutcomes: readonly Outcome[],
   unsafeMissing: readonly { name: string; reason: string }[],
+  summaries: readonly (AttemptsSummary | undefined)[] = [],
 ): string {
   // Subject-derived text must not drive the terminal: controls and bidi marks are shown, not obeyed.
   const outcomes = mapStrings(unsafeOutcomes);
   const missing = mapStrings(unsafeMissing);
+  const attempts = mapStrings(attemptsSummaries(unsafeOutcomes, summaries));
   if (outcomes.length === 0 && missing.length === 0) return '';
   const byVerdict = new Map<Verdict, number>();
   for (const o of outcomes) byVerdict.set(o.judgment.verdict, (byVerdict.get(o.judgment.verdict) ?? 0) + 1);
@@ -107,7 +123,8 @@ export function renderTerminal(
     `${pc.inverse(pc.bold(' riddle '))} ${outcomes.length} trial${outcomes.length === 1 ? '' : 's'}  ${head}`,
     '',
   ];
-  for (const outcome of outcomes) {
+  for (const [at, outcome] of outcomes.entries()) {
+    const summary = attempts[at] as AttemptsSummary;
     const { verdict, reason, testOutcome } = outcome.judgment;
     const skipped = testOutcome === 'skip' ? pc.dim(' (skipped)') : '';
     lines.push(
@@ -115,7 +132,7 @@ export function renderTerminal(
     );
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
     else {
-      for (const arm of outcome.arms) lines.push(armLine(outcome, arm));
+      for (const [i, arm] of outcome.arms.entries()) lines.push(armLine(arm, summary.verdicts[i] ?? []));
       // A trap group's arms are shown by the group's own lines below.
       const trapArms = new Set(outcome.traps.flatMap((g) => g.arms.map((a) => a.arm)));
       for (const arm of outcome.arms)
@@ -136,16 +153,16 @@ export function renderTerminal(
       lines.push(
         `    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)}${mc.discriminationInterval ? ` [${num(mc.discriminationInterval.lower)}, ${num(mc.discriminationInterval.upper)}]` : ''} ${flags}`,
       );
-      if (mc.unsettled) lines.push(`    ${pc.dim('refusal')} ${mc.unsettled}`);
+      if (mc.unsettled) lines.push(`    ${pc.dim('refusal')} ${unsettledText(mc.unsettled)}`);
     }
     lines.push(`    ${pc.dim('why')} ${reason}`);
     for (const { label, text } of spendingLines(outcome)) lines.push(`    ${pc.dim(label)} ${text}`);
-    lines.push(...contradictions(outcome));
+    lines.push(...contradictions(summary));
     if (outcome.compositions)
       for (const line of compositionLines(outcome.compositions)) lines.push(`    ${pc.dim('composition')} ${line}`);
     for (const warning of outcome.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`);
-    const kept = outcome.attempts.filter((a) => a.sandbox !== null);
-    for (const a of kept) lines.push(`    ${pc.dim('sandbox kept')} ${a.arm}#${a.index} (${a.verdict}): ${a.sandbox}`);
+    for (const a of summary.sandboxes)
+      lines.push(`    ${pc.dim('sandbox kept')} ${a.arm}#${a.index} (${a.verdict}): ${a.sandbox}`);
     lines.push('');
   }
   for (const m of missing)
@@ -157,17 +174,14 @@ export function renderTerminal(
 }
 
 /** Each distinct contradicted claim, beside the receipt that contradicts it (at most three per trial). */
-function contradictions(outcome: Outcome): string[] {
+function contradictions(summary: AttemptsSummary): string[] {
   const seen = new Map<string, number>();
-  for (const attempt of outcome.attempts) {
-    for (const check of attempt.claims) {
-      if (check.status !== 'contradicted') continue;
-      const receipt = check.receipt
-        ? `${check.receipt.kind} ${check.receipt.target}: ${check.receipt.detail}`
-        : check.note;
-      const line = `“${check.claim.text}” ${pc.magenta('contradicted by')} ${receipt}`;
-      seen.set(line, (seen.get(line) ?? 0) + 1);
-    }
+  for (const check of summary.contradicted) {
+    const receipt = check.receipt
+      ? `${check.receipt.kind} ${check.receipt.target}: ${check.receipt.detail}`
+      : check.note;
+    const line = `“${check.text}” ${pc.magenta('contradicted by')} ${receipt}`;
+    seen.set(line, (seen.get(line) ?? 0) + check.attempts);
   }
   return [...seen.entries()]
     .slice(0, 3)

@@ -31,16 +31,12 @@ export interface StreamedAttempts {
  * requests, database rows) and model judges' whole exchanges. No aggregate reads those; they stay in the file.
  */
 export function leanAttempt(record: AttemptRecord): AttemptRecord {
+  const findings = record.findings.map((finding) => (finding.judge === null ? finding : { ...finding, judge: null }));
+  if (record.observation === null) return { ...record, findings };
   return {
     ...record,
-    observation: record.observation && {
-      ...record.observation,
-      rounds: [],
-      files: [],
-      toolRequests: [],
-      rows: [],
-    },
-    findings: record.findings.map((finding) => (finding.judge === null ? finding : { ...finding, judge: null })),
+    observation: { ...record.observation, rounds: [], files: [], toolRequests: [], rows: [] },
+    findings,
   };
 }
 

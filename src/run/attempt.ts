@@ -49,7 +49,13 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     startedAt: new Date(started).toISOString(),
     sandbox: null,
   };
-  const finish = (record: Omit<AttemptRecord, keyof typeof base | 'durationMs'>): AttemptRecord => ({
+  // Omitted per status, so each record passed in is checked against its own status's fields.
+  type Unfinished = AttemptRecord extends infer R
+    ? R extends AttemptRecord
+      ? Omit<R, keyof typeof base | 'durationMs'>
+      : never
+    : never;
+  const finish = (record: Unfinished): AttemptRecord => ({
     ...base,
     ...record,
     durationMs: setup.clock.now() - started,
@@ -94,25 +100,23 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
   }
   const { observation } = observed;
   if (observed.status !== 'completed' || observation === null) {
+    // Observing never completes without an Observation; were it to, riddle failed, not the subject.
+    const status = observed.status === 'completed' ? 'harness_error' : observed.status;
+    const error = observed.error ?? { where: 'riddle observe', message: 'the attempt ended without an Observation' };
     const { verdict, reason } = attemptVerdict({
-      status: observed.status,
-      error: observed.error,
+      status,
+      error,
       case: setup.case,
       rubric: setup.rubric,
       criteria: [],
       claims: [],
     });
-    const record = finish({
-      status: observed.status,
-      verdict,
-      reason,
-      observation,
-      findings: [],
-      criteria: [],
-      claims: [],
-      error: observed.error,
-      pressure: null,
-    });
+    const unjudged = { verdict, reason, findings: [], criteria: [], claims: [], error, pressure: null };
+    // A blocked attempt did not run as declared (something it needs was unavailable): what its subject did before the
+    // block is no evidence about the subject, so the record keeps only what was unavailable.
+    const record = finish(
+      status === 'blocked' ? { ...unjudged, status, observation: null } : { ...unjudged, status, observation },
+    );
     return observed.sandbox ? { ...record, sandbox: observed.sandbox.path } : record;
   }
   const judgment = await judgeObservation({

@@ -46,6 +46,17 @@ import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
 import { withDeclaredRevision } from './declared-revision.js';
 import { checkTrapGroups, trapOfArm } from './traps/declaration.js';
 
+/** A dependency as declared: its Dependency record with the description optional (null in the record when omitted). */
+export type DependencyDeclaration = Omit<Dependency, 'description'> & { description?: string };
+
+/** The Dependency record of a declared dependency. */
+const dependencyRecord = (declared: DependencyDeclaration): Dependency => ({
+  name: declared.name,
+  kind: declared.kind,
+  onUnavailable: declared.onUnavailable,
+  description: declared.description ?? null,
+});
+
 /** A criterion as written in a trial: a description string, or the fields to set. */
 export type CriterionDeclaration =
   | string
@@ -54,7 +65,8 @@ export type CriterionDeclaration =
       /** Least direct evidence that may decide it (default `observation`). */
       needs?: EvidenceGrade;
       required?: boolean;
-      target?: CriterionTarget;
+      /** What the criterion is about; `id` omitted when any target of the kind will do. */
+      target?: { kind: CriterionTarget['kind']; id?: string };
       labels?: { vocabulary: string[]; met: string[] };
       /** A scored criterion: its scorers answer in [0, 1], and a score ≥ `cutoff` meets it. */
       score?: { cutoff: number };
@@ -120,7 +132,7 @@ interface CommonDeclaration<C extends string = string> {
   checks?: Partial<Record<NoInfer<C>, CriterionCheck>>;
   repeat?: RepeatDeclaration;
   tools?: ToolDefinition[];
-  dependencies?: Dependency[];
+  dependencies?: DependencyDeclaration[];
   /**
    * Per attempt: time (ms) and output cap. Per trial: `usd` (from receipts, else the price table), `tokens` (input +
    * output) and `wallMs`; once one is spent, attempts that have not started are blocked.
@@ -279,7 +291,7 @@ function resolveRubric(site: DeclarationSite, declared: Rubric | RubricDeclarati
       description: spec.description ?? name,
       needs: spec.needs ?? 'observation',
       required: spec.required ?? true,
-      target: spec.target ?? null,
+      target: spec.target ? { kind: spec.target.kind, id: spec.target.id ?? null } : null,
       labels: spec.labels ?? null,
       score: spec.score ? { cutoff: spec.score.cutoff } : null,
     };
@@ -398,14 +410,14 @@ function resolveArm(
     oracle: declared.oracle ?? null,
     effectClass: declared.effectClass ?? common.effectClass ?? DEFAULTS.effectClass,
     stop: { ...budget, maxRounds: 1 + followUps.length },
-    dependencies: common.dependencies ?? [],
+    dependencies: (common.dependencies ?? []).map(dependencyRecord),
     sealed: declared.sealed ?? false,
     tags: declared.tags ?? {},
-    ...(declared.pressure ? { pressure: { kind: declared.pressure.kind, holds: declared.pressure.holds } } : {}),
+    pressure: declared.pressure ? { kind: declared.pressure.kind, holds: declared.pressure.holds } : null,
     trap: declared.trap
       ? trapOfArm(
           declared.trap,
-          { field, criteria: known, followUps: followUps.length, role, sealed: declared.sealed ?? false },
+          { field, criteria: known, followUps: followUps.length, role },
           (at, problem) => new TrialDeclarationError(site, at, problem),
         )
       : null,
@@ -656,13 +668,13 @@ function resolveAnew(
     repeat: { n, order: repeat.order ?? DEFAULTS.repeat.order, seed, concurrency, stop },
     aggregation: { matchedControl: 'each-arm', passOn, summary },
     claimExtractors: (declared.claimExtractors ?? []).map((extractor) => extractor.id),
-    ...(declared.holdout ? { holdout: { budget: declared.holdout.budget } } : {}),
+    holdout: declared.holdout ? { budget: declared.holdout.budget } : null,
   };
   checkRecord(site, 'Rubric', RubricRecord, rubric);
   checkRecord(site, 'TrialSuite', TrialSuiteRecord, suite);
   for (const evaluator of evaluators) checkRecord(site, 'Evaluator', EvaluatorRecord, evaluator.record);
   for (const runnable of Object.values(sealed)) checkRecord(site, 'Case', CaseRecord, runnable);
-  const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, d])).values()];
+  const dependencies = [...new Map((declared.dependencies ?? []).map((d) => [d.name, dependencyRecord(d)])).values()];
   const rounds = Math.max(...arms.map((a) => a.case.stop.maxRounds));
   const waves = Math.ceil((n * arms.length) / concurrency);
   return {

@@ -20,6 +20,7 @@ export {
   type RubricDeclaration,
   type CriterionDeclaration,
   type RepeatDeclaration,
+  type DependencyDeclaration,
 } from './declaration.js';
 export { pinFixtures } from './fixtures.js';
 export {
@@ -81,6 +82,7 @@ export {
   missingInformationTrap,
   recoverability,
   repeatedNudgeTrap,
+  trapChain,
   unsupportedClaimTrap,
   type DialectDistortionOptions,
   type DistortionOptions,
@@ -91,6 +93,7 @@ export {
   type MissingInformationOptions,
   type RepeatedNudgeOptions,
   type UnsupportedClaimOptions,
+  type TrapChainOptions,
   type TrapGroup,
   type TrapOptions,
 } from './traps/index.js';

@@ -9,11 +9,14 @@ import {
 } from '../evaluate/index.js';
 import { judgePressure } from './pressure.js';
 
-/** The judged part of an attempt record. */
-export type Judgment = Pick<
-  AttemptRecord,
-  'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'
->;
+type Judged = Extract<AttemptRecord, { status: 'completed' | 'evaluator_error' }>;
+
+/** The judged part of an attempt record: completed, or an evaluator's error (kept apart per status). */
+export type Judgment = Judged extends infer R
+  ? R extends Judged
+    ? Pick<R, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'>
+    : never
+  : never;
 
 export interface JudgeInput extends GatherInput {
   claims: ClaimCheckOptions;
@@ -55,14 +58,17 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   const criteria = combineFindings(rubric, findings);
   const claims = checkClaims(observation, input.claims);
   const errored = findings.find((f) => f.result === 'error');
-  const status = errored ? 'evaluator_error' : 'completed';
-  const error = errored
-    ? { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note }
-    : null;
-  const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
-  const { pressure } = input.case;
-  if (!pressure || status !== 'completed')
+  if (errored) {
+    const status = 'evaluator_error';
+    const error = { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note };
+    const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
     return { status, verdict, reason, findings, criteria, claims, error, pressure: null };
-  const judged = await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims });
-  return { status, verdict, reason, findings, criteria, claims, error, pressure: judged };
+  }
+  const status = 'completed';
+  const { verdict, reason } = attemptVerdict({ status, error: null, case: input.case, rubric, criteria, claims });
+  const { pressure } = input.case;
+  const judged = pressure
+    ? await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims })
+    : null;
+  return { status, verdict, reason, findings, criteria, claims, error: null, pressure: judged };
 }

@@ -67,7 +67,7 @@ export type PreparedTrial = ReadyTrial | { kind: 'skipped'; reason: string };
 const HOLDOUT_SKIP_REASON = 'holdout: runs only when asked for (RIDDLE_HOLDOUT=1), each run counted against its budget';
 
 const holdoutSpent = (budget: number) => ({
-  dependency: { name: 'holdout budget', kind: 'file' as const, onUnavailable: 'blocked' as const },
+  dependency: { name: 'holdout budget', kind: 'file' as const, onUnavailable: 'blocked' as const, description: null },
   detail: `all ${budget} accesses to this holdout are used`,
 });
 

@@ -165,7 +165,12 @@ export async function prepareProviders(
     gateway,
     subject: withProviderTraffic(subject, gateway),
     dependency: {
-      dependency: { name: `recordings ${resolved.folder}`, kind: 'file', onUnavailable: 'blocked' },
+      dependency: {
+        name: `recordings ${resolved.folder}`,
+        kind: 'file',
+        onUnavailable: 'blocked',
+        description: null,
+      },
       available: true,
       detail,
     },

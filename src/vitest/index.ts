@@ -23,7 +23,9 @@ export {
   dialectDistortionTrap,
   forbiddenMethodTrap,
   unsupportedClaimTrap,
+  trapChain,
   TrapDeclarationError,
+  type TrapChainOptions,
   type TrapGroup,
   type DownstreamTask,
 } from '../run/index.js';
@@ -83,4 +85,6 @@ export {
   type ClaimExtractor,
   type ReplyClassifier,
 } from '../evaluate/index.js';
-export type { Outcome, Verdict, AttemptStatus, EvidenceGrade, EffectClass, Dependency } from '../model/index.js';
+export type { Outcome, Verdict, AttemptStatus, EvidenceGrade, EffectClass } from '../model/index.js';
+/** A dependency as a trial declares it (its `description` may be omitted). */
+export type { DependencyDeclaration as Dependency } from '../run/index.js';

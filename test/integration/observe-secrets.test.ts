@@ -135,7 +135,7 @@ describe('planted secrets', () => {
       prompts: { system: 'be helpful' },
       dependencies: [
         {
-          dependency: { name: 'RIDDLE_PLANTED_API_KEY', kind: 'env', onUnavailable: 'blocked' },
+          dependency: { name: 'RIDDLE_PLANTED_API_KEY', kind: 'env', onUnavailable: 'blocked', description: null },
           available: true,
           detail: `set to ${planted.RIDDLE_PLANTED_API_KEY}`,
         },

@@ -23,6 +23,7 @@ export function testCase(input: JsonValue, overrides: Partial<Case> = {}): Case 
     dependencies: [],
     sealed: false,
     tags: {},
+    pressure: null,
     trap: null,
     ...overrides,
   };

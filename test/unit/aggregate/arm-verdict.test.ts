@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { summarizeArm } from '../../../src/aggregate/index.js';
 import { armReasonText } from '../../../src/report/index.js';
 import { fingerprint, type AttemptRecord, type Verdict } from '../../../src/model/index.js';
-import { aCase, aRubric, attempt } from '../builders.js';
+import { aCase, aRubric, attempt, type AttemptFields } from '../builders.js';
 
 const c = aCase();
 const arm = { id: 'case', role: 'case' as const, group: null, case: c, caseFingerprint: fingerprint(c) };
-const attempts = (spec: Partial<Record<Verdict, number>>, extra: Partial<AttemptRecord> = {}): AttemptRecord[] => {
+const attempts = (spec: Partial<Record<Verdict, number>>, extra: AttemptFields = {}): AttemptRecord[] => {
   const out: AttemptRecord[] = [];
   for (const [verdict, count] of Object.entries(spec) as [Verdict, number][]) {
     for (let i = 0; i < count; i += 1) out.push(attempt('case', out.length, verdict, extra));

@@ -13,7 +13,7 @@ import { Calibration, canonicalJson, migrate, type LabelledControl } from '../..
 import { clopperPearson, cohenKappa, gwetAC1, krippendorffAlpha } from '../../../src/statistics/index.js';
 import { criterion, observation, rubric, testCase } from './helpers.js';
 
-const declines = rubric(criterion('declines', { needs: 'judgment', target: { kind: 'reply' } }));
+const declines = rubric(criterion('declines', { needs: 'judgment', target: { kind: 'reply', id: null } }));
 const clock = { now: () => Date.UTC(2025, 0, 2, 3, 4, 5) };
 
 /** A judge that echoes the control's reply: the reply text is what it "answers". */

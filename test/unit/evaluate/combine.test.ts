@@ -191,7 +191,7 @@ describe('combineFindings: receipts outrank text and judgment', () => {
 });
 
 describe('combineFindings: several evaluators on one criterion', () => {
-  const r = rubric(criterion('declines', { needs: 'judgment', target: { kind: 'reply' } }));
+  const r = rubric(criterion('declines', { needs: 'judgment', target: { kind: 'reply', id: null } }));
   const judgeA = (result: 'met' | 'unmet', extra = {}) =>
     finding({
       criterion: 'declines',

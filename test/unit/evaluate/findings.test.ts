@@ -87,7 +87,7 @@ describe('the observation view', () => {
     expect(refersTo(ref('judge', '*', 'judgment'), file)).toBe(true);
     expect(refersTo(ref('claim', 'notes/2020.txt', 'text'), file)).toBe(false);
     expect(refersTo(ref('tool', 'a', 'receipt'), { kind: 'tool', id: 'b' })).toBe(false);
-    expect(refersTo(ref('tool', 'b', 'receipt'), { kind: 'tool' })).toBe(true);
+    expect(refersTo(ref('tool', 'b', 'receipt'), { kind: 'tool', id: null })).toBe(true);
     expect(refersTo(ref('reply', 'round:1', 'text'), { kind: 'reply', id: 'round:2' })).toBe(false);
     expect(refersTo(ref('tool', 'x', 'receipt'), null)).toBe(true);
   });

@@ -101,6 +101,7 @@ export function testCase(expect: string[] = [], forbid: string[] = []): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    pressure: null,
     trap: null,
   };
 }

@@ -13,7 +13,7 @@ import {
 import type { Observation } from '../../../src/model/index.js';
 import { criterion, observation, rubric, testCase } from './helpers.js';
 
-const declines = rubric(criterion('declines', { needs: 'judgment', target: { kind: 'reply' } }));
+const declines = rubric(criterion('declines', { needs: 'judgment', target: { kind: 'reply', id: null } }));
 
 function judge(
   reply: string | ((prompt: string) => string),

@@ -198,7 +198,7 @@ describe('matchers inside criterion checks', () => {
   it('record their evidence at their grade, so a file matcher covers a receipt-grade criterion and a reply label does not', async () => {
     const r = rubric(
       criterion('noDeletion', { needs: 'receipt', target: { kind: 'file', id: 'notes/2019.txt' } }),
-      criterion('declines', { needs: 'receipt', target: { kind: 'reply' } }),
+      criterion('declines', { needs: 'receipt', target: { kind: 'reply', id: null } }),
     );
     const evaluator = mechanicalEvaluator({
       id: 'checks',

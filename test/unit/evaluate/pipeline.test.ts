@@ -53,7 +53,7 @@ const watched = [
   { part: 'toolRequests' as const, observer: 'tool-gateway', grade: 'receipt' as const },
 ];
 const keepsFile = criterion('keepsFile', { needs: 'receipt', target: { kind: 'file', id: 'notes/2019.txt' } });
-const declines = criterion('declines', { needs: 'judgment', target: { kind: 'reply' } });
+const declines = criterion('declines', { needs: 'judgment', target: { kind: 'reply', id: null } });
 const fsChecks = mechanicalEvaluator({
   id: 'fs',
   revision: '1',

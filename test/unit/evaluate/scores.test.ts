@@ -10,8 +10,8 @@ import {
 } from '../../../src/evaluate/index.js';
 import { armScores } from '../../../src/aggregate/index.js';
 import { judgeObservation } from '../../../src/run/judge.js';
-import type { AttemptRecord, Rubric } from '../../../src/model/index.js';
-import { attempt } from '../builders.js';
+import type { Rubric } from '../../../src/model/index.js';
+import { attempt, type AttemptFields } from '../builders.js';
 import { criterion, finding, observation, rubric, testCase } from './helpers.js';
 
 const closeness = criterion('close', { needs: 'text', score: { cutoff: 0.7 } });
@@ -121,7 +121,7 @@ describe('scored criteria', () => {
 });
 
 describe('armScores: the distribution of an arm’s scores', () => {
-  const scored = (index: number, score: number | null, extra: Partial<AttemptRecord> = {}) =>
+  const scored = (index: number, score: number | null, extra: AttemptFields = {}) =>
     attempt('case', index, 'PASS', {
       findings:
         score === null

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadRun } from '../../../src/cli/read-records.js';
 import { coveringEvidence } from '../../../src/evaluate/index.js';
-import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA } from '../../../src/model/index.js';
+import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA, UnsettledReading } from '../../../src/model/index.js';
+import { attemptsByStatus } from '../../../src/model/attempt-status-migrations.js';
+import { unsettledReading } from '../../../src/model/unsettled-migrations.js';
+import { unsettledText } from '../../../src/report/reasons.js';
 import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4 } from '../../../src/model/migrations.js';
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.js';
@@ -254,14 +257,14 @@ describe('outcome 2 → 3', () => {
     expect(findings).toBeGreaterThan(0);
   });
 
-  it('reads v2 Rubrics as riddle.rubric/2 with no scored criterion, v2 findings without a score, no score distributions', () => {
+  it('reads v2 Rubrics (as riddle.rubric/3) with no scored criterion, v2 findings without a score, no score distributions', () => {
     const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
     let judged = 0;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
       const v2 = readJson(path.join(dir, file)) as { records: { rubric: { schema: string; criteria: object[] } } };
       expect(v2.records.rubric.schema).toBe('riddle.rubric/1');
       const v3 = readOutcomeFile(path.join(dir, file));
-      expect(v3.records.rubric.schema).toBe('riddle.rubric/2');
+      expect(v3.records.rubric.schema).toBe('riddle.rubric/3');
       expect(v3.records.rubric.criteria).toHaveLength(v2.records.rubric.criteria.length);
       for (const criterion of v3.records.rubric.criteria) expect(criterion.score).toBeNull();
       for (const arm of v3.arms) expect(arm.scores).toBeNull();
@@ -274,14 +277,70 @@ describe('outcome 2 → 3', () => {
   });
 });
 
-describe('rubric 1 → 2', () => {
+describe('rubric 1 → 2 (→ 3)', () => {
   it('reads a stored v1 Rubric with every criterion unscored', () => {
     const file = path.resolve(artifacts, '../evaluation/rejudge/strict-rubric.json');
     const v1 = readJson(file) as { schema: string; criteria: { name: string }[] };
     expect(v1.schema).toBe('riddle.rubric/1');
     const v2 = migrate('rubric', v1, file);
-    expect(v2.schema).toBe('riddle.rubric/2');
+    expect(v2.schema).toBe('riddle.rubric/3');
     expect(v2.criteria.map((c) => [c.name, c.score])).toEqual(v1.criteria.map((c) => [c.name, null]));
+  });
+});
+
+describe('records whose optional fields became required and nullable (riddle.rubric/3, case/3, trial-suite/3)', () => {
+  const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+  const stored = readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .map(
+      (file) => readJson(path.join(dir, file)).records as { rubric: Record<string, unknown>; suite: TrialSuiteData },
+    );
+  type TrialSuiteData = { arms: { case: Record<string, unknown> & { dependencies: Record<string, unknown>[] } }[] };
+
+  it('reads the v2 Rubrics a v3 run stored: every target names its id, null where v2 omitted it', () => {
+    let omitted = 0;
+    for (const { rubric } of stored) {
+      expect(rubric.schema).toBe('riddle.rubric/2');
+      const v3 = migrate('rubric', rubric, 'records.rubric');
+      expect(v3.schema).toBe('riddle.rubric/3');
+      const targets = (rubric.criteria as { target: Record<string, unknown> | null }[]).map((c) => c.target);
+      omitted += targets.filter((t) => t !== null && !('id' in t)).length;
+      expect(v3.criteria.map((c) => c.target)).toEqual(targets.map((t) => (t === null ? null : { id: null, ...t })));
+    }
+    expect(omitted).toBeGreaterThan(0);
+  });
+
+  it('reads the v2 TrialSuites a v3 run stored: holdout, Case pressure and dependency descriptions null where omitted', () => {
+    for (const { suite } of stored) {
+      const v3 = migrate('trial-suite', suite, 'records.suite');
+      expect(v3.schema).toBe('riddle.trial-suite/3');
+      expect(v3.holdout).toBeNull();
+      v3.arms.forEach((arm, i) => {
+        const before = suite.arms[i]?.case;
+        expect(arm.case.schema).toBe('riddle.case/3');
+        expect(arm.case.pressure).toEqual(before?.pressure ?? null);
+        expect(arm.case.dependencies).toEqual(before?.dependencies);
+      });
+    }
+    expect(stored.some(({ suite }) => suite.arms.some((a) => !('pressure' in a.case)))).toBe(true);
+    expect(stored.some(({ suite }) => suite.arms.some((a) => 'pressure' in a.case))).toBe(true);
+    // A dependency declared without a description (v2 omitted the key) is read with it null.
+    const bare = {
+      ...stored[0]?.suite.arms[0]?.case,
+      dependencies: [{ name: 'KEY', kind: 'env', onUnavailable: 'blocked' }],
+    };
+    expect(migrate('case', bare, 'case').dependencies).toEqual([
+      { name: 'KEY', kind: 'env', onUnavailable: 'blocked', description: null },
+    ]);
+  });
+
+  it('gives the v3 Outcomes their embedded Rubric at v3 and suite with nothing omitted', () => {
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const v4 = readOutcomeFile(path.join(dir, file));
+      expect(v4.records.rubric.schema).toBe('riddle.rubric/3');
+      expect(v4.records.suite).toHaveProperty('holdout', null);
+      for (const arm of v4.records.suite.arms) expect(arm.case).toHaveProperty('pressure');
+    }
   });
 });
 
@@ -299,6 +358,63 @@ describe('outcome 3 → 4', () => {
       expect(outcomeV3toV4(data)).toEqual(once);
       expect(once.schema).toBe('riddle.outcome/4');
     }
+  });
+
+  it('keeps every v3 attempt as it was stored, each valid for its status; a blocked one keeps no Observation', () => {
+    const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+    let blocked = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const stored = readFileSync(path.join(dir, attemptsFileName(file)), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(attemptsByStatus({ attempts: stored }).attempts).toEqual(stored);
+      blocked += stored.filter((a) => a.status === 'blocked').length;
+      // A v3 blocked attempt whose replay had no answer kept its subject's partial Observation: v4 drops it.
+      const data = readJson(path.join(dir, file));
+      const withObservation = stored.map((a) =>
+        a.status === 'blocked' ? { ...a, observation: stored.find((b) => b.status === 'completed')?.observation } : a,
+      );
+      // Every other attempt is read as it was stored, valid for its status (migrate validates).
+      const upgraded = migrate('outcome', { ...data, attempts: withObservation, attemptsFile: null }, file);
+      expect(upgraded.attempts.map((a) => a.status)).toEqual(stored.map((a) => a.status));
+      expect(upgraded.attempts.filter((a) => a.status === 'blocked').map((a) => a.observation)).toEqual(
+        stored.filter((a) => a.status === 'blocked').map(() => null),
+      );
+    }
+    expect(blocked).toBeGreaterThan(0);
+  });
+
+  it('reads a v3 unsettled matched-control sentence back into its numbers, which render to the same words', () => {
+    const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+    const sentences = readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => readJson(path.join(dir, file)).judgment as { matchedControl: { unsettled: unknown } | null })
+      .map((judgment) => judgment.matchedControl?.unsettled)
+      .filter((unsettled): unsettled is string => typeof unsettled === 'string');
+    expect(sentences.length).toBeGreaterThan(0);
+    for (const sentence of sentences) {
+      const reading = UnsettledReading.parse(unsettledReading(sentence));
+      expect(unsettledText(reading)).toBe(sentence);
+    }
+    expect(unsettledReading(sentences[0])).toEqual({
+      suggested: ['underRefusal'],
+      caseJudged: 3,
+      controlJudged: 3,
+      attemptsNeeded: 5,
+    });
+    // Not of the template: left as it was, so reading the Outcome fails at the field instead of guessing.
+    const odd = readJson(
+      path.join(dir, readdirSync(dir).find((f) => f.startsWith('careful-assistant-five') && f.endsWith('.json')) ?? ''),
+    );
+    const judgment = odd.judgment as { matchedControl: Record<string, unknown> };
+    const edited = {
+      ...odd,
+      judgment: { ...judgment, matchedControl: { ...judgment.matchedControl, unsettled: 'hm' } },
+    };
+    expect(() => migrate('outcome', { ...edited, attemptsFile: null }, 'odd.json')).toThrow(
+      /judgment\.matchedControl\.unsettled/,
+    );
   });
 });
 

@@ -5,7 +5,12 @@ import { describe, expect, test } from 'vitest';
 import type { Dependency } from '../../../src/model/index.js';
 import { checkDependency } from '../../../src/observe/index.js';
 
-const dep = (kind: Dependency['kind'], name: string): Dependency => ({ kind, name, onUnavailable: 'blocked' });
+const dep = (kind: Dependency['kind'], name: string): Dependency => ({
+  kind,
+  name,
+  onUnavailable: 'blocked',
+  description: null,
+});
 const root = new URL('../../../', import.meta.url).pathname;
 
 describe('checkDependency', () => {

@@ -47,6 +47,7 @@ function testCase(input: JsonValue): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    pressure: null,
     trap: null,
   };
 }

@@ -53,6 +53,7 @@ function caseOf(maxRounds: number): Case {
     dependencies: [],
     sealed: false,
     tags: {},
+    pressure: null,
     trap: null,
   };
 }

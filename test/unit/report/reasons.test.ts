@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeArm } from '../../../src/aggregate/index.js';
-import { ArmReason, fingerprint, type AttemptRecord, type Verdict } from '../../../src/model/index.js';
-import { armReasonText, trialReasonText } from '../../../src/report/index.js';
-import { aCase, aRubric, attempt } from '../builders.js';
+import { ArmReason, fingerprint, type Verdict } from '../../../src/model/index.js';
+import { armReasonText, trialReasonText, unsettledText } from '../../../src/report/index.js';
+import { aCase, aRubric, attempt, type AttemptFields } from '../builders.js';
 
 const c = aCase();
 const arm = { id: 'case', role: 'case' as const, group: null, case: c, caseFingerprint: fingerprint(c) };
-const decide = (verdicts: readonly Verdict[], extra: Partial<AttemptRecord> = {}) =>
+const decide = (verdicts: readonly Verdict[], extra: AttemptFields = {}) =>
   summarizeArm({
     arm,
     attempts: verdicts.map((v, i) => attempt('case', i, v, extra)),
@@ -153,5 +153,16 @@ describe('reasons in words (golden strings)', () => {
         arms,
       ),
     ).toBe('under pressure it gave way in 50% of case attempts vs 10% after a neutral follow-up (net 40%)');
+  });
+
+  it('renders what matched controls leave unsettled', () => {
+    expect(unsettledText({ suggested: ['underRefusal'], caseJudged: 3, controlJudged: 3, attemptsNeeded: 5 })).toBe(
+      'not settled: the point rates suggest under-refusal, but on 3 case and 3 control attempts the intervals do not support it; about 5 judged attempts per side at these rates would settle it',
+    );
+    expect(
+      unsettledText({ suggested: ['overRefusal', 'toldApart'], caseJudged: 1, controlJudged: 2, attemptsNeeded: null }),
+    ).toBe(
+      'not settled: the point rates suggest over-refusal and telling the case from its controls, but on 1 case and 2 control attempts the intervals do not support it; no number of attempts at these rates would',
+    );
   });
 });

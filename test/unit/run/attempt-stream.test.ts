@@ -150,7 +150,12 @@ describe('AttemptStream.finish', () => {
     const stream = new AttemptStream(file);
     const records = [2, 0, 1].map((i) => ({ ...attempt('case', i, 'PASS'), sequence: i }));
     for (const record of records) stream.add(record);
-    const late = (record: AttemptRecord): AttemptRecord => ({ ...record, status: 'subject_error', verdict: 'UNKNOWN' });
+    const late = (record: AttemptRecord): AttemptRecord => ({
+      ...record,
+      status: 'subject_error',
+      verdict: 'UNKNOWN',
+      error: { where: 'subject (outside the awaited call)', message: 'late' },
+    });
     const finished = stream.finish(new Map([['case#1', late]]));
     const filed = lines(file);
     expect(filed.map((a) => [a.sequence, a.status])).toEqual([

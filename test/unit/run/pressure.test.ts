@@ -147,7 +147,7 @@ describe('pressure across an arm', () => {
       record(['met', 'unmet', 'unmet']),
       record(['met', 'met', 'unmet']),
       record(['unmet', 'met', 'met']),
-    ].map((pressure, i) => ({ ...attempt('case', i, 'PASS'), pressure }));
+    ].map((pressure, i) => attempt('case', i, 'PASS', { pressure }));
     const p = armPressure(attempts)!;
     expect(p.initial).toEqual({ count: 3, of: 4, rate: 0.75 });
     expect(p.final).toEqual({ count: 2, of: 4, rate: 0.5 });

@@ -73,7 +73,7 @@ describe('scored criteria in a declaration', () => {
     );
   });
 
-  it('reads a Rubric record of version 1 as version 2, every criterion unscored', () => {
+  it('reads a Rubric record of version 1 as the current version, every criterion unscored', () => {
     const record = {
       schema: 'riddle.rubric/1',
       id: 'r',
@@ -90,7 +90,7 @@ describe('scored criteria in a declaration', () => {
       case: { input: 'q', expect: ['polite'] },
     };
     const { rubric } = resolveTrial(site, declared as never);
-    expect(rubric.schema).toBe('riddle.rubric/2');
+    expect(rubric.schema).toBe(RUBRIC_SCHEMA);
     expect(rubric.criteria[0]?.score).toBeNull();
   });
 });

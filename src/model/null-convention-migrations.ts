@@ -1,0 +1,62 @@
+/**
+ * Upgrade steps for the records whose optional fields became required and nullable, this round's convention (an
+ * absent value is null, never an omitted key; see migrations.ts): Rubric 2 → 3 (a criterion target's `id`), the
+ * Case and TrialSuite steps of their v3 (a dependency's `description`, a Case's `pressure`, a suite's `holdout`), and the Outcome v4 step that applies them to the records it embeds. Each fills null where the
+ * older record omitted the key, which is what the omission meant; present values are kept as they were.
+ */
+import type { StoredRecord } from './migrations.js';
+
+const isRecord = (value: unknown): value is StoredRecord =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
+  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
+
+const within = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
+  isRecord(value) ? change(value) : value;
+
+/** `keys` of `data` set to null where omitted. */
+const nullWhereOmitted = (data: StoredRecord, keys: readonly string[]): StoredRecord => ({
+  ...data,
+  ...Object.fromEntries(keys.filter((key) => data[key] === undefined).map((key) => [key, null])),
+});
+
+/** Rubric `riddle.rubric/2` → `riddle.rubric/3`: a criterion's target `id` null where omitted (any target will do). */
+export function rubricV2toV3(data: StoredRecord): StoredRecord {
+  return {
+    ...data,
+    schema: 'riddle.rubric/3',
+    criteria: eachOf(data.criteria, (criterion) => ({
+      ...criterion,
+      target: within(criterion.target, (target) => nullWhereOmitted(target, ['id'])),
+    })),
+  };
+}
+
+/** A Case's `pressure` (none declared) and each dependency's `description` null where omitted. */
+export function caseAbsentAsNull(data: StoredRecord): StoredRecord {
+  return {
+    ...nullWhereOmitted(data, ['pressure']),
+    dependencies: eachOf(data.dependencies, (dependency) => nullWhereOmitted(dependency, ['description'])),
+  };
+}
+
+/** A TrialSuite's `holdout` (not a holdout trial) and its Cases' fields null where omitted. */
+export function trialSuiteAbsentAsNull(data: StoredRecord): StoredRecord {
+  return {
+    ...nullWhereOmitted(data, ['holdout']),
+    arms: eachOf(data.arms, (arm) => ({ ...arm, case: within(arm.case, caseAbsentAsNull) })),
+  };
+}
+
+/** Outcome v4 change: the Rubric and TrialSuite it embeds with their absent values null (Rubric at v3). */
+export function embeddedRecordsAbsentAsNull(outcome: StoredRecord): StoredRecord {
+  return {
+    ...outcome,
+    records: within(outcome.records, (records) => ({
+      ...records,
+      suite: within(records.suite, trialSuiteAbsentAsNull),
+      rubric: within(records.rubric, (rubric) => (rubric.schema === 'riddle.rubric/2' ? rubricV2toV3(rubric) : rubric)),
+    })),
+  };
+}
