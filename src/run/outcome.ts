@@ -50,8 +50,13 @@ function percentile(sorted: readonly number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? null;
 }
 
-/** Warnings a trial's declaration deserves before anything runs (e.g. an n that cannot certify PASS). */
+/**
+ * Warnings a trial's declaration deserves before anything runs (e.g. an n that cannot certify PASS). A suite decided by
+ * its declared rule (`summary.rule`, `summary.repeated.rule`) is not decided row by row, so its rows' n is no concern.
+ */
 export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[] {
+  const declared = suite.aggregation.summary;
+  if (declared && (declared.rule !== undefined || declared.repeated?.rule)) return [];
   const { rate, alpha } = rubric.threshold;
   const needed = attemptsToCertify(rate, alpha);
   if (suite.repeat.n < needed && suite.repeat.stop.kind !== 'sprt') {
