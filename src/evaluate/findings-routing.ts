@@ -35,13 +35,20 @@ function tally<T>(items: readonly T[], key: (item: T) => string): { key: string;
 
 const times = (n: number) => `${n} attempt${n === 1 ? '' : 's'}`;
 
-/** Healthy: every attempt completed, the trial's verdict PASS, nothing disputed, nothing cut short. */
+/**
+ * Healthy: every attempt completed, the trial's verdict PASS, nothing disputed or contradicted, nothing cut short. A
+ * suite decided by its rule may PASS with an attempt whose claim the receipts contradict: that stays a finding.
+ */
 export function isHealthy(outcome: RoutingInput): boolean {
   return (
     outcome.judgment.verdict === 'PASS' &&
     !outcome.judgment.incomplete &&
     outcome.attempts.every(
-      (a) => a.status === 'completed' && a.verdict !== 'DISPUTED' && a.criteria.every((c) => c.result !== 'disputed'),
+      (a) =>
+        a.status === 'completed' &&
+        a.verdict !== 'DISPUTED' &&
+        a.verdict !== 'CONTRADICTED' &&
+        a.criteria.every((c) => c.result !== 'disputed'),
     ) &&
     outcome.arms.every((a) => a.verdict !== 'DISPUTED') &&
     (outcome.compositions?.results ?? []).every((c) => c.verdict !== 'FAIL')
@@ -238,7 +245,8 @@ function routed(outcome: RoutingInput): Finding[] {
   );
   for (const { key, count, first, all } of tally(
     overruled,
-    ({ item }) => `${item.evaluator}\u0000${item.criterion}\u0000${item.why}`,
+    // What it said is part of what the finding is about: "said met" must not stand for attempts where it said unmet.
+    ({ item }) => `${item.evaluator}\u0000${item.criterion}\u0000${item.why}\u0000${item.result}`,
   )) {
     add(
       'evaluator',

@@ -297,6 +297,36 @@ describe('capabilitiesAndFindings', () => {
     );
   });
 
+  it('tells an overruled evaluator that said met from one that said unmet, each with its attempts', () => {
+    const overruledSaying = (index: number, said: 'met' | 'unmet') =>
+      attempt('case', index, said === 'met' ? 'FAIL' : 'PASS', {
+        criteria: [
+          {
+            ...result('solved', said === 'met' ? 'unmet' : 'met'),
+            overruled: [{ evaluator: 'matcher', result: said, grade: 'receipt', why: 'adjudicated', note: '' }],
+          },
+        ],
+      });
+    const { findings } = capabilitiesAndFindings(
+      outcome(
+        [overruledSaying(0, 'met'), overruledSaying(1, 'met'), overruledSaying(2, 'unmet')],
+        [arm('case', 'case', 'FAIL')],
+        judgment('FAIL'),
+      ),
+    );
+    expect(findings.filter((f) => f.kind === 'overruled').map((f) => [f.message, f.attemptCount])).toEqual([
+      ['matcher said met on solved against the deciding evidence in 2 attempts (outranked: adjudicated)', 2],
+      ['matcher said unmet on solved against the deciding evidence in 1 attempt (outranked: adjudicated)', 1],
+    ]);
+  });
+
+  it('is not healthy when a claim was contradicted, though a suite rule made the verdict PASS', () => {
+    const arms = [arm('case', 'case', 'UNKNOWN')];
+    const lied = outcome([passing('case', 0), attempt('case', 1, 'CONTRADICTED')], arms, judgment('PASS'));
+    expect(isHealthy(lied)).toBe(false);
+    expect(capabilitiesAndFindings(lied).capabilities).toEqual([]);
+  });
+
   it('is not healthy with an error, a dispute, or a cut-short run, even when the verdict is PASS', () => {
     const arms = [arm('case', 'case', 'PASS')];
     expect(
