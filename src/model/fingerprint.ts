@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Canonical JSON: object keys sorted by code unit (array-index keys first, in numeric order, as any JavaScript
@@ -128,9 +128,9 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
   }
 }
 
-/** sha256 (hex) of a string or bytes. */
+/** sha256 (hex) of a string or bytes, in one call (half the cost of a Hash object for the short texts of records). */
 export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 /** Content fingerprint of a record: `sha256:` + sha256 of its canonical JSON. */

@@ -3,10 +3,16 @@ import { inject } from 'vitest';
 import type { TrialProgress } from '../model/index.js';
 import { progressFile, type ProgressChannel } from './progress.js';
 
+/** Channel folders this worker has made sure exist: once each, not once per trial. */
+const madeFolders = new Set<string>();
+
 /**
- * In the worker: a callback writing a trial's snapshot at most every `minIntervalMs` (the latest always lands).
- * Writes are asynchronous, one at a time: a synchronous write and rename held the worker's event loop for
- * milliseconds each, stalling every concurrent attempt's I/O.
+ * In the worker: a callback writing a trial's snapshot at most every `minIntervalMs` (the latest always lands), the
+ * first one `minIntervalMs` after the trial starts. A trial that finished all its attempts before its first snapshot
+ * was written writes none: it has no progress to show, and a file for each of many short trials cost more than their
+ * attempts. Writes are asynchronous, one at a time: a
+ * synchronous write and rename held the worker's event loop for milliseconds each, stalling every concurrent
+ * attempt's I/O.
  */
 export function progressWriter(
   channel: ProgressChannel,
@@ -15,15 +21,15 @@ export function progressWriter(
 ): (progress: TrialProgress) => void {
   const file = progressFile(channel.dir, testId);
   const temp = `${file}.${process.pid}.tmp`;
-  let last = 0;
+  let last = Date.now();
   let latest: TrialProgress | null = null;
   let writing = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let folderMade = false;
+  let wroteAny = false;
   const persist = async (progress: TrialProgress) => {
     try {
-      if (!folderMade) await mkdir(channel.dir, { recursive: true });
-      folderMade = true;
+      if (!madeFolders.has(channel.dir)) await mkdir(channel.dir, { recursive: true });
+      madeFolders.add(channel.dir);
       await writeFile(temp, JSON.stringify(progress));
       await rename(temp, file);
     } catch {
@@ -34,6 +40,8 @@ export function progressWriter(
     const progress = latest;
     if (progress === null) return;
     latest = null;
+    if (!wroteAny && finished(progress)) return;
+    wroteAny = true;
     writing = true;
     last = Date.now();
     void persist(progress).then(() => {
@@ -60,6 +68,10 @@ export function progressWriter(
     schedule();
   };
 }
+
+/** Every arm has run all its planned attempts or was stopped by its rule. */
+const finished = (progress: TrialProgress) =>
+  progress.arms.every((arm) => arm.done >= arm.planned || arm.stopped !== null);
 
 /** The run service reporting a trial's progress, when the riddle reporter listens for it. */
 export function progressReport(testId: string): { onProgress?: (progress: TrialProgress) => void } {

@@ -6,10 +6,10 @@ import type { TrialProgress } from '../../../src/model/index.js';
 import { progressFile } from '../../../src/vitest/progress.js';
 import { progressWriter } from '../../../src/vitest/progress-writer.js';
 
-const snapshot = (done: number): TrialProgress => ({
+const snapshot = (done: number, planned = 500): TrialProgress => ({
   trial: 'answers',
   rule: 'fixed',
-  arms: [{ arm: 'case', done, planned: 500, verdicts: { PASS: done }, stopped: null }],
+  arms: [{ arm: 'case', done, planned, verdicts: { PASS: done }, stopped: null }],
 });
 
 const folders: string[] = [];
@@ -61,6 +61,32 @@ describe('progressWriter', () => {
     // Snapshots only move forward: 2 was superseded by 3 before its turn came, so it is never written.
     expect(seen).not.toContain(2);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  test('a trial that finished before its first snapshot was due writes none; a longer one writes its last', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'riddle-progress-test-'));
+    folders.push(dir);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const short = progressWriter({ dir }, 'short', 200);
+      short(snapshot(1, 1));
+      const long = progressWriter({ dir }, 'long', 200);
+      long(snapshot(1, 2));
+      vi.advanceTimersByTime(1000);
+      long(snapshot(2, 2));
+      vi.advanceTimersByTime(1000);
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(
+      () => {
+        const written = JSON.parse(readFileSync(progressFile(dir, 'long'), 'utf8')) as TrialProgress;
+        expect(written.arms[0]?.done).toBe(2);
+      },
+      { timeout: 30_000, interval: 5 },
+    );
+    // The short trial's snapshot was due as soon as the long one's first: by now it would have landed too.
+    expect(readdirSync(dir).sort()).toEqual([path.basename(progressFile(dir, 'long'))]);
   });
 
   test('a channel folder removed mid-run never throws into the trial', async () => {
