@@ -2,9 +2,12 @@ import { parseArgs } from 'node:util';
 import { compareRuns } from '../aggregate/index.js';
 import { renderDiffMarkdown, renderDiffTerminal } from '../report/diff.js';
 import { artifactJson, writeFileAtomic } from '../report/index.js';
-import { loadRun } from './read-records.js';
+import { existsSync, statSync } from 'node:fs';
+import { migrate, type Comparison, type Outcome } from '../model/index.js';
+import { loadRun, readJsonFile } from './read-records.js';
 
-const DIFF_USAGE = 'usage: riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]';
+const DIFF_USAGE =
+  'usage: riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]\n       riddle diff <comparison.json> [--json | --markdown]';
 
 function usageError(problem: string): number {
   process.stderr.write(`riddle diff: ${problem}\n${DIFF_USAGE}\n`);
@@ -30,20 +33,40 @@ export async function diffCommand(args: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const [targetA, targetB] = positionals;
-  if (targetA === undefined || targetB === undefined || positionals.length !== 2) {
-    return usageError(`needs exactly two runs, got ${positionals.length}`);
-  }
   if (values.json && values.markdown) return usageError('--json and --markdown are alternatives; pick one');
-  const runA = loadRun(targetA);
-  const runB = loadRun(targetB);
-  const comparison = compareRuns(runA.outcomes, runB.outcomes, {
-    a: { label: targetA, runId: runA.index?.runId ?? null },
-    b: { label: targetB, runId: runB.index?.runId ?? null },
-  });
-  const costs = new Map([...runA.outcomes, ...runB.outcomes].map((o) => [o.id, o.cost] as const));
+  // One argument: a stored comparison record (any version, migrated), printed again without the runs.
+  const stored = positionals.length === 1 && targetA !== undefined ? storedComparison(targetA) : null;
+  if (stored === null && (targetA === undefined || targetB === undefined || positionals.length !== 2)) {
+    return usageError(`needs exactly two runs or one comparison record, got ${positionals.length}`);
+  }
+  if (stored !== null && values.out !== undefined) return usageError('--out writes a new comparison; give two runs');
+  let comparison: Comparison;
+  let costs = new Map<string, Outcome['cost']>();
+  if (stored !== null) comparison = stored;
+  else {
+    const runA = loadRun(targetA as string);
+    const runB = loadRun(targetB as string);
+    comparison = compareRuns(runA.outcomes, runB.outcomes, {
+      a: { label: targetA as string, runId: runA.index?.runId ?? null },
+      b: { label: targetB as string, runId: runB.index?.runId ?? null },
+    });
+    costs = new Map([...runA.outcomes, ...runB.outcomes].map((o) => [o.id, o.cost] as const));
+  }
   if (values.out !== undefined) writeFileAtomic(values.out, artifactJson(comparison));
   if (values.json) process.stdout.write(artifactJson(comparison));
   else if (values.markdown) process.stdout.write(renderDiffMarkdown(comparison, costs));
   else process.stdout.write(`${renderDiffTerminal(comparison, costs)}\n`);
   return comparison.summary.verdictChanges === 0 && comparison.summary.unmatchedTrials === 0 ? 0 : 1;
+}
+
+/**
+ * The comparison record in `target` when it is one (a `riddle.comparison/N` JSON file, read through `migrate` so
+ * comparisons written by earlier versions print too); null when it is anything else (a run, for the error to name).
+ */
+function storedComparison(target: string): Comparison | null {
+  if (!target.endsWith('.json') || !existsSync(target) || !statSync(target).isFile()) return null;
+  const data = readJsonFile(target);
+  const schema = typeof data === 'object' && data !== null ? (data as { schema?: unknown }).schema : undefined;
+  if (typeof schema !== 'string' || !schema.startsWith('riddle.comparison/')) return null;
+  return migrate('comparison', data, target);
 }

@@ -7,8 +7,10 @@ export const COMMAND_USAGE = {
   Validate a run's records (migrating older versions) and print its summary.
   exit 0 when every trial's test passes or skips, 1 when one fails, 2 when the records cannot be read.`,
   diff: `usage: riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]
+       riddle diff <comparison.json> [--json | --markdown]
 
   Pair two runs' Outcomes by trial and case: verdict changes, paired differences with intervals, McNemar.
+  Given one stored comparison record (any version, migrated), print it again.
   --json        print the riddle.comparison/2 record       --markdown   print Markdown
   --out FILE    also write the comparison record to FILE
   exit 0 when every trial pairs and no verdict changed, 1 when one did, 2 when a run cannot be read.`,

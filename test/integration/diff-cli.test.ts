@@ -136,6 +136,8 @@ describe('riddle diff', () => {
   it('wrong arguments: exit 2 with the usage', async () => {
     const run = await riddle(['diff', before.runDir]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/riddle diff: needs exactly two runs, got 1\nusage: riddle diff <runA> <runB>/);
+    expect(run.stderr).toMatch(
+      /riddle diff: needs exactly two runs or one comparison record, got 1\nusage: riddle diff <runA> <runB>/,
+    );
   });
 });
