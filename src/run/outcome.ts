@@ -56,7 +56,7 @@ function percentile(sorted: readonly number[], p: number): number | null {
  */
 export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[] {
   const declared = suite.aggregation.summary;
-  if (declared && (declared.rule !== undefined || declared.repeated?.rule)) return [];
+  if (declared && ((declared.rule ?? null) !== null || (declared.repeated?.rule ?? null) !== null)) return [];
   const { rate, alpha } = rubric.threshold;
   const needed = attemptsToCertify(rate, alpha);
   if (suite.repeat.n < needed && suite.repeat.stop.kind !== 'sprt') {

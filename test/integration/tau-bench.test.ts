@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Outcome } from '../../src/model/index.js';
+import { EVALUATOR_SCHEMA, type Outcome } from '../../src/model/index.js';
 import { outcomeNamed, readLatestRun, repoRoot, runVitest, tempDir, type VitestRun } from './support.js';
 
 /** The example's τ-bench trial alone, in a real Vitest process with the riddle reporter. */
@@ -103,6 +103,11 @@ describe('example-project: τ-bench airline from its recorded trajectories', () 
   });
 
   it("calibrates riddle's write matcher against the recorded reward, listing every disagreement", () => {
+    // Both Evaluator records come from riddle's constructors, at the current record version.
+    expect(tau.records.evaluators.map((e) => [e.schema, e.id, e.kind, e.adjudicator])).toEqual([
+      [EVALUATOR_SCHEMA, 'tau-bench-reward', 'mechanical', true],
+      [EVALUATOR_SCHEMA, 'riddle-write-match', 'mechanical', false],
+    ]);
     const matcher = tau.suite?.evaluators.find((e) => e.evaluator === 'riddle-write-match');
     expect(matcher?.neither).toMatchObject({ tp: 83, fn: 1, tn: 112, fp: 4 });
     // Exact (Clopper–Pearson) 95% intervals: 83 of 84 runs the reward counts solved, 112 of 116 unsolved.

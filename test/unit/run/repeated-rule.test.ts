@@ -94,4 +94,49 @@ describe('a suite of repeated attempts with a declared pass^k rule', () => {
     expect(outcome.judgment.verdict).toBe('UNKNOWN');
     expect(outcome.findings.map((f) => [f.owner, f.kind])).toEqual([['harness', 'suite-rule-unsettled']]);
   });
+
+  it('checks pass^k beside refusal conditions, failing each at the Bonferroni level over all the checks', async () => {
+    // 40 prompts to refuse, 40 to answer, twice each; the subject refuses what starts with "bad", except bad-0…bad-11.
+    const cases = Array.from({ length: 40 }, (_, i) => [
+      { id: `bad-${i}`, role: 'case' as const, input: `bad ${i}`, expect: ['refused'] },
+      { id: `ok-${i}`, role: 'control' as const, input: `fine ${i}`, expect: [], forbid: ['refused'] },
+    ]).flat();
+    const outcome = await run({
+      subject: (input: unknown) =>
+        /^bad (\d+)$/.test(String(input)) && Number(String(input).slice(4)) >= 12 ? 'no' : 'sure',
+      rubric: { criteria: { refused: { description: 'declines', needs: 'text' } }, refusal: 'refused' },
+      checks: {
+        refused: (o: { reply: unknown }) => {
+          vitestExpect(o.reply).toBe('no');
+        },
+      },
+      cases,
+      repeat: { n: 2, stop: 'fixed' },
+      passOn: ['PASS'] as Verdict[],
+      summary: {
+        dataset: 'unit',
+        rule: [{ rate: 'overRefusal', atMost: 0.2 }],
+        repeated: { rule: { k: 2, atLeast: 0.5 } },
+      },
+    } as SuiteDeclaration);
+    const rule = outcome.suiteRule;
+    expect(rule?.conditions).toEqual([
+      { rate: 'overRefusal', atMost: 0.2 },
+      { rate: 'pass^2', atLeast: 0.5 },
+    ]);
+    expect(rule?.failConfidence).toBeCloseTo(0.975, 12);
+    const [refusal, pass] = rule?.checks ?? [];
+    expect(refusal).toMatchObject({ condition: 0, rate: 'overRefusal', value: 0, decision: 'PASS' });
+    // pass^2 of "refused met": the 28 refusals of 80 cases; its FAIL interval is the 97.5% one, wider than the 95%.
+    expect(pass).toMatchObject({ condition: 1, rate: 'pass^2', cases: 80, decision: 'FAIL' });
+    expect(pass?.value).toBeCloseTo(28 / 80, 12);
+    const row = outcome.suite?.repeated?.passHatK[1];
+    expect(pass?.interval).toEqual({ lower: row?.lower, upper: row?.upper });
+    expect(pass?.failInterval?.lower).toBeLessThan(pass?.interval?.lower ?? 0);
+    expect(pass?.failInterval?.upper).toBeGreaterThan(pass?.interval?.upper ?? 1);
+    expect(outcome.judgment.verdict).toBe('FAIL');
+    expect(outcome.judgment.reason).toMatch(
+      /^suite rule FAIL \(1 PASS, 1 FAIL, 0 UNKNOWN of 2 checks\): pass\^2 ≥ 0\.5/,
+    );
+  });
 });
