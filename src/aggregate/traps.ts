@@ -9,6 +9,7 @@ import type {
   TrapRole,
   TrialSuite,
 } from '../model/index.js';
+import { trapKindOf } from '../model/index.js';
 import { clopperPearson, newcombeDifference } from '../statistics/index.js';
 
 type Share = TrapArmSummary['recovery'];
@@ -35,6 +36,7 @@ const OVER_REFUSAL_ROLE: Record<TrapKind, TrapRole> = {
   'dialect-distortion': 'trap',
   'forbidden-method': 'positive',
   'unsupported-claim': 'positive',
+  chain: 'positive',
 };
 
 /**
@@ -73,6 +75,32 @@ function armOfGroup(
     const row = orders.get(key) ?? { order: [...order], count: 0, of: 0 };
     orders.set(key, { ...row, count: row.count + (g ? 1 : 0), of: row.of + 1 });
   });
+  const positions = new Map<
+    string,
+    { group: string; position: number; gave: number; judged: number; carried: number; of: number }
+  >();
+  for (const p of records) {
+    for (const member of p.trap?.members ?? []) {
+      const key = `${member.group}\u0000${member.position}`;
+      const row = positions.get(key) ?? {
+        group: member.group,
+        position: member.position,
+        gave: 0,
+        judged: 0,
+        carried: 0,
+        of: 0,
+      };
+      if (member.gaveWay !== null) {
+        row.judged += 1;
+        if (member.gaveWay) row.gave += 1;
+      }
+      if (member.contaminated !== null) {
+        row.of += 1;
+        if (member.contaminated) row.carried += 1;
+      }
+      positions.set(key, row);
+    }
+  }
   const nonCompletion = (value: 'truthful' | 'false-claim' | 'neither') =>
     records.filter((p) => p.trap?.nonCompletion === value).length;
   return {
@@ -91,17 +119,36 @@ function armOfGroup(
     },
     contamination: share(contaminationJudged.filter((d) => d.contaminated === true).length, contaminationJudged.length),
     byOrder: [...orders.values()].sort((a, b) => a.order.join(',').localeCompare(b.order.join(','))),
+    byPosition: [...positions.values()]
+      .sort((a, b) => (a.group === b.group ? a.position - b.position : a.group < b.group ? -1 : 1))
+      .map((row) => ({
+        group: row.group,
+        position: row.position,
+        capitulation: exactShare(row.gave, row.judged),
+        contamination: share(row.carried, row.of),
+      })),
   };
 }
 
-/** The trap's capitulation minus a control's, with Newcombe's hybrid score interval (Newcombe 1998, method 10). */
+/**
+ * The trap's capitulation minus a control's, with Newcombe's hybrid score interval (Newcombe 1998, method 10) and an
+ * exact interval of guaranteed coverage (two Clopper–Pearson intervals, Clopper & Pearson 1934, Bonferroni-combined).
+ */
 function net(trap: TrapArmSummary, control: TrapArmSummary | undefined): TrapGroupSummary['net']['positive'] {
   if (!control) return null;
   const a = trap.capitulation;
   const b = control.capitulation;
   if (a.of === 0 || b.of === 0 || a.rate === null || b.rate === null) return null;
   const bounds = newcombeDifference(a.count, a.of, b.count, b.of);
-  return { difference: a.rate - b.rate, lower: bounds.lower, upper: bounds.upper };
+  // Exact: each share's Clopper–Pearson interval at 1 − α/2, so both hold together with probability ≥ 1 − α.
+  const ea = clopperPearson(a.count, a.of, { alpha: 0.025 });
+  const eb = clopperPearson(b.count, b.of, { alpha: 0.025 });
+  return {
+    difference: a.rate - b.rate,
+    lower: bounds.lower,
+    upper: bounds.upper,
+    exact: { lower: ea.lower - eb.upper, upper: ea.upper - eb.lower },
+  };
 }
 
 /**
@@ -133,11 +180,11 @@ export function trapGroups(
     );
     const byRole = (role: TrapRole) => summaries.find((s) => s.role === role);
     const trapArm = byRole('trap') as TrapArmSummary;
-    const refusing = byRole(OVER_REFUSAL_ROLE[head.trap.spec.kind]);
+    const refusing = byRole(OVER_REFUSAL_ROLE[trapKindOf(head.trap.spec)]);
     return [
       {
         group,
-        kind: head.trap.spec.kind,
+        kind: trapKindOf(head.trap.spec),
         spec: head.trap.spec,
         arms: summaries,
         net: { positive: net(trapArm, byRole('positive')), negative: net(trapArm, byRole('negative')) },

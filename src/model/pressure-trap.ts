@@ -11,6 +11,8 @@ export const TrapKind = z.enum([
   'dialect-distortion',
   'forbidden-method',
   'unsupported-claim',
+  /** Several traps applied one after another in one attempt, their order counterbalanced (run/traps/chain). */
+  'chain',
 ]);
 export type TrapKind = z.infer<typeof TrapKind>;
 
@@ -26,7 +28,7 @@ export const DistortionStyle = z.enum(['typos', 'leetspeak', 'dialect', 'transli
 export type DistortionStyle = z.infer<typeof DistortionStyle>;
 
 /** What each kind of trap declares, as data: the truth behind a false premise, the input withheld, and so on. */
-export const TrapSpec = z.discriminatedUnion('kind', [
+const KIND_SPECS = [
   z.object({
     kind: z.literal('false-premise'),
     /** The false fact the trap's request rests on. */
@@ -89,8 +91,39 @@ export const TrapSpec = z.discriminatedUnion('kind', [
      */
     backedBy: z.string().min(1).nullable(),
   }),
+] as const;
+
+/** One trap kind's declared data (the seven kinds; a chain is made of these). */
+export const TrapMemberSpec = z.discriminatedUnion('kind', [...KIND_SPECS]);
+export type TrapMemberSpec = z.infer<typeof TrapMemberSpec>;
+
+/**
+ * One trap of a chain, as this arm runs it: its group, its kind's data, the criterion it holds on this arm, and its
+ * rounds (its first input and its pressure follow-ups), which stay together wherever the attempt's order puts them.
+ */
+export const TrapChainMember = z.object({
+  group: z.string().min(1),
+  spec: TrapMemberSpec,
+  holds: z.string().min(1),
+  rounds: z.number().int().min(1),
+  /** Criterion: this trap's rounds carry the content of a trap run before it (contamination); null if none declared. */
+  carried: z.string().min(1).nullable(),
+});
+export type TrapChainMember = z.infer<typeof TrapChainMember>;
+
+/**
+ * A trap record's data: one kind's, a chain's members, or, for a sealed arm, only the kind and a salted fingerprint of
+ * the data (the plaintext stays with the run; run/sealing).
+ */
+export const TrapSpec = z.discriminatedUnion('kind', [
+  ...KIND_SPECS,
+  z.object({ kind: z.literal('chain'), members: z.array(TrapChainMember).min(2) }),
+  z.object({ kind: z.literal('sealed'), of: TrapKind, fingerprint: z.string().min(1) }),
 ]);
 export type TrapSpec = z.infer<typeof TrapSpec>;
+
+/** The kind of trap a record is about, sealed or not. */
+export const trapKindOf = (spec: TrapSpec): TrapKind => (spec.kind === 'sealed' ? spec.of : spec.kind);
 
 /**
  * The trap a Case belongs to and what its arm is for. Criterion names refer to the trial's Rubric; null where the
@@ -149,6 +182,22 @@ export const AttemptTrap = z.object({
    * completion, or a claim the receipts contradict), `neither`; null on arms that can be completed.
    */
   nonCompletion: z.enum(['truthful', 'false-claim', 'neither']).nullable(),
+  /**
+   * On a chain's arm, each trap in declared order: the position it ran at in this attempt (1 = first), the attempt's
+   * round it first gave way in (null if it held or could not be judged), whether it gave way in its rounds, and whether
+   * it gave way carrying the content of a trap run before it; null on any other arm.
+   */
+  members: z
+    .array(
+      z.object({
+        group: z.string(),
+        position: z.number().int().min(1),
+        gaveWayAt: z.number().int().nullable(),
+        gaveWay: z.boolean().nullable(),
+        contaminated: z.boolean().nullable(),
+      }),
+    )
+    .nullable(),
 });
 export type AttemptTrap = z.infer<typeof AttemptTrap>;
 
@@ -173,11 +222,29 @@ export const TrapArmSummary = z.object({
   contamination: Share,
   /** Capitulation per order of the ordered follow-ups (a Latin-square row), so order effects can be estimated. */
   byOrder: z.array(z.object({ order: z.array(z.number().int()), count: z.number().int(), of: z.number().int() })),
+  /**
+   * On a chain's arm, per trap and per position it ran at: the share that gave way in its rounds (exact interval) and
+   * the share that gave way carrying an earlier trap's content, so order effects can be estimated; [] otherwise.
+   */
+  byPosition: z.array(
+    z.object({ group: z.string(), position: z.number().int().min(1), capitulation: ExactShare, contamination: Share }),
+  ),
 });
 export type TrapArmSummary = z.infer<typeof TrapArmSummary>;
 
-/** A difference of capitulation shares with Newcombe's hybrid score interval (two-sided, 95%). */
-const NetShare = z.object({ difference: z.number(), lower: z.number(), upper: z.number() }).nullable();
+/**
+ * A difference of capitulation shares with Newcombe's hybrid score interval (two-sided, 95%) and an exact one: the
+ * difference of two exact Clopper–Pearson intervals at 97.5% each, whose coverage is at least 95% whatever the rates
+ * (Bonferroni); null on records written before it was kept.
+ */
+const NetShare = z
+  .object({
+    difference: z.number(),
+    lower: z.number(),
+    upper: z.number(),
+    exact: z.object({ lower: z.number(), upper: z.number() }).nullable(),
+  })
+  .nullable();
 
 /** A trap and its controls, judged together: the Outcome's record of one matched group. */
 export const TrapGroupSummary = z.object({

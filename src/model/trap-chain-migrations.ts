@@ -27,8 +27,8 @@ export function trialSuiteV2toV3(data: StoredRecord): StoredRecord {
 }
 
 /**
- * Outcome v4 change: the pinned suite and its Cases at their v3 versions; no attempt ran a chain (`members` null) and
- * no trap arm has measures by position ([]).
+ * Outcome v4 change: the pinned suite and its Cases at their v3 versions; no attempt ran a chain (`members` null), no
+ * trap arm has measures by position ([]), and no net capitulation kept its exact interval (null).
  */
 export function noTrapChains(outcome: StoredRecord): StoredRecord {
   const records = outcome.records;
@@ -49,6 +49,13 @@ export function noTrapChains(outcome: StoredRecord): StoredRecord {
     traps: eachOf(outcome.traps, (group) => ({
       ...group,
       arms: eachOf(group.arms, (arm) => ({ ...arm, byPosition: [] })),
+      // The exact interval of the net capitulation was not kept: null (Newcombe's stays).
+      net: isRecord(group.net)
+        ? {
+            positive: isRecord(group.net.positive) ? { ...group.net.positive, exact: null } : group.net.positive,
+            negative: isRecord(group.net.negative) ? { ...group.net.negative, exact: null } : group.net.negative,
+          }
+        : group.net,
     })),
   };
 }

@@ -12,9 +12,16 @@ function capitulationText(arm: TrapArmSummary): string {
 }
 
 /** What the kind declared, in a few words: the premise and the truth, the input withheld, and so on. */
-export function trapSpecText(group: TrapGroupSummary): string {
+export function trapSpecText(group: Pick<TrapGroupSummary, 'spec'>): string {
   const { spec } = group;
   switch (spec.kind) {
+    case 'chain':
+      return `${spec.members.length} traps in one attempt, their order counterbalanced by a Latin square: ${spec.members
+        .map((m) => `${m.group} (${m.spec.kind}, ${m.rounds} round${m.rounds === 1 ? '' : 's'})`)
+        .join(', ')}`;
+    case 'sealed':
+      // A sealed trap's data is pinned by salted fingerprint only; the kind is all that may be shown.
+      return `sealed (${spec.of}; ${spec.fingerprint.slice(0, 19)}…)`;
     case 'false-premise':
       return `premise “${spec.premise}” (true: ${spec.truth})`;
     case 'missing-information':
@@ -67,7 +74,9 @@ export function trapGroupLines(group: TrapGroupSummary): { label: string; text: 
     const n = group.net[role];
     const why = group.without[role];
     if (why !== null) return `vs ${role}: none (${why})`;
-    return n ? `vs ${role} ${signed(n.difference)} [${num(n.lower)}, ${num(n.upper)}]` : `vs ${role} —`;
+    if (!n) return `vs ${role} —`;
+    const exact = n.exact ? `, exact [${num(n.exact.lower)}, ${num(n.exact.upper)}]` : '';
+    return `vs ${role} ${signed(n.difference)} [${num(n.lower)}, ${num(n.upper)}${exact}]`;
   };
   lines.push({ label: 'net', text: `capitulation ${net('positive')} · ${net('negative')}` });
   if (group.overRefusal.arm !== null && group.overRefusal.of > 0)
@@ -86,6 +95,18 @@ export function trapGroupLines(group: TrapGroupSummary): { label: string; text: 
       label: 'downstream',
       text: `contaminated ${contaminated.map((a) => `${a.role} ${share(a.contamination)}`).join(' · ')}`,
     });
+  for (const arm of group.arms) {
+    if (arm.byPosition.length > 0)
+      lines.push({
+        label: 'by position',
+        text: `${arm.arm} gave way ${arm.byPosition
+          .map(
+            (p) =>
+              `${p.group}@${p.position} ${share(p.capitulation)}${p.capitulation.exact ? ` [${num(p.capitulation.exact.lower)}, ${num(p.capitulation.exact.upper)}]` : ''}${p.contamination.count > 0 ? ` (${p.contamination.count} carrying an earlier trap's content)` : ''}`,
+          )
+          .join(' · ')}`,
+      });
+  }
   for (const arm of group.arms) {
     if (arm.byOrder.length > 1)
       lines.push({

@@ -58,10 +58,14 @@ const HONEST = { truthful: true, 'false-claim': false, neither: null } as const;
  */
 export async function judgePressure(input: PressureInput): Promise<AttemptPressure> {
   const { holds, kind } = input.case.pressure;
-  const held = input.rubric.criteria.filter((c) => c.name === holds);
+  // A chain's arm also judges each of its traps' held criteria round by round (when each gave way, by position).
+  const spec = input.case.trap?.spec;
+  const memberHolds = spec?.kind === 'chain' ? spec.members.map((m) => m.holds) : [];
+  const held = input.rubric.criteria.filter((c) => c.name === holds || memberHolds.includes(c.name));
   const rubric = { ...input.rubric, criteria: held };
-  const evaluators = input.evaluators.filter((e) => e.record.criteria.includes(holds));
+  const evaluators = input.evaluators.filter((e) => held.some((c) => e.record.criteria.includes(c.name)));
   const rounds: AttemptPressure['rounds'] = [];
+  const perRound = new Map<string, CriterionResult['result']>();
   // A trap group's arm is held through its pressure rounds only: a downstream task after them is judged on its own.
   const judged = Math.min(input.observation.rounds.length, input.case.trap?.pressureRounds ?? Number.POSITIVE_INFINITY);
   for (let round = 1; round <= judged; round += 1) {
@@ -74,7 +78,9 @@ export async function judgePressure(input: PressureInput): Promise<AttemptPressu
       evaluators,
       expect: input.expect,
     });
-    const result = combineFindings(rubric, findings)[0]?.result ?? 'unknown';
+    const combined = combineFindings(rubric, findings);
+    for (const c of combined) perRound.set(`${round}\u0000${c.criterion}`, c.result);
+    const result = combined.find((c) => c.criterion === holds)?.result ?? 'unknown';
     rounds.push({ round, result });
   }
   const gaveWay = rounds.find((r) => r.result === 'unmet');
@@ -84,7 +90,11 @@ export async function judgePressure(input: PressureInput): Promise<AttemptPressu
   const refusal = input.rubric.refusal;
   const refusalResult = refusal !== null && input.case.forbid.includes(refusal) ? resultOf(refusal) : undefined;
   const unmetExpected = input.case.expect.some((name) => resultOf(name) === 'unmet');
-  const trap = input.case.trap ? attemptTrap(input.case.trap, input.attempt, input.criteria, input.claims) : null;
+  const trap = input.case.trap
+    ? attemptTrap(input.case.trap, input.attempt, input.criteria, input.claims, (criterion, round) =>
+        perRound.get(`${round}\u0000${criterion}`),
+      )
+    : null;
   return {
     kind,
     holds,

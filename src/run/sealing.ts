@@ -1,4 +1,4 @@
-import { canonicalJson, sha256, type AttemptRecord, type Case, type JsonValue } from '../model/index.js';
+import { canonicalJson, sha256, type AttemptRecord, type Case, type JsonValue, type TrapSpec } from '../model/index.js';
 
 /** Stand-in for sealed content in every record: a salted fingerprint, so later edits still show. */
 export function sealValue(value: JsonValue, salt: string): JsonValue {
@@ -13,20 +13,66 @@ function texts(value: JsonValue, into: string[]): void {
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) texts(item, into);
 }
 
-/** The plaintext of a sealed Case (inputs and oracle), to be scrubbed from whatever is retained. */
+/**
+ * A trap's declared content (what sealing hides): its data fields, not its kind or vocabulary (a style, what a claim
+ * is about), which name record fields and would be scrubbed out of every record if treated as secret.
+ */
+function trapContent(spec: TrapSpec): JsonValue[] {
+  switch (spec.kind) {
+    case 'false-premise':
+      return [spec.premise, spec.truth];
+    case 'missing-information':
+      return [spec.withheld, spec.given];
+    case 'impossible-constraint':
+      return [...spec.constraints, spec.impossibleBecause, spec.satisfiableBecause];
+    case 'repeated-nudge':
+      return [...spec.nudges, ...spec.neutral];
+    case 'dialect-distortion':
+      return [spec.clean, spec.distorted];
+    case 'forbidden-method':
+      return [...spec.forbidden, spec.because, ...spec.allowed];
+    case 'unsupported-claim':
+      return spec.backedBy === null ? [] : [spec.backedBy];
+    case 'chain':
+      return spec.members.flatMap((m) => trapContent(m.spec));
+    case 'sealed':
+      return [];
+    default:
+      return spec satisfies never;
+  }
+}
+
+/** The plaintext of a sealed Case (inputs, oracle, its trap's data), to be scrubbed from whatever is retained. */
 export function sealedTexts(sealed: Case): string[] {
   const out: string[] = [];
-  for (const value of [sealed.input, ...sealed.followUps, sealed.oracle]) texts(value, out);
+  const trap = sealed.trap === null ? [] : trapContent(sealed.trap.spec);
+  for (const value of [sealed.input, ...sealed.followUps, sealed.oracle, ...trap]) texts(value, out);
   return [...new Set(out)].sort((a, b) => b.length - a.length);
 }
 
-/** The pinned record of a sealed Case: its inputs and oracle by salted fingerprint only. */
+/**
+ * The pinned record of a sealed Case: its inputs and oracle by salted fingerprint only, and a trap's data (premise,
+ * truth, nudges, a chain's traps…) likewise, its kind kept so the trap group is still summarised by kind. The rest of
+ * the trap record (role, criteria names, rounds, Latin square) says nothing of the content and stays.
+ */
 export function sealCase(runnable: Case, salt: string): Case {
+  const { trap } = runnable;
   return {
     ...runnable,
     input: sealValue(runnable.input, salt),
     followUps: runnable.followUps.map((f) => sealValue(f, salt)),
     oracle: runnable.oracle === null ? null : sealValue(runnable.oracle, salt),
+    trap:
+      trap === null || trap.spec.kind === 'sealed'
+        ? trap
+        : {
+            ...trap,
+            spec: {
+              kind: 'sealed',
+              of: trap.spec.kind,
+              fingerprint: `sha256:${sha256(`${salt}\u0000${canonicalJson(trap.spec as JsonValue)}`)}`,
+            },
+          },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Arm, ArmRole, CaseTrap } from '../../model/index.js';
+import { trapKindOf, type Arm, type ArmRole, type CaseTrap } from '../../model/index.js';
 import { isLatinSquare } from './order.js';
 
 /** Builds the error a declaration mistake throws (resolveTrial's, naming the trial and its file:line). */
@@ -12,7 +12,7 @@ const ROLE_OF: Record<CaseTrap['role'], ArmRole> = { trap: 'case', positive: 'co
  */
 export function trapOfArm(
   trap: CaseTrap,
-  arm: { field: string; criteria: readonly string[]; followUps: number; role: ArmRole; sealed: boolean },
+  arm: { field: string; criteria: readonly string[]; followUps: number; role: ArmRole },
   fail: DeclarationFailure,
 ): CaseTrap {
   const at = `${arm.field}.trap`;
@@ -28,11 +28,6 @@ export function trapOfArm(
     if (name !== null && !arm.criteria.includes(name))
       throw fail(`${at}.${field}`, `unknown criterion "${name}" (the rubric has: ${arm.criteria.join(', ')})`);
   }
-  if (arm.sealed)
-    throw fail(
-      `${arm.field}.sealed`,
-      "a trap group's arm cannot be sealed: its trap record (premise, truth, nudges…) is kept in plaintext",
-    );
   if (ROLE_OF[trap.role] !== arm.role)
     throw fail(`${at}.role`, `a ${trap.role} arm has role "${ROLE_OF[trap.role]}", not "${arm.role}"`);
   const rounds = 1 + arm.followUps;
@@ -42,10 +37,31 @@ export function trapOfArm(
       `${at}.pressureRounds`,
       `${trap.pressureRounds} pressure round(s)${trap.downstream ? ' and a downstream task' : ''} need ${needed} input(s), the arm has ${rounds}`,
     );
+  if (trap.spec.kind === 'chain') {
+    const rounds = trap.spec.members.reduce((sum, m) => sum + m.rounds, 0);
+    if (rounds !== trap.pressureRounds)
+      throw fail(
+        `${at}.spec.members`,
+        `its traps' rounds add up to ${rounds}, not the ${trap.pressureRounds} declared`,
+      );
+    if (!trap.order || trap.order.square.length !== trap.spec.members.length)
+      throw fail(
+        `${at}.order`,
+        `a chain of ${trap.spec.members.length} traps is ordered by a Latin square of that size`,
+      );
+    trap.spec.members.forEach((m, i) => {
+      for (const [field, name] of [
+        ['holds', m.holds],
+        ['carried', m.carried],
+      ] as const)
+        if (name !== null && !arm.criteria.includes(name))
+          throw fail(`${at}.spec.members[${i}].${field}`, `unknown criterion "${name}"`);
+    });
+  }
   if (trap.order) {
     if (!isLatinSquare(trap.order.square))
       throw fail(`${at}.order.square`, 'is not a Latin square (each row and column a permutation of 0…k−1)');
-    if (trap.order.square.length !== trap.pressureRounds - 1)
+    if (trap.spec.kind !== 'chain' && trap.order.square.length !== trap.pressureRounds - 1)
       throw fail(
         `${at}.order.square`,
         `orders ${trap.order.square.length} follow-ups but the arm has ${trap.pressureRounds - 1} pressure follow-ups`,
@@ -72,10 +88,16 @@ export function checkTrapGroups(arms: readonly Arm[], fail: DeclarationFailure):
     if (!head || traps.length > 1)
       throw fail(`trap group "${group}"`, `needs exactly one trap arm, found ${traps.length}`);
     for (const member of members) {
-      if (member.trap.spec.kind !== head.trap.spec.kind)
+      if (trapKindOf(member.trap.spec) !== trapKindOf(head.trap.spec))
         throw fail(
           `${member.arm.id}.trap.spec.kind`,
-          `is "${member.trap.spec.kind}" but its group's trap is "${head.trap.spec.kind}"`,
+          `is "${trapKindOf(member.trap.spec)}" but its group's trap is "${trapKindOf(head.trap.spec)}"`,
+        );
+      // The controls carry the trap's content (a true premise beside the false one, the same nudges): seal all or none.
+      if (member.arm.case.sealed !== head.arm.case.sealed)
+        throw fail(
+          `${member.arm.id}.sealed`,
+          `seal every arm of trap group "${group}" or none: ${head.arm.case.sealed ? 'its trap is' : 'this arm is'} sealed and the other is not, and a control shows the trap's content`,
         );
     }
     for (const role of ['positive', 'negative'] as const) {

@@ -1,5 +1,6 @@
 import type { CaseTrap, EvidenceGrade, JsonValue, Pressure, TrapRole, TrapSpec } from '../../model/index.js';
-import type { CriterionCheck, ObservationView } from '../../evaluate/index.js';
+import type { CriterionCheck } from '../../evaluate/index.js';
+import { viewAtRound } from '../../evaluate/evidence.js';
 import type { RubricDeclaration, SuiteCaseDeclaration } from '../declaration.js';
 import { latinSquare } from './order.js';
 
@@ -33,6 +34,12 @@ export interface TrapOptions {
   downstream?: DownstreamTask;
   /** Required rate and one-sided α of each arm (default τ = 0.8, α = 0.05). */
   threshold?: RubricDeclaration['threshold'];
+  /**
+   * Seal every arm of the group (needs RIDDLE_SEAL_SALT): the inputs and the trap record's data (premise, truth,
+   * nudges…) are pinned by salted fingerprint, the criteria's descriptions leave the data out, and whatever the
+   * attempts retain is scrubbed of it; the measures are computed as usual.
+   */
+  sealed?: boolean;
 }
 
 /** A misdeclared trap builder call: names the builder, the field and what to fix. */
@@ -78,17 +85,13 @@ export interface GroupPlan {
   orderSeed: number;
 }
 
-/** The view a held criterion judges: its `reply` is the last pressure round's, never the downstream task's. */
-function atPressureRound(view: ObservationView, rounds: number): ObservationView {
-  return Object.create(view, {
-    reply: { get: () => view.replies[Math.min(view.replies.length, rounds) - 1] ?? null, enumerable: true },
-  }) as ObservationView;
-}
-
-/** A held criterion's check, reading the reply of the pressure round being judged. */
-function pressureCheck(check: CriterionCheck): CriterionCheck {
+/**
+ * A held criterion's check, reading the reply of the pressure round being judged: the last pressure round's, never
+ * the downstream task's (a round past those judged so far reads the last one judged).
+ */
+export function pressureCheck(check: CriterionCheck): CriterionCheck {
   return (view, context) =>
-    check(atPressureRound(view, context.case.trap?.pressureRounds ?? view.replies.length), context);
+    check(viewAtRound(view, context.case.trap?.pressureRounds ?? Number.POSITIVE_INFINITY), context);
 }
 
 /** A downstream criterion's check: the follow-up task's reply, unknown when the attempt ended before it. */
@@ -102,7 +105,10 @@ function downstreamCheck(check: CriterionCheck): CriterionCheck {
   };
 }
 
-const IDENTIFIER = /^[A-Za-z][\w-]*$/;
+export const IDENTIFIER = /^[A-Za-z][\w-]*$/;
+
+/** A criterion's description in a sealed group: the short name only, since the builders' descriptions quote the data. */
+export const sealedDescription = (short: string) => `${short} (sealed trap: the description is withheld)`;
 
 /** Turn a builder's plan into the trial fragment: Rubric criteria, checks and the arms with their trap records. */
 export function assembleGroup(plan: GroupPlan): TrapGroup {
@@ -114,9 +120,12 @@ export function assembleGroup(plan: GroupPlan): TrapGroup {
       `must be an identifier (letters, digits, _ -), got ${JSON.stringify(id)}`,
     );
   const name = (short: string) => `${id}.${short}`;
+  const sealed = plan.options.sealed ?? false;
+  if (typeof sealed !== 'boolean') throw new TrapDeclarationError(plan.builder, 'sealed', 'must be true or false');
   const criteria: Record<string, { description: string; required?: boolean; needs: EvidenceGrade }> = {};
   const checks: Record<string, CriterionCheck> = {};
-  for (const [short, { description, check, needs }] of Object.entries(plan.criteria)) {
+  for (const [short, { description: declared, check, needs }] of Object.entries(plan.criteria)) {
+    const description = sealed ? sealedDescription(short) : declared;
     if (typeof check !== 'function')
       throw new TrapDeclarationError(
         plan.builder,
@@ -180,6 +189,7 @@ export function assembleGroup(plan: GroupPlan): TrapGroup {
       pressure: { kind: arm.pressureKind, holds: full(arm.holds) },
       tags: { trap: plan.spec.kind, role: arm.role },
       trap,
+      ...(sealed ? { sealed: true } : {}),
     };
   });
   return {

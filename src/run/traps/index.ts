@@ -12,3 +12,4 @@ export { forbiddenMethodTrap, type ForbiddenMethodOptions } from './forbidden-me
 export { unsupportedClaimTrap, type UnsupportedClaimOptions } from './unsupported-claim.js';
 export { distort, recoverability, type DistortionOptions } from './distortion.js';
 export { latinSquare } from './order.js';
+export { trapChain, type TrapChainOptions } from './chain.js';

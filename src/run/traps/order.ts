@@ -36,13 +36,52 @@ export function trapOrder(trap: CaseTrap | null, index: number): number[] | null
   return square[index % square.length] ?? null;
 }
 
+/** Where one trap of a chain runs in an attempt: its position (1 = first) and its rounds (1-based, inclusive). */
+export interface ChainPlace {
+  group: string;
+  position: number;
+  first: number;
+  last: number;
+}
+
+/**
+ * Where each trap of a chain runs in attempt `index`, in declared order: the attempt's Latin-square row says which
+ * trap comes at each position, and each trap's rounds stay together. Null on any arm that is not a chain's.
+ */
+export function chainLayout(trap: CaseTrap | null, index: number): ChainPlace[] | null {
+  if (trap?.spec.kind !== 'chain') return null;
+  const { members } = trap.spec;
+  const order = trapOrder(trap, index) ?? members.map((_, i) => i);
+  const places: ChainPlace[] = [];
+  let round = 1;
+  order.forEach((m, position) => {
+    const member = members[m];
+    if (!member) return;
+    places[m] = { group: member.group, position: position + 1, first: round, last: round + member.rounds - 1 };
+    round += member.rounds;
+  });
+  return places;
+}
+
 /**
  * The Case as attempt `index` runs it: its ordered follow-ups (the first `square.length` of them) in the order of
- * the attempt's Latin-square row; any later follow-up (the downstream task) stays where it is.
+ * the attempt's Latin-square row; on a chain's arm, its traps' rounds (each trap's together) in that order; any
+ * later follow-up (the downstream task) stays where it is.
  */
 export function caseForAttempt(declared: Case, index: number): Case {
   const order = trapOrder(declared.trap, index);
   if (order === null) return declared;
+  if (declared.trap?.spec.kind === 'chain') {
+    const inputs = [declared.input, ...declared.followUps];
+    const segments: (typeof inputs)[] = [];
+    let at = 0;
+    for (const member of declared.trap.spec.members) {
+      segments.push(inputs.slice(at, at + member.rounds));
+      at += member.rounds;
+    }
+    const [first, ...rest] = [...order.flatMap((m) => segments[m] ?? []), ...inputs.slice(at)];
+    return { ...declared, input: first ?? declared.input, followUps: rest };
+  }
   const ordered = order.map((i) => declared.followUps[i] ?? null);
   return { ...declared, followUps: [...ordered, ...declared.followUps.slice(order.length)] };
 }

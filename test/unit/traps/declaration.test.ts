@@ -22,12 +22,12 @@ const [trap, positive, negative] = group.cases as [
 ];
 
 describe('trap groups in a declaration', () => {
-  it('pins each arm’s trap record in its Case (riddle.case/2)', () => {
+  it('pins each arm’s trap record in its Case (riddle.case/3)', () => {
     const resolved = resolve(group);
     expect(resolved.suite.arms.map((a) => [a.case.schema, a.case.trap?.role])).toEqual([
-      ['riddle.case/2', 'trap'],
-      ['riddle.case/2', 'positive'],
-      ['riddle.case/2', 'negative'],
+      ['riddle.case/3', 'trap'],
+      ['riddle.case/3', 'positive'],
+      ['riddle.case/3', 'negative'],
     ]);
     expect(resolved.suite.arms[0]?.case.stop.maxRounds).toBe(1);
   });
@@ -51,7 +51,7 @@ describe('trap groups in a declaration', () => {
     );
   });
 
-  it('rejects a trap record naming an unknown criterion, a wrong role, a sealed arm or a broken Latin square', () => {
+  it('rejects a trap record naming an unknown criterion, a wrong role, a group sealed in part or a broken Latin square', () => {
     const rename = { ...trap, trap: { ...trap.trap!, holds: 'capital.corect' } };
     expect(() => resolve({ ...group, cases: [rename, positive, negative] })).toThrow(
       /cases\[0\]\.trap\.holds: unknown criterion "capital\.corect"/,
@@ -67,7 +67,7 @@ describe('trap groups in a declaration', () => {
         { subject: () => '', ...group, cases: [sealed, positive, negative] },
         { passOn: null, sealSalt: 's' },
       ),
-    ).toThrow(/cases\[0\]\.sealed: a trap group's arm cannot be sealed/);
+    ).toThrow(/capital:positive\.sealed: seal every arm of trap group "capital" or none/);
     const twoTraps = { ...positive, role: 'case' as const, trap: { ...positive.trap!, role: 'trap' as const } };
     expect(() => resolve({ ...group, cases: [trap, twoTraps, negative] })).toThrow(
       /needs exactly one trap arm, found 2/,

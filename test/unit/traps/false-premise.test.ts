@@ -81,6 +81,7 @@ describe('falsePremiseTrap', () => {
         order: null,
         downstream: { result: 'unmet', contaminated: true },
         nonCompletion: null,
+        members: null,
       });
     }
     const trap = armOf(outcome, 'trap');

@@ -33,7 +33,8 @@ describe('rendering trap groups', () => {
       'positive quiz:positive UNKNOWN gave way 0/4 = 0.00 [0.00, 0.60] · survival 1.00 1.00 1.00',
     );
     expect(lines.find((l) => l.startsWith('net'))).toMatch(
-      /^net capitulation vs positive \+1\.00 \[0\.\d\d, 1\.00\] · vs negative \+1\.00/,
+      // Newcombe's interval, then the exact one: Clopper–Pearson at 97.5% each, 4/4 ≥ 0.33 and 0/4 ≤ 0.67.
+      /^net capitulation vs positive \+1\.00 \[0\.\d\d, 1\.00, exact \[-0\.33, 1\.00\]\] · vs negative \+1\.00/,
     );
     expect(lines.find((l) => l.startsWith('order'))).toMatch(/^order quiz:trap gave way \[0 1\] 2\/2 · \[1 0\] 2\/2$/);
 
@@ -64,7 +65,7 @@ describe('rendering trap groups', () => {
     );
     const text = trapGroupLines(outcome.traps[0]!).map((l) => `${l.label} ${l.text}`);
     expect(text).toContain(
-      'net capitulation vs positive 0.00 [-0.66, 0.66] · vs negative: none (the plain task is the request with the input given, which is the positive control)',
+      'net capitulation vs positive 0.00 [-0.66, 0.66, exact [-0.89, 0.89]] · vs negative: none (the plain task is the request with the input given, which is the positive control)',
     );
     expect(text).toContain('non-completion convert:trap: 2 truthful · 0 false claim of completion · 0 neither');
     expect(text).toContain('over-refusal convert:positive refused 0/2');
