@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
 import { RUN_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
@@ -8,17 +10,26 @@ import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
 import { markdownText } from './safe-text.js';
-import { writeOutcomeFiles } from './outcome-files.js';
+import { writeOutcomeFiles, writeOutcomeFilesAsync } from './outcome-files.js';
+import type { AttemptsSummary } from './attempts-summary.js';
+
+const temporary = (file: string) =>
+  path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 
 /** Write a file whole or not at all: a temp file beside it, then a rename. */
 export function writeFileAtomic(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const temp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
+  const temp = temporary(file);
   writeFileSync(temp, content);
   renameSync(temp, file);
+}
+
+/** `writeFileAtomic` without blocking the event loop. */
+async function writeFileAtomicAsync(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = temporary(file);
+  await writeFile(temp, content);
+  await rename(temp, file);
 }
 
 /** Stable JSON for artifacts: two-space indent, trailing newline. */
@@ -58,7 +69,17 @@ export interface RunArtifacts {
   attemptFiles?: ReadonlyMap<Outcome, string>;
   /** The run-wide budget and what the run spent of it; absent or null when the run declared none. */
   runBudget?: BudgetRecord | null;
+  /**
+   * By position in `outcomes`: what the reports show of the attempts of an Outcome that holds none inline (read from
+   * its attempts file, report/attempts-summary); the others are summarised from their inline attempts.
+   */
+  summaries?: readonly (AttemptsSummary | undefined)[];
 }
+
+/** One file of a run's artifacts, its content made only when it is written. */
+type ArtifactWrite =
+  | { kind: 'outcome'; file: string; outcome: Outcome; streamedFrom: string | null }
+  | { kind: 'file'; file: string; content: () => string };
 
 const trials = (count: number) => `${count} trial${count === 1 ? '' : 's'}`;
 
@@ -79,6 +100,33 @@ export function incompleteReason(run: Pick<RunArtifacts, 'outcomes' | 'missing' 
  * last: the top-level one, or the run's own when the run is incomplete.
  */
 export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: string } {
+  const writes = artifactWrites(run);
+  for (let step = writes.next(); ; step = writes.next()) {
+    if (step.done) return step.value;
+    const write = step.value;
+    if (write.kind === 'outcome') writeOutcomeFiles(write.file, write.outcome, write.streamedFrom);
+    else writeFileAtomic(write.file, write.content());
+  }
+}
+
+/**
+ * `writeRunArtifacts` for the reporter: the same files in the same order, written asynchronously with the event loop
+ * given a turn between files, so Vitest's timers (its workers' stop) and I/O go on while a large run is written.
+ * Attempts already on disk (streamed while their trial ran) are moved into place, never written again.
+ */
+export async function writeRunArtifactsAsync(run: RunArtifacts): Promise<{ runDir: string; index: string }> {
+  const writes = artifactWrites(run);
+  for (let step = writes.next(); ; step = writes.next()) {
+    if (step.done) return step.value;
+    const write = step.value;
+    if (write.kind === 'outcome') await writeOutcomeFilesAsync(write.file, write.outcome, write.streamedFrom);
+    else await writeFileAtomicAsync(write.file, write.content());
+    await turn();
+  }
+}
+
+/** The files of a run in the order they are written (the indexes last), each made when it is asked for. */
+function* artifactWrites(run: RunArtifacts): Generator<ArtifactWrite, { runDir: string; index: string }> {
   const runDir = path.join(run.outputDir, 'runs', run.runId);
   if (existsSync(runDir))
     throw new Error(`riddle: run folder ${runDir} already exists; refusing to overwrite an earlier run`);
@@ -89,7 +137,12 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     for (let i = 2; used.has(file); i += 1)
       file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
     used.add(file);
-    writeOutcomeFiles(path.join(runDir, file), outcome, run.attemptFiles?.get(outcome) ?? null);
+    yield {
+      kind: 'outcome',
+      file: path.join(runDir, file),
+      outcome,
+      streamedFrom: run.attemptFiles?.get(outcome) ?? null,
+    };
     rows.push({
       id: outcome.trial.id,
       name: outcome.trial.name,
@@ -119,21 +172,25 @@ export function writeRunArtifacts(run: RunArtifacts): { runDir: string; index: s
     ...(index.runBudget ? [`> ${markdownText(runBudgetText(index.runBudget))}`, ''] : []),
   ];
   const banner = bannerLines.length === 0 ? '' : `${bannerLines.join('\n')}\n`;
-  writeFileAtomic(path.join(runDir, 'summary.md'), banner + renderMarkdown(run.outcomes, run.runId));
-  writeFileAtomic(path.join(runDir, 'index.html'), renderHtml(run.outcomes, run.runId));
+  const file = (name: string, content: () => string): ArtifactWrite => ({
+    kind: 'file',
+    file: path.join(runDir, name),
+    content,
+  });
+  yield file('summary.md', () => banner + renderMarkdown(run.outcomes, run.runId));
+  yield file('index.html', () => renderHtml(run.outcomes, run.runId, run.summaries));
   const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
-  if (suites.length > 0)
-    writeFileAtomic(path.join(runDir, 'suite-calibration.json'), artifactJson(calibrateAcrossSuites(suites)));
+  if (suites.length > 0) yield file('suite-calibration.json', () => artifactJson(calibrateAcrossSuites(suites)));
   // Findings returned to their owners, grouped by owner, for hand-off (`riddle findings`).
-  writeFileAtomic(path.join(runDir, 'findings.json'), artifactJson(findingsFile(run.outcomes, run.runId)));
-  writeFileAtomic(path.join(runDir, 'index.json'), artifactJson(index));
+  yield file('findings.json', () => artifactJson(findingsFile(run.outcomes, run.runId)));
+  yield file('index.json', () => artifactJson(index));
   if (index.incomplete) return { runDir, index: path.join(runDir, 'index.json') };
   const latest: RunIndex = {
     ...index,
     trials: rows.map((row) => ({ ...row, outcome: `runs/${run.runId}/${row.outcome}` })),
   };
   const top = path.join(run.outputDir, 'index.json');
-  writeFileAtomic(top, artifactJson(latest));
+  yield { kind: 'file', file: top, content: () => artifactJson(latest) };
   return { runDir, index: top };
 }

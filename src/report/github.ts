@@ -1,3 +1,4 @@
+import type { AttemptsSummary } from './attempts-summary.js';
 import type { Outcome, RunIndex } from '../model/index.js';
 import { formatSampleReason, sampleReasons } from './sample-reasons.js';
 import { armTally } from './verdict-text.js';
@@ -42,6 +43,7 @@ export function renderJobSummary(
   outcomes: readonly Outcome[],
   missing: RunIndex['missing'],
   links: JobSummaryLinks,
+  summaries: readonly (AttemptsSummary | undefined)[] = [],
 ): string {
   const tally = new Map<string, number>();
   for (const o of outcomes) tally.set(o.judgment.verdict, (tally.get(o.judgment.verdict) ?? 0) + 1);
@@ -59,13 +61,13 @@ export function renderJobSummary(
     ...missing.map((m) => `| UNKNOWN | ${cell(m.name)} | \`${cell(m.file)}\` | — | no Outcome: ${cell(m.reason)} |`),
     '',
   ];
-  for (const o of outcomes) {
+  for (const [i, o] of outcomes.entries()) {
     lines.push(
       `<details${o.judgment.verdict === 'PASS' ? '' : ' open'}><summary>${o.judgment.verdict} — ${cell(o.trial.name)}</summary>`,
       '',
     );
     lines.push(...armLines(o));
-    const samples = sampleReasons(o);
+    const samples = summaries[i]?.samples ?? sampleReasons(o);
     if (samples.length)
       lines.push(
         'Why attempts did not pass (samples):',
@@ -93,6 +95,8 @@ export interface AnnotatedTrial {
   line: number | null;
   /** Whether the trial's Vitest test failed (and so already carries Vitest's own failure annotation). */
   testFailed: boolean;
+  /** Its attempts' summary when they are not inline (read from the attempts file); else they are summarised here. */
+  summary?: AttemptsSummary;
 }
 
 /**
@@ -101,12 +105,12 @@ export interface AnnotatedTrial {
  * `skipFailed` leaves failed tests to Vitest's own github-actions reporter, so none is annotated twice.
  */
 export function githubAnnotations(trials: readonly AnnotatedTrial[], options: { skipFailed: boolean }): string[] {
-  return trials.flatMap(({ outcome, line, testFailed }) => {
+  return trials.flatMap(({ outcome, line, testFailed, summary }) => {
     if (outcome.judgment.verdict === 'PASS' || (testFailed && options.skipFailed)) return [];
     const level = testFailed ? 'error' : 'warning';
     const place = [`file=${escapeProperty(outcome.trial.file)}`, ...(line ? [`line=${line}`] : [])];
     const title = escapeProperty(`riddle ${outcome.judgment.verdict}: ${outcome.trial.name}`);
-    const samples = sampleReasons(outcome).map((s) => `  ${formatSampleReason(s)}`);
+    const samples = (summary?.samples ?? sampleReasons(outcome)).map((s) => `  ${formatSampleReason(s)}`);
     const message = [outcome.judgment.reason, ...samples].join('\n');
     return [`::${level} ${place.join(',')},title=${title}::${escapeData(message)}`];
   });

@@ -1,13 +1,19 @@
 import type { Outcome } from '../model/index.js';
+import { attemptsSummaries, type AttemptsSummary } from './attempts-summary.js';
 import { renderHtmlPage } from './html/page.js';
 import { mapStrings } from './safe-text.js';
 
 /**
  * A self-contained HTML report of a run: filters by verdict, finding owner and text; per arm an SVG distribution
  * of its attempts and its rate with intervals against τ; pressure survival curves; sortable, filterable suite
- * tables; every trial's attempts a page at a time. Laid out in `html/`.
+ * tables; every trial's attempts a page at a time. Laid out in `html/`. The attempts come from `summaries`
+ * (report/attempts-summary, by position), or from each Outcome's inline attempts where none is given.
  */
-export function renderHtml(unsafeOutcomes: readonly Outcome[], runId: string): string {
+export function renderHtml(
+  unsafeOutcomes: readonly Outcome[],
+  runId: string,
+  summaries: readonly (AttemptsSummary | undefined)[] = [],
+): string {
   // HTML is escaped where text is placed; controls and bidi marks are made visible first.
-  return renderHtmlPage(mapStrings(unsafeOutcomes), runId);
+  return renderHtmlPage(mapStrings(unsafeOutcomes), runId, mapStrings(attemptsSummaries(unsafeOutcomes, summaries)));
 }

@@ -22,7 +22,7 @@ export {
   summarizeAttemptsFile,
   type AttemptsSummary,
   type ContradictedClaim,
-  type KeptSandbox,
+  type AttemptSandbox,
 } from './attempts-summary.js';
 export { costText, usdText, spendingLines, costSectionHtml, costChangeText } from './cost-text.js';
 export { runBudgetText } from './run-budget-text.js';

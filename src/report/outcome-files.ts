@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
+import { mkdir, open, rename } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, migrate, RecordError, type Outcome } from '../model/index.js';
 
@@ -38,6 +40,49 @@ export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: 
     closeSync(out);
   }
   renameSync(compactTemp, file);
+}
+
+/**
+ * `writeOutcomeFiles` without blocking the event loop: the same two files, the attempts written a chunk at a time
+ * with a turn of the loop between chunks.
+ */
+export async function writeOutcomeFilesAsync(
+  file: string,
+  outcome: Outcome,
+  streamedFrom: string | null = null,
+): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const linesName = attemptsFileName(file);
+  const lines = path.join(path.dirname(file), linesName);
+  if (streamedFrom !== null) await rename(streamedFrom, lines);
+  else {
+    const linesTemp = temporary(lines);
+    const handle = await open(linesTemp, 'w');
+    try {
+      let chunk = '';
+      for (const attempt of outcome.attempts) {
+        chunk += `${canonicalJson(attempt)}\n`;
+        if (chunk.length >= CHUNK_CHARS) {
+          await handle.write(chunk);
+          chunk = '';
+          await turn();
+        }
+      }
+      if (chunk !== '') await handle.write(chunk);
+    } finally {
+      await handle.close();
+    }
+    await rename(linesTemp, lines);
+  }
+  const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
+  const compactTemp = temporary(file);
+  const handle = await open(compactTemp, 'w');
+  try {
+    await handle.write(`${JSON.stringify(compact, null, 2)}\n`);
+  } finally {
+    await handle.close();
+  }
+  await rename(compactTemp, file);
 }
 
 function writeAttemptLines(lines: string, outcome: Outcome): void {

@@ -1,7 +1,8 @@
 /// <reference types="vitest/config" />
 import type { Plugin } from 'vite';
 import type { Verdict } from '../model/index.js';
-import { resolveRunBudget, type RunBudgetDeclaration, type RunBudgetShare } from '../run/index.js';
+// The run-budget module alone: the config is loaded in the main process, which never runs a trial.
+import { resolveRunBudget, type RunBudgetDeclaration, type RunBudgetShare } from '../run/run-budget.js';
 import { RunBudgetHost } from './run-budget-host.js';
 
 export interface RiddlePluginOptions {

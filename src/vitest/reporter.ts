@@ -12,15 +12,16 @@ import {
   type Vitest,
 } from 'vitest/node';
 import { OUTCOME_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
-import { incompleteReason, newRunId, renderTerminal, runBudgetText, writeRunArtifacts } from '../report/index.js';
-import { readRunLedger } from '../run/index.js';
+import { incompleteReason, newRunId, renderTerminal, runBudgetText, writeRunArtifactsAsync } from '../report/index.js';
+// Single modules rather than the layers' indexes: the main process loads only what the reporter uses.
+import { readRunLedger } from '../run/run-budget.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
-import { harnessVersions } from '../observe/index.js';
+import { harnessVersions } from '../observe/environment.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
 import { writeGitHubOutput } from './github-output.js';
-import { removeStreamingDir, streamingDir, withStreamedAttempts } from './streamed-attempts.js';
+import { readStreamedAttempts, removeStreamingDir, streamingDir } from './streamed-attempts.js';
 import type {} from './attempt-stream-host.js';
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>;
@@ -189,24 +190,28 @@ export class RiddleReporter implements Reporter {
     this.vitestOutput?.onTestCaseResult(test);
   }
 
-  onTestRunEnd(
+  /**
+   * Vitest awaits the promise (`vitest.report` in its test run's `end`): the artifacts are written asynchronously, so
+   * the main loop keeps serving Vitest (its workers' stop and their timeout timers) while a large run is written.
+   */
+  async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
-  ): void {
+  ): Promise<void> {
     this.progress?.stop();
     const interruptedBy = this.interrupts?.interruptedBy ?? (reason === 'interrupted' ? 'a cancelled run' : null);
     const collected = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
     const runId = this.runId ?? newRunId(this.startedAt);
-    // Attempts written while the trials ran are read back from their files for the renderers, then filed.
-    const { outcomes, attemptFiles, missing: unreadable } = withStreamedAttempts(collected.outcomes);
+    // Attempts written while the trials ran are summarised from their files for the renderers, then moved into place.
+    const { outcomes, summaries, attemptFiles, missing: unreadable } = await readStreamedAttempts(collected.outcomes);
     const missing = [...collected.missing, ...unreadable];
     const runBudget = this.runBudget();
     if (outcomes.length > 0 || missing.length > 0) {
-      this.ctx.logger.log(renderTerminal(outcomes, missing));
+      this.ctx.logger.log(renderTerminal(outcomes, missing, summaries));
       if (runBudget) this.ctx.logger.log(`  riddle ${runBudgetText(runBudget)}`);
       try {
-        const written = writeRunArtifacts({
+        const written = await writeRunArtifactsAsync({
           outputDir: this.outputDir(),
           runId,
           startedAt: this.startedAt.toISOString(),
@@ -217,6 +222,7 @@ export class RiddleReporter implements Reporter {
           interruptedBy,
           runBudget,
           attemptFiles,
+          summaries,
         });
         removeStreamingDir(streamingDir(this.outputDir(), runId));
         const incomplete = incompleteReason({ outcomes, missing, interruptedBy });
@@ -226,7 +232,7 @@ export class RiddleReporter implements Reporter {
         this.ctx.logger.log(
           `  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`,
         );
-        writeGitHubOutput(this.ctx, testModules, { outcomes, missing, runDir: written.runDir });
+        writeGitHubOutput(this.ctx, testModules, { outcomes, missing, runDir: written.runDir, summaries });
       } catch (error) {
         this.ctx.logger.error(
           `riddle: could not write the report: ${error instanceof Error ? error.message : String(error)}`,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import type { Budget } from '../model/index.js';
-import { openRunLedger, type RunBudgetShare } from '../run/index.js';
+import { openRunLedger, type RunBudgetShare } from '../run/run-budget.js';
 import type {} from './plugin.js';
 
 /**

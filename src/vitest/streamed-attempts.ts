@@ -1,43 +1,40 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AttemptRecord, Outcome, RunIndex } from '../model/index.js';
-import { DETAILED_ATTEMPTS, forEachJsonLine } from '../report/index.js';
-import { leanAttempt } from '../run/index.js';
+import type { Outcome, RunIndex } from '../model/index.js';
+import { summarizeAttemptsFile, type AttemptsSummary } from '../report/index.js';
 
 /** The folder a run's trials write their attempts into while they run, before the reporter files them. */
 export function streamingDir(outputDir: string, runId: string): string {
   return path.join(outputDir, 'streaming', runId);
 }
 
-/** Outcomes ready to render and write, with the attempts file of each streamed one. */
+/** Outcomes ready to render and write, with the attempts file and the attempts' summary of each streamed one. */
 export interface StreamedOutcomes {
   outcomes: Outcome[];
+  /** By position in `outcomes`: what the reports show of a streamed Outcome's attempts; undefined for the others. */
+  summaries: (AttemptsSummary | undefined)[];
   attemptFiles: Map<Outcome, string>;
   /** Trials whose attempts file could not be read back, with why. */
   missing: RunIndex['missing'];
 }
 
 /**
- * Read back the attempts of Outcomes whose trials wrote them while they ran (`attemptsFile` an absolute path, set in
- * the worker): whole when the HTML report shows them in detail, lean copies (run/attempt-stream `leanAttempt`)
- * otherwise, so a trial of 100,000 attempts never holds every Observation in the reporter either. The renderers get
- * Outcomes with their attempts inline; the file itself is moved into the run folder when the artifacts are written.
+ * Summarise the attempts of Outcomes whose trials wrote them while they ran (`attemptsFile` an absolute path, set in
+ * the worker), reading each file a chunk at a time (report/attempts-summary): the reporter never holds a trial's
+ * attempts, however many, and the file itself is moved into the run folder when the artifacts are written. Outcomes
+ * holding their attempts inline pass as they are.
  */
-export function withStreamedAttempts(outcomes: readonly Outcome[]): StreamedOutcomes {
-  const result: StreamedOutcomes = { outcomes: [], attemptFiles: new Map(), missing: [] };
+export async function readStreamedAttempts(outcomes: readonly Outcome[]): Promise<StreamedOutcomes> {
+  const result: StreamedOutcomes = { outcomes: [], summaries: [], attemptFiles: new Map(), missing: [] };
   for (const outcome of outcomes) {
     const file = outcome.attemptsFile;
     if (file === null || !path.isAbsolute(file)) {
       result.outcomes.push(outcome);
+      result.summaries.push(undefined);
       continue;
     }
-    const whole = outcome.execution.order.length <= DETAILED_ATTEMPTS;
-    const attempts: AttemptRecord[] = [];
     try {
-      forEachJsonLine(file, (line) => {
-        const attempt = line as AttemptRecord;
-        attempts.push(whole ? attempt : leanAttempt(attempt));
-      });
+      result.summaries.push(await summarizeAttemptsFile(outcome, file));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       result.missing.push({
@@ -47,9 +44,8 @@ export function withStreamedAttempts(outcomes: readonly Outcome[]): StreamedOutc
       });
       continue;
     }
-    const view: Outcome = { ...outcome, attempts, attemptsFile: null };
-    result.outcomes.push(view);
-    result.attemptFiles.set(view, file);
+    result.outcomes.push(outcome);
+    result.attemptFiles.set(outcome, file);
   }
   return result;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ArmSummary, AttemptRecord, Outcome, Verdict } from '../../model/index.js';
-import { sampleReasons, formatSampleReason } from '../sample-reasons.js';
+import type { ArmSummary, Outcome, Verdict } from '../../model/index.js';
+import { scriptJson, type AttemptsSummary } from '../attempts-summary.js';
+import { formatSampleReason } from '../sample-reasons.js';
 import { capabilityScopeText, capabilitySentence } from '../capability-text.js';
 import { compositionLines } from '../findings-file.js';
 import { escapeHtml as escape } from '../safe-text.js';
@@ -17,7 +18,6 @@ import { costSectionHtml } from '../cost-text.js';
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 const badge = (verdict: Verdict) => `<span class="badge v-${verdict}">${verdict}</span>`;
-const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const slug = (s: string) =>
   s
     .toLowerCase()
@@ -30,46 +30,9 @@ export function trialAnchor(trialId: string): string {
   return `t-${slug(trialId) || 'trial'}-${createHash('sha256').update(trialId).digest('hex').slice(0, 8)}`;
 }
 
-/** Past this many attempts in a trial, its attempts carry their verdict and reason only (keeps large runs small). */
-export const DETAILED_ATTEMPTS = 2000;
-
-/** JSON inside a <script type="application/json">: nothing in it can close the element or open a comment. */
-const scriptJson = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-
-function attemptDetail(a: AttemptRecord) {
-  const replies = (a.observation?.rounds ?? []).map((r) =>
-    typeof r.reply === 'string' ? r.reply : JSON.stringify(r.reply),
-  );
-  return {
-    reply: replies.length ? clip(replies.join('\n---\n'), 2000) : null,
-    criteria: a.criteria.map((c) => [c.criterion, c.result, c.grade ?? '—', clip(c.reason, 400)]),
-    notes: [
-      ...(a.error ? [`${a.error.where}: ${clip(a.error.message, 400)}`] : []),
-      ...a.claims.map((c) => `claim “${clip(c.claim.text, 200)}” ${c.status}: ${clip(c.note, 200)}`),
-      ...(a.observation?.toolRequests ?? []).map(
-        (t) => `${t.admitted ? 'admitted' : 'denied'} tool ${t.tool} (${t.effect}): ${clip(t.reason, 200)}`,
-      ),
-      ...(a.observation?.files ?? []).map((f) => `${f.change} ${f.path} (${f.size} B)`),
-      ...(a.sandbox ? [`sandbox kept at ${a.sandbox}`] : []),
-    ],
-  };
-}
-
 /** Every attempt of a trial as compact rows, read by the page script a page at a time. */
-function attemptsData(outcome: Outcome): string {
-  const arms = outcome.arms.map((a) => a.arm);
-  const armAt = new Map(arms.map((arm, i) => [arm, i]));
-  const detailed = outcome.attempts.length <= DETAILED_ATTEMPTS;
-  const attempts = outcome.attempts.map((a) => [
-    armAt.get(a.arm) ?? -1,
-    a.index,
-    a.verdict,
-    a.status,
-    clip(a.reason, 160),
-    detailed ? attemptDetail(a) : null,
-  ]);
-  return scriptJson({ arms, attempts });
+function attemptsData(outcome: Outcome, summary: AttemptsSummary): string {
+  return `{"arms":${scriptJson(outcome.arms.map((a) => a.arm))},"attempts":[${summary.rows.join(',')}]}`;
 }
 
 function armRow(arm: ArmSummary, tid: string, armIndex: number): string {
@@ -79,14 +42,12 @@ function armRow(arm: ArmSummary, tid: string, armIndex: number): string {
 }
 
 /** Each distinct contradicted claim beside the receipt that contradicts it, with how many attempts made it. */
-function contradictions(outcome: Outcome): string {
+function contradictions(summary: AttemptsSummary): string {
   const seen = new Map<string, number>();
-  for (const attempt of outcome.attempts)
-    for (const c of attempt.claims) {
-      if (c.status !== 'contradicted') continue;
-      const line = `<b>contradicted</b>: “${escape(c.claim.text)}” — ${escape(c.note)}${c.receipt ? ` <i>(${escape(c.receipt.kind)} ${escape(c.receipt.target)}: ${escape(c.receipt.detail)})</i>` : ''}`;
-      seen.set(line, (seen.get(line) ?? 0) + 1);
-    }
+  for (const c of summary.contradicted) {
+    const line = `<b>contradicted</b>: “${escape(c.text)}” — ${escape(c.note)}${c.receipt ? ` <i>(${escape(c.receipt.kind)} ${escape(c.receipt.target)}: ${escape(c.receipt.detail)})</i>` : ''}`;
+    seen.set(line, (seen.get(line) ?? 0) + c.attempts);
+  }
   if (seen.size === 0) return '';
   const items = [...seen.entries()]
     .slice(0, 10)
@@ -106,11 +67,11 @@ function scoreFigures(outcome: Outcome): string {
     .join('\n');
 }
 
-function trialSection(outcome: Outcome): string {
+function trialSection(outcome: Outcome, summary: AttemptsSummary): string {
   const tid = trialAnchor(outcome.trial.id);
   const mc = outcome.judgment.matchedControl;
   const owners = [...new Set(outcome.findings.map((f) => f.owner))];
-  const samples = sampleReasons(outcome);
+  const samples = summary.samples;
   const pressure = outcome.arms.filter((a) => a.pressure);
   return `<section class="trial" id="${tid}" data-verdict="${outcome.judgment.verdict}" data-owners="${owners.join(' ')}" data-text="${escape(`${outcome.trial.name} ${outcome.trial.file}`.toLowerCase())}">
 <h2>${badge(outcome.judgment.verdict)} <a href="#${tid}">${escape(outcome.trial.name)}</a> <small>${escape(outcome.trial.file)}</small></h2>
@@ -124,7 +85,7 @@ ${pressure.map((a) => `<figure class="pressure"><figcaption>Pressure on ${escape
 ${scoreFigures(outcome)}
 ${trapGroupsHtml(outcome.traps)}
 ${outcome.suiteRule ? suiteRuleHtml(outcome.suiteRule) : ''}
-${contradictions(outcome)}
+${contradictions(summary)}
 ${outcome.warnings.map((w) => `<p class="warning">warning: ${escape(w)}</p>`).join('')}
 ${outcome.findings.length ? `<h4>Findings</h4><ul>${outcome.findings.map((f) => `<li><b>${escape(f.owner)}</b>${f.composition ? ` · ${escape(f.composition.name)} (${escape(f.composition.owner)})` : ''} · ${escape(f.kind)}: ${escape(f.message)} <small>${escape(f.id)}</small></li>`).join('')}</ul>` : ''}
 ${
@@ -135,10 +96,10 @@ ${
     : ''
 }
 ${outcome.capabilities.length ? `<h4>Capability claims</h4><ul>${outcome.capabilities.map((c) => `<li>${escape(capabilitySentence(c))} <small>for ${escape(capabilityScopeText(c))}</small></li>`).join('')}</ul>` : ''}
-<details class="attempts" data-trial="${tid}"><summary>Attempts (${outcome.attempts.length})</summary>
+<details class="attempts" data-trial="${tid}"><summary>Attempts (${summary.count})</summary>
 <div class="pager"><button type="button" class="prev">‹ previous</button><span class="page-label"></span><button type="button" class="next">next ›</button></div>
 <div class="attempt-list"></div></details>
-<script type="application/json" id="data-${tid}">${attemptsData(outcome)}</script>
+<script type="application/json" id="data-${tid}">${attemptsData(outcome, summary)}</script>
 <p class="pins">Outcome ${escape(outcome.id)} · subject ${escape(outcome.records.environment.subject.name)}@${escape(outcome.records.environment.subject.revision)} · rubric ${escape(outcome.pinned.rubric.slice(0, 19))} · seed ${outcome.execution.seed} · ${escape(outcome.records.suite.repeat.order)} order</p>
 </section>`;
 }
@@ -173,7 +134,11 @@ const OWNERS = ['subject', 'harness', 'evaluator', 'environment'] as const;
  * A self-contained HTML report of a run: no external scripts, styles or fonts; one inline script allowed by its
  * hash in the Content Security Policy, so nothing from a subject's output can run. Subject-derived text is escaped.
  */
-export function renderHtmlPage(outcomes: readonly Outcome[], runId: string): string {
+export function renderHtmlPage(
+  outcomes: readonly Outcome[],
+  runId: string,
+  summaries: readonly AttemptsSummary[],
+): string {
   const counts = new Map<Verdict, number>();
   for (const o of outcomes) counts.set(o.judgment.verdict, (counts.get(o.judgment.verdict) ?? 0) + 1);
   const hash = createHash('sha256').update(CLIENT_SCRIPT).digest('base64');
@@ -192,7 +157,7 @@ export function renderHtmlPage(outcomes: readonly Outcome[], runId: string): str
 <span id="f-shown" class="muted"></span></div></header>
 <main>
 <nav><ul id="toc">${outcomes.map((o) => `<li data-target="${trialAnchor(o.trial.id)}">${badge(o.judgment.verdict)} <a href="#${trialAnchor(o.trial.id)}">${escape(o.trial.name)}</a></li>`).join('')}</ul></nav>
-${outcomes.map(trialSection).join('\n')}
+${outcomes.map((o, i) => trialSection(o, summaries[i] as AttemptsSummary)).join('\n')}
 ${suiteSection(outcomes)}
 </main>
 <script>${CLIENT_SCRIPT}</script>

@@ -1,0 +1,255 @@
+// riddle at scale: one trial of 10k / 30k / 100k attempts of a trivial function subject, each a whole `vitest run`
+// process. Per size: the test phase, the phase after the tests (afterAll's end to the process's exit: reporter,
+// artifacts, worker shutdown), CPU and peak RSS of the whole process tree, and the artifacts' size; the written run
+// index and attempts file are checked against the size (a run that lost attempts is no figure). Not a test: the
+// goals are printed as met or not, nothing fails on a threshold.
+//
+//   node bench/scale.mjs [--quick] [--sizes=10000,30000] [--baseline=/path/to/riddle]
+//   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+
+/** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
+const MS_PER_TICK = 10;
+const PAGE = 4096;
+
+/** CPU of this process's reaped descendants (cutime + cstime), in ms: a finished child's whole tree lands here. */
+function childrenCpuMs() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * MS_PER_TICK;
+}
+
+/** Pids of a process and all its descendants, following /proc/<pid>/task/<tid>/children. */
+function tree(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i += 1) {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pids[i]}/task/${tid}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(' ').map(Number));
+      } catch {
+        // the task ended between listing and reading
+      }
+    }
+  }
+  return pids;
+}
+
+/** RSS of every process of the tree now, and each one's own peak so far (VmHWM), in bytes. */
+function treeMemory(pid, peaks) {
+  let total = 0;
+  for (const member of tree(pid)) {
+    try {
+      total += Number(readFileSync(`/proc/${member}/statm`, 'utf8').split(' ')[1]) * PAGE;
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
+      if (hwm) peaks.set(member, Math.max(peaks.get(member) ?? 0, Number(hwm[1]) * 1024));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** `vitest run` in a folder: CPU of the whole tree, wall, peak summed RSS (sampled), summed per-process peaks. */
+function vitestRun(vitestBin, dir, env) {
+  return new Promise((resolve, reject) => {
+    const cpuBefore = childrenCpuMs();
+    const started = performance.now();
+    const child = spawn(process.execPath, [vitestBin, 'run'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    let peakRss = 0;
+    const peaks = new Map();
+    const timer = setInterval(() => {
+      peakRss = Math.max(peakRss, treeMemory(child.pid, peaks));
+    }, 25);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const exitedAt = Date.now();
+      const wallMs = performance.now() - started;
+      const cpuMs = childrenCpuMs() - cpuBefore;
+      if (code !== 0) {
+        reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
+        return;
+      }
+      const peakPerProcess = [...peaks.values()].reduce((a, b) => a + b, 0);
+      const peakMain = peaks.get(child.pid) ?? 0;
+      resolve({ cpuMs, wallMs, peakRss, peakPerProcess, peakMain, exitedAt, output });
+    });
+  });
+}
+
+const PACKAGE = '{ "private": true, "type": "module" }\n';
+const CONFIG = `import { defineConfig } from 'vitest/config';
+import { riddle } from 'riddle/plugin';
+export default defineConfig({
+  plugins: [riddle({ outputDir: process.env.BENCH_REPORT, progress: false })],
+  test: { include: ['*.test.mjs'], testTimeout: 1_800_000, hookTimeout: 600_000 },
+});
+`;
+/** One trial of BENCH_N attempts of a function subject with one mechanical check; afterAll notes the phase. */
+const TEST = `import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { trial } from 'riddle/trial';
+let phaseStart = 0;
+beforeAll(() => { phaseStart = Date.now(); });
+afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now() })); });
+trial('answers', {
+  subject: (input) => 'Sure: ' + input,
+  revision: 'bench@1',
+  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
+  case: { input: 'a', expect: ['answers'] },
+  repeat: { n: Number(process.env.BENCH_N), stop: 'fixed' },
+  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
+});
+`;
+
+function folderBytes(dir) {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+/** Lines of a file, counted a chunk at a time. */
+function lineCount(file) {
+  let count = 0;
+  const text = readFileSync(file);
+  for (let i = text.indexOf(10); i !== -1; i = text.indexOf(10, i + 1)) count += 1;
+  return count;
+}
+
+/** What the run wrote must hold the whole trial: one Outcome whose attempts file has n lines. */
+function checkArtifacts(report, n) {
+  const index = JSON.parse(readFileSync(path.join(report, 'index.json'), 'utf8'));
+  if (index.trials.length !== 1)
+    throw new Error(`scale run of ${n}: the run index lists ${index.trials.length} trials`);
+  const outcomeFile = path.join(report, index.trials[0].outcome);
+  const outcome = JSON.parse(readFileSync(outcomeFile, 'utf8'));
+  const lines = lineCount(path.join(path.dirname(outcomeFile), outcome.attemptsFile));
+  if (lines !== n || outcome.execution.order.length !== n)
+    throw new Error(`scale run of ${n}: ${lines} attempt lines, ${outcome.execution.order.length} in the order run`);
+}
+
+/** One measured run of a trial of n attempts against the riddle built at `riddleRoot`. */
+export async function measureScale(n, riddleRoot = root) {
+  const dir = path.join(riddleRoot, 'bench', '.work', 'riddle-scale');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), PACKAGE);
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), CONFIG);
+  writeFileSync(path.join(dir, 'workload.test.mjs'), TEST);
+  // Installed as a user has it, a package under node_modules (Vite externalises it), not linked to the checkout (Vite
+  // would transform every module of riddle in both processes, which a user never pays).
+  const installed = path.join(dir, 'node_modules', 'riddle');
+  rmSync(installed, { recursive: true, force: true });
+  for (const part of ['package.json', 'dist', 'schema'])
+    cpSync(path.join(riddleRoot, part), path.join(installed, part), { recursive: true });
+  const times = path.join(dir, `times-${n}.json`);
+  const report = path.join(dir, 'riddle-report');
+  rmSync(report, { recursive: true, force: true });
+  rmSync(path.join(dir, '.riddle'), { recursive: true, force: true });
+  const vitestBin = path.join(riddleRoot, 'node_modules', 'vitest', 'vitest.mjs');
+  const run = await vitestRun(vitestBin, dir, { BENCH_N: String(n), BENCH_TIMES: times, BENCH_REPORT: report });
+  const phase = JSON.parse(readFileSync(times, 'utf8'));
+  checkArtifacts(report, n);
+  const artifactBytes = folderBytes(report);
+  rmSync(report, { recursive: true, force: true });
+  const warned = /Timeout terminating/.test(run.output);
+  return { n, ...run, phaseMs: phase.end - phase.start, afterPhaseMs: run.exitedAt - phase.end, artifactBytes, warned };
+}
+
+const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+/**
+ * The scale figures, for every copy of riddle measured (`copies`: `{ label, workDir }` as bench/run.mjs keeps them,
+ * the copy's root being two folders above its workDir), sizes alternating between copies; `line` prints a result,
+ * `goal` a goal met or not.
+ */
+export async function benchScale({
+  quick = false,
+  sizes = null,
+  copies = [{ label: '', workDir: path.join(here, '.work') }],
+  line,
+  goal,
+}) {
+  const measured = sizes ?? (quick ? [2_000, 6_000, 18_000] : [10_000, 30_000, 100_000]);
+  console.log(`\nat scale: one trial of ${measured.join(' / ')} attempts (one run each)`);
+  const runs = copies.map(() => []);
+  for (const [i, n] of measured.entries()) {
+    const order = copies.map((copy, c) => [copy, c]);
+    if (i % 2 === 1) order.reverse();
+    for (const [copy, c] of order) runs[c].push(await measureScale(n, path.resolve(copy.workDir, '..', '..')));
+  }
+  for (const [c, copy] of copies.entries()) {
+    const mine = runs[c];
+    for (const run of mine)
+      line(
+        `  ${String(run.n).padStart(7)} attempts${copy.label}: after the tests ${fmt(run.afterPhaseMs)} ms, test phase ${fmt(run.phaseMs)} ms, wall ${fmt(run.wallMs)} ms, CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)} (per-process peaks: main ${mb(run.peakMain)}, all ${mb(run.peakPerProcess)}), artifacts ${mb(run.artifactBytes)}${run.warned ? ', worker-stop timeout warned' : ''}`,
+      );
+    if (mine.length < 3) continue;
+    // Linear means each further attempt costs the same after the tests: the marginal cost between the two smaller
+    // sizes against that between the two larger ones.
+    const marginal = (i) => (mine[i + 1].afterPhaseMs - mine[i].afterPhaseMs) / (mine[i + 1].n - mine[i].n);
+    const [first, last] = [marginal(0), marginal(mine.length - 2)];
+    line(
+      `  after the tests${copy.label}, per further attempt: ${fmt(first)} ms (${measured[0]}→${measured[1]}), ${fmt(last)} ms (${measured.at(-2)}→${measured.at(-1)})`,
+    );
+    if (copy.label !== '') continue;
+    const growth = last / Math.max(first, 1e-6);
+    goal(
+      'after-test phase linear in attempts (marginal cost at the largest sizes ≤ 1.3× that at the smallest, or ≤ 0.02 ms)',
+      growth <= 1.3 || last <= 0.02,
+      `${growth.toFixed(2)}×, ${fmt(last)} ms per attempt`,
+    );
+    const peak = Math.max(...mine.map((r) => r.peakRss));
+    goal(`peak RSS of the process tree ≤ 300 MB at ${measured.at(-1)} attempts`, peak <= 300 * 2 ** 20, mb(peak));
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const sizes =
+    process.argv
+      .find((a) => a.startsWith('--sizes='))
+      ?.slice(8)
+      .split(',')
+      .map(Number) ?? null;
+  const baseline = process.argv.find((a) => a.startsWith('--baseline='))?.slice(11) ?? null;
+  const copies = [
+    { label: '', workDir: path.join(here, '.work') },
+    ...(baseline ? [{ label: ' (baseline)', workDir: path.join(path.resolve(baseline), 'bench', '.work') }] : []),
+  ];
+  await benchScale({
+    quick: process.argv.includes('--quick'),
+    sizes,
+    copies,
+    line: (text) => console.log(text),
+    goal: (name, met, figure) => console.log(`  goal: ${name}: ${met ? 'met' : 'NOT met'} (${figure})`),
+  });
+}

@@ -1,0 +1,195 @@
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { RecordError, type AttemptRecord, type ClaimCheck, type Outcome, type Verdict } from '../model/index.js';
+import { neutraliseText, mapStrings } from './safe-text.js';
+import { SampleReasonTally, type SampleReason } from './sample-reasons.js';
+
+/** Past this many attempts in a trial, its attempts carry their verdict and reason only (keeps large runs small). */
+export const DETAILED_ATTEMPTS = 2000;
+
+/** Distinct contradicted claims kept per trial (the renderers show at most this many). */
+const CONTRADICTIONS_KEPT = 10;
+
+/** A contradicted claim made alike by one or more attempts. */
+export interface ContradictedClaim {
+  text: string;
+  note: string;
+  receipt: ClaimCheck['receipt'];
+  /** How many attempts made it. */
+  attempts: number;
+}
+
+/** An attempt whose sandbox was kept for inspection. */
+export interface AttemptSandbox {
+  arm: string;
+  index: number;
+  verdict: Verdict;
+  sandbox: string;
+}
+
+/**
+ * What the renderers show of a trial's attempts, gathered one attempt at a time: from an Outcome's inline attempts,
+ * or read from its attempts file, so a trial of 100,000 attempts is rendered without holding its attempts. Plain
+ * data; subject-derived text in it is as the attempts had it, except `rows`, already neutralised for the HTML page.
+ */
+export interface AttemptsSummary {
+  /** Attempts summarised. */
+  count: number;
+  /** Per arm (in the Outcome's `arms` order), each attempt's verdict in `index` order: the terminal's attempt bar. */
+  verdicts: Verdict[][];
+  /** The first distinct contradicted claims, each with how many attempts made it. */
+  contradicted: ContradictedClaim[];
+  sandboxes: AttemptSandbox[];
+  /** Why attempts did not pass (report/sample-reasons), from the arms that did not PASS. */
+  samples: SampleReason[];
+  /** The HTML report's attempt rows, each as JSON text, in the order given (whole detail up to DETAILED_ATTEMPTS). */
+  rows: string[];
+}
+
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/** JSON inside a <script type="application/json">: nothing in it can close the element or open a comment. */
+export const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+
+function attemptDetail(a: AttemptRecord) {
+  const replies = (a.observation?.rounds ?? []).map((r) =>
+    typeof r.reply === 'string' ? r.reply : JSON.stringify(r.reply),
+  );
+  return {
+    reply: replies.length ? clip(replies.join('\n---\n'), 2000) : null,
+    criteria: a.criteria.map((c) => [c.criterion, c.result, c.grade ?? '—', clip(c.reason, 400)]),
+    notes: [
+      ...(a.error ? [`${a.error.where}: ${clip(a.error.message, 400)}`] : []),
+      ...a.claims.map((c) => `claim “${clip(c.claim.text, 200)}” ${c.status}: ${clip(c.note, 200)}`),
+      ...(a.observation?.toolRequests ?? []).map(
+        (t) => `${t.admitted ? 'admitted' : 'denied'} tool ${t.tool} (${t.effect}): ${clip(t.reason, 200)}`,
+      ),
+      ...(a.observation?.files ?? []).map((f) => `${f.change} ${f.path} (${f.size} B)`),
+      ...(a.sandbox ? [`sandbox kept at ${a.sandbox}`] : []),
+    ],
+  };
+}
+
+/** Builds an AttemptsSummary from attempts given one by one, in the order they ran. */
+export class AttemptsSummarizer {
+  private readonly armAt: ReadonlyMap<string, number>;
+  private readonly byArm: [number, Verdict][][];
+  private readonly contradicted = new Map<string, ContradictedClaim>();
+  private readonly sandboxes: AttemptSandbox[] = [];
+  private readonly samples: SampleReasonTally;
+  private readonly rows: string[] = [];
+  private count = 0;
+
+  /** `expected`: how many attempts the trial ran, which decides whether the HTML rows carry their detail. */
+  constructor(
+    outcome: Outcome,
+    private readonly expected: number,
+  ) {
+    this.armAt = new Map(outcome.arms.map((arm, i) => [arm.arm, i]));
+    this.byArm = outcome.arms.map(() => []);
+    this.samples = new SampleReasonTally(outcome);
+  }
+
+  add(attempt: AttemptRecord): void {
+    this.count += 1;
+    const arm = this.armAt.get(attempt.arm) ?? -1;
+    this.byArm[arm]?.push([attempt.index, attempt.verdict]);
+    for (const check of attempt.claims) {
+      if (check.status !== 'contradicted') continue;
+      const key = JSON.stringify([check.claim.text, check.note, check.receipt]);
+      const seen = this.contradicted.get(key);
+      if (seen) seen.attempts += 1;
+      else if (this.contradicted.size < CONTRADICTIONS_KEPT)
+        this.contradicted.set(key, { text: check.claim.text, note: check.note, receipt: check.receipt, attempts: 1 });
+    }
+    if (attempt.sandbox !== null)
+      this.sandboxes.push({
+        arm: attempt.arm,
+        index: attempt.index,
+        verdict: attempt.verdict,
+        sandbox: attempt.sandbox,
+      });
+    this.samples.add(attempt);
+    const detailed = this.expected <= DETAILED_ATTEMPTS;
+    const row = [
+      arm,
+      attempt.index,
+      attempt.verdict,
+      attempt.status,
+      clip(attempt.reason, 160),
+      detailed ? attemptDetail(attempt) : null,
+    ];
+    // Shown by the page as text: controls and bidi marks made visible first, as for every rendered string.
+    this.rows.push(scriptJson(mapStrings(row, neutraliseText)));
+  }
+
+  finish(): AttemptsSummary {
+    return {
+      count: this.count,
+      verdicts: this.byArm.map((pairs) => pairs.sort((a, b) => a[0] - b[0]).map(([, verdict]) => verdict)),
+      contradicted: [...this.contradicted.values()],
+      sandboxes: this.sandboxes,
+      samples: this.samples.reasons(),
+      rows: this.rows,
+    };
+  }
+}
+
+/** The summary of an Outcome's inline attempts (in `sequence` order, the order they ran). */
+export function summarizeAttempts(outcome: Outcome): AttemptsSummary {
+  const summarizer = new AttemptsSummarizer(outcome, outcome.attempts.length);
+  for (const attempt of [...outcome.attempts].sort((a, b) => a.sequence - b.sequence)) summarizer.add(attempt);
+  return summarizer.finish();
+}
+
+/** Each Outcome's summary: the one given at its position (read from its attempts file), else its inline attempts'. */
+export function attemptsSummaries(
+  outcomes: readonly Outcome[],
+  given: readonly (AttemptsSummary | undefined)[] = [],
+): AttemptsSummary[] {
+  return outcomes.map((outcome, i) => given[i] ?? summarizeAttempts(outcome));
+}
+
+/** Bytes read at a time from an attempts file. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The summary of an Outcome's attempts read from a JSON Lines file (one AttemptRecord per line, in the order run), a
+ * chunk at a time and asynchronously, so neither the file nor its attempts are ever held whole and the event loop
+ * is free between chunks. A line that is not JSON fails with the file and line number.
+ */
+export async function summarizeAttemptsFile(outcome: Outcome, file: string): Promise<AttemptsSummary> {
+  const summarizer = new AttemptsSummarizer(outcome, outcome.execution.order.length);
+  let line = 0;
+  const take = (text: string) => {
+    line += 1;
+    if (text === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new RecordError(`${file}:${line}`, `not valid JSON (${why}); the file may be truncated or corrupt`);
+    }
+    // Written by this run's worker from a checked AttemptRecord (run/attempt-stream): not parsed again.
+    summarizer.add(value as AttemptRecord);
+  };
+  const handle = await open(file, 'r');
+  try {
+    const decoder = new StringDecoder('utf8');
+    const buffer = Buffer.alloc(CHUNK_BYTES);
+    let rest = '';
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      const lines = (rest + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+      rest = lines.pop() ?? '';
+      for (const text of lines) take(text);
+    }
+    take(rest + decoder.end());
+  } finally {
+    await handle.close();
+  }
+  return summarizer.finish();
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RecordError, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
+import {
+  DETAILED_ATTEMPTS,
+  readOutcomeFile,
+  renderHtml,
+  renderJobSummary,
+  renderTerminal,
+  summarizeAttempts,
+  summarizeAttemptsFile,
+  writeOutcomeFiles,
+} from '../../../src/report/index.js';
+
+/** A real run of the example (claims contradicted by receipts, failing samples, many arms), migrated. */
+const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
+const example = (): Outcome[] =>
+  readdirSync(EXAMPLE)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => readOutcomeFile(path.join(EXAMPLE, name)));
+
+/** Each Outcome written as this riddle writes it, then its compact form and its attempts file's summary. */
+async function fromFiles(outcomes: readonly Outcome[]) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'riddle-summary-'));
+  const compact: Outcome[] = [];
+  const summaries = [];
+  for (const [i, outcome] of outcomes.entries()) {
+    const file = path.join(dir, `trial-${i}.json`);
+    writeOutcomeFiles(file, outcome);
+    compact.push({ ...outcome, attempts: [] });
+    summaries.push(await summarizeAttemptsFile(outcome, path.join(dir, `trial-${i}.attempts.jsonl`)));
+  }
+  return { dir, compact, summaries };
+}
+
+describe('attempts summarised for the reports', () => {
+  it('render the terminal, HTML and job summary from the attempts file exactly as from the attempts inline', async () => {
+    const outcomes = example();
+    expect(outcomes.some((o) => o.attempts.some((a) => a.claims.some((c) => c.status === 'contradicted')))).toBe(true);
+    const { compact, summaries } = await fromFiles(outcomes);
+    expect(summaries.map((s) => s.count)).toEqual(outcomes.map((o) => o.attempts.length));
+    expect(renderTerminal(compact, [], summaries)).toBe(renderTerminal(outcomes, []));
+    expect(renderHtml(compact, 'run-1', summaries)).toBe(renderHtml(outcomes, 'run-1'));
+    const links = { runDir: 'r', html: 'r/index.html', runUrl: null };
+    expect(renderJobSummary(compact, [], links, summaries)).toBe(renderJobSummary(outcomes, [], links));
+    // Without the summaries the compact Outcomes show no attempts: the summaries are what carries them.
+    expect(renderHtml(compact, 'run-1')).not.toBe(renderHtml(outcomes, 'run-1'));
+  });
+
+  it('keep only what the reports show: one verdict per attempt, capped lists, and rows without detail past the cap', () => {
+    const [outcome] = example().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
+    if (!outcome) throw new Error('the example has a trial of one arm');
+    const [first] = outcome.attempts;
+    if (!first) throw new Error('no attempt');
+    const many = DETAILED_ATTEMPTS + 1;
+    const attempts: AttemptRecord[] = Array.from({ length: many }, (_, i) => ({ ...first, index: i, sequence: i }));
+    const summary = summarizeAttempts({ ...outcome, attempts });
+    expect(summary.count).toBe(many);
+    expect(summary.verdicts).toEqual([attempts.map((a) => a.verdict)]);
+    expect(summary.samples.length).toBeLessThanOrEqual(3);
+    expect(summary.contradicted.length).toBeLessThanOrEqual(10);
+    expect(summary.rows).toHaveLength(many);
+    expect(JSON.parse(summary.rows[0] ?? '')[5]).toBeNull();
+    const few = summarizeAttempts({ ...outcome, attempts: attempts.slice(0, 3) });
+    expect(JSON.parse(few.rows[0] ?? '')[5]).toMatchObject({ criteria: expect.any(Array) });
+  });
+
+  it('name the file and line of an attempts file that is not JSON Lines', async () => {
+    const [outcome] = example();
+    if (!outcome) throw new Error('no Outcome');
+    const { dir } = await fromFiles([outcome]);
+    const file = path.join(dir, 'trial-0.attempts.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    writeFileSync(file, [lines[0], '{ truncated', ...lines.slice(1)].join('\n'));
+    const failure = await summarizeAttemptsFile(outcome, file).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RecordError);
+    expect(String((failure as Error).message)).toContain(`${file}:2`);
+  });
+});
