@@ -89,6 +89,25 @@ const interval = (met: number, judged: number, alpha: number) => {
   return { lower, upper, confidence };
 };
 
+/** Sum of the readings present; null when none was measured. */
+const sumOf = (values: readonly (number | null)[]) =>
+  values.some((v) => v !== null) ? values.reduce<number>((sum, v) => sum + (v ?? 0), 0) : null;
+
+/** A composition's own observation over all its passes (every attempt, every round and loop iteration). */
+function observedOf(steps: readonly CompositionStep[]): NonNullable<CompositionResult['observed']> {
+  const watched = steps.filter((s) => s.observation.files !== null);
+  const peaks = steps.map((s) => s.observation.resources.peakRssBytes).filter((v) => v !== null);
+  return {
+    passes: steps.length,
+    files: watched.length === 0 ? null : watched.reduce((n, s) => n + (s.observation.files?.length ?? 0), 0),
+    tools: steps.reduce((n, s) => n + s.observation.tools.length, 0),
+    toolErrors: steps.reduce((n, s) => n + s.observation.tools.filter((t) => t.error !== null).length, 0),
+    receipts: steps.reduce((n, s) => n + s.observation.receipts.length, 0),
+    cpuMs: sumOf(steps.map((s) => s.observation.resources.cpuMs)),
+    peakRssBytes: peaks.length === 0 ? null : Math.max(...peaks),
+  };
+}
+
 function resultOf(
   node: CompositionSuite['compositions'][number],
   traced: readonly { trace: CompositionTrace; attribution: Attribution }[],
@@ -150,6 +169,7 @@ function resultOf(
     verdict,
     reason,
     attributed,
+    observed: observedOf(traced.flatMap(({ trace }) => trace.steps.filter((s) => s.composition === node.name))),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonValue } from './json.js';
 // observation.ts holds a CompositionTrace: each side refers to the other lazily, so either may load first.
-import { ProcessExit, Receipt } from './observation.js';
+import { FileChange, ProcessExit, Receipt } from './observation.js';
 import { Verdict } from './vocabulary.js';
 
 export const COMPOSITION_SUITE_SCHEMA = 'riddle.composition-suite/1';
@@ -118,6 +118,10 @@ export const CompositionStep = z.object({
     receipts: z.array(z.lazy(() => Receipt)),
     exit: z.lazy(() => ProcessExit).nullable(),
     notes: z.array(z.string()),
+    /** Changes in the attempt's workspace while it ran (its own writes); null when the attempt has no workspace. */
+    files: z.array(z.lazy(() => FileChange)).nullable(),
+    /** CPU time and peak memory its subject reported (a command's process tree); null where not measured. */
+    resources: z.object({ cpuMs: z.number().nullable(), peakRssBytes: z.number().nullable() }),
   }),
 });
 export type CompositionStep = z.infer<typeof CompositionStep>;
@@ -213,6 +217,22 @@ export const CompositionResult = z.object({
   reason: z.string(),
   /** Attempts whose failure was attributed to it. */
   attributed: z.number().int().min(0),
+  /**
+   * What it did itself over all its passes, from each pass's own observation: passes, workspace file changes (null
+   * when no pass had a workspace), tool calls and those that failed, provider receipts, CPU time summed and peak
+   * memory (null where never measured). Null in Outcomes written before compositions' own observations were summed.
+   */
+  observed: z
+    .object({
+      passes: z.number().int().min(0),
+      files: z.number().int().min(0).nullable(),
+      tools: z.number().int().min(0),
+      toolErrors: z.number().int().min(0),
+      receipts: z.number().int().min(0),
+      cpuMs: z.number().nullable(),
+      peakRssBytes: z.number().nullable(),
+    })
+    .nullable(),
 });
 export type CompositionResult = z.infer<typeof CompositionResult>;
 

@@ -7,6 +7,7 @@ import {
   type CompositionStep,
   type CompositionStop,
   type CompositionTrace,
+  type FileChange,
   type HandoffObservation,
   type JsonValue,
   type OwnCriterionResult,
@@ -15,6 +16,7 @@ import {
   type SchemaCheck,
 } from '../model/index.js';
 import type { Composition } from './composition.js';
+import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import type { CompositionGraph, HandoffDeclaration } from './composition-suite.js';
 import type { AttemptContext, RoundFailure, SubjectResponse } from './subject.js';
 
@@ -282,6 +284,9 @@ async function runStep(
       context.recordReceipt(receipt);
     },
   };
+  // Its own writes: the attempt's workspace before and after it ran (compositions run one at a time).
+  const workspace = context.workspace;
+  const before = workspace === null ? null : await snapshot(workspace, retainBytes);
   const started = performance.now();
   const base = {
     composition: current.name,
@@ -294,10 +299,23 @@ async function runStep(
   try {
     response = await current.subject.respond(input as JsonValue, ownContext);
   } catch (error) {
-    return crashed(message(error), 'subject_error', null, []);
+    const durationMs = performance.now() - started;
+    return crashed(message(error), 'subject_error', null, [], durationMs, await filesSince(), null);
   }
+  const durationMs = performance.now() - started;
+  const files = await filesSince();
   const notes = response.notes ?? [];
-  if (response.failure) return crashed(response.failure.message, response.failure.status, response.exit ?? null, notes);
+  const resources = response.resources ?? null;
+  if (response.failure)
+    return crashed(
+      response.failure.message,
+      response.failure.status,
+      response.exit ?? null,
+      notes,
+      durationMs,
+      files,
+      resources,
+    );
   const { payload, json, notJson } = payloadOf(response.reply, retainBytes);
   const outputCheck = schemaCheck(current.output, json, notJson, `${current.name}'s output type`);
   const parsed = current.output.safeParse(json);
@@ -310,7 +328,7 @@ async function runStep(
       output: payload,
       outputCheck,
       criteria,
-      observation: observation(response.exit ?? null, notes),
+      observation: observation(response.exit ?? null, notes, durationMs, files, resources),
     },
     json,
     notJson,
@@ -318,8 +336,29 @@ async function runStep(
     status: 'subject_error',
   };
 
-  function observation(exit: ProcessExit | null, stepNotes: string[]): CompositionStep['observation'] {
-    return { durationMs: performance.now() - started, tools, receipts, exit, notes: stepNotes };
+  /** The workspace's changes since `before`; a walk that fails is noted, not taken for "no change". */
+  async function filesSince(): Promise<FileChange[] | null> {
+    if (workspace === null || before === null) return null;
+    const after = await snapshot(workspace, retainBytes);
+    return after === null ? null : diffSnapshots(before, after);
+  }
+
+  function observation(
+    exit: ProcessExit | null,
+    stepNotes: string[],
+    durationMs: number,
+    files: FileChange[] | null,
+    resources: SubjectResponse['resources'] | null,
+  ): CompositionStep['observation'] {
+    return {
+      durationMs,
+      tools,
+      receipts,
+      exit,
+      notes: stepNotes,
+      files,
+      resources: { cpuMs: resources?.cpuMs ?? null, peakRssBytes: resources?.peakRssBytes ?? null },
+    };
   }
 
   function crashed(
@@ -327,6 +366,9 @@ async function runStep(
     status: RoundFailure['status'],
     exit: ProcessExit | null,
     stepNotes: string[],
+    durationMs: number,
+    files: FileChange[] | null,
+    resources: SubjectResponse['resources'] | null,
   ): StepRun {
     return {
       record: {
@@ -336,12 +378,21 @@ async function runStep(
         output: null,
         outputCheck: null,
         criteria: [],
-        observation: observation(exit, stepNotes),
+        observation: observation(exit, stepNotes, durationMs, files, resources),
       },
       json: null,
       notJson: null,
       claims: [],
       status,
     };
+  }
+}
+
+/** A snapshot of the workspace, or null when it cannot be walked (the step's files are then unknown, not empty). */
+async function snapshot(workspace: string, retainBytes: number): Promise<FolderSnapshot | null> {
+  try {
+    return await snapshotFolder(workspace, retainBytes);
+  } catch {
+    return null;
   }
 }

@@ -1,6 +1,7 @@
 import {
   FINDINGS_SCHEMA,
   returnsTo,
+  type CompositionResult,
   type CompositionSummary,
   type FindingsFile,
   type Outcome,
@@ -128,6 +129,21 @@ export function compositionLines(summary: CompositionSummary): string[] {
     ]
       .filter(Boolean)
       .join(', ');
-    return `${r.composition} (${r.owner}, ${r.version}) ${r.verdict}: ${rate}${extra ? `; ${extra}` : ''}`;
+    const itself = r.observed && r.observed.passes > 0 ? `; itself: ${observedText(r.observed)}` : '';
+    return `${r.composition} (${r.owner}, ${r.version}) ${r.verdict}: ${rate}${extra ? `; ${extra}` : ''}${itself}`;
   });
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A composition's own observation in words: `3 passes, 2 files changed, 4 tool calls (1 failed), 1 receipt, cpu 12 ms`. */
+export function observedText(observed: NonNullable<CompositionResult['observed']>): string {
+  return [
+    `${observed.passes} pass${observed.passes === 1 ? '' : 'es'}`,
+    observed.files === null ? 'files not watched' : `${plural(observed.files, 'file')} changed`,
+    `${plural(observed.tools, 'tool call')}${observed.toolErrors ? ` (${observed.toolErrors} failed)` : ''}`,
+    plural(observed.receipts, 'receipt'),
+    ...(observed.cpuMs === null ? [] : [`cpu ${Math.round(observed.cpuMs)} ms`]),
+    ...(observed.peakRssBytes === null ? [] : [`peak ${Math.round(observed.peakRssBytes / 1048576)} MiB`]),
+  ].join(', ');
 }

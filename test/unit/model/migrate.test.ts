@@ -482,6 +482,21 @@ describe('capability claims 3 → 4 and findings 1 → 2', () => {
     ]);
   });
 
+  it("reads v3 compositions' passes as not watching files nor resources, and their sums as not kept", () => {
+    const pipelines = v3Outcomes().filter((o) => o.file.startsWith('report-pipeline'));
+    expect(pipelines.length).toBe(2);
+    for (const { file } of pipelines) {
+      const outcome = readOutcomeFile(path.join(dir, file));
+      const steps = outcome.attempts.flatMap((a) => a.observation?.composition?.steps ?? []);
+      expect(steps.length).toBeGreaterThan(0);
+      for (const step of steps) {
+        expect(step.observation.files).toBeNull();
+        expect(step.observation.resources).toEqual({ cpuMs: null, peakRssBytes: null });
+      }
+      expect(outcome.compositions?.results.map((r) => r.observed)).toEqual([null, null, null]);
+    }
+  });
+
   it('reads the v1 findings.json of a real run as riddle.findings/2, its claims not recorded (null)', () => {
     const file = path.join(artifacts, 'v3', 'example', 'findings.json');
     const stored = readJson(file);
