@@ -84,7 +84,7 @@ describe('the riddle command', () => {
 
   it('prints JSON Schemas and explains stopping rules with their operating characteristics', async () => {
     const schema = await riddle(['schema', 'trial-suite']);
-    expect(JSON.parse(schema.stdout).title).toBe('riddle.trial-suite/2');
+    expect(JSON.parse(schema.stdout).title).toBe('riddle.trial-suite/3');
     const sprt = await riddle(['stopping', '--explain', '--rule', 'sprt', '--p0', '0.65', '--p1', '0.92', '--n', '50']);
     expect(sprt.exitCode).toBe(0);
     expect(sprt.stdout).toMatch(/0\.65\s+0\.044\d\s/);
