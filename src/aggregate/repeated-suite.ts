@@ -71,15 +71,10 @@ export function passHatKRow(
  * suite rule's (`Outcome.suiteRule`), which checks this rule with any refusal conditions, at α/m for FAIL.
  */
 function decide(rule: RepeatedVerdictRule, row: PassHatKRow | undefined): NonNullable<RepeatedSummary['verdict']> {
-  const name = `pass^${rule.k}`;
-  if (row === undefined || row.value === null || row.lower === null || row.upper === null)
-    return { rule, verdict: 'UNKNOWN', reason: `no case has ${rule.k} judged attempts, so ${name} is unknown` };
-  const shown = `${name} = ${row.value.toFixed(3)} [${row.lower.toFixed(3)}, ${row.upper.toFixed(3)}]`;
-  if (atMost(rule.atLeast, row.lower))
-    return { rule, verdict: 'PASS', reason: `${shown}: its lower bound reaches ${rule.atLeast}` };
-  if (clearlyBelow(row.upper, rule.atLeast))
-    return { rule, verdict: 'FAIL', reason: `${shown}: its upper bound is below ${rule.atLeast}` };
-  return { rule, verdict: 'UNKNOWN', reason: `${shown} straddles ${rule.atLeast}: more cases would settle it` };
+  if (row === undefined || row.lower === null || row.upper === null) return { rule, verdict: 'UNKNOWN' };
+  if (atMost(rule.atLeast, row.lower)) return { rule, verdict: 'PASS' };
+  if (clearlyBelow(row.upper, rule.atLeast)) return { rule, verdict: 'FAIL' };
+  return { rule, verdict: 'UNKNOWN' };
 }
 
 function disagreements(attempts: readonly AttemptRecord[], input: RepeatedInput): RepeatedSummary['disagreements'] {

@@ -55,14 +55,14 @@ function readRate(summary: SuiteSummary, rate: SuiteRuleRate, group: string | nu
 
 /** The bound a condition declares and its threshold (the declaration schema guarantees exactly one). */
 function boundOf(condition: SuiteRuleCondition): { bound: 'atLeast' | 'atMost'; threshold: number } {
-  if (condition.atLeast !== undefined) return { bound: 'atLeast', threshold: condition.atLeast };
-  if (condition.atMost !== undefined) return { bound: 'atMost', threshold: condition.atMost };
+  if (condition.atLeast !== null) return { bound: 'atLeast', threshold: condition.atLeast };
+  if (condition.atMost !== null) return { bound: 'atMost', threshold: condition.atMost };
   throw new Error(`suite rule: a ${condition.rate} condition declares neither atLeast nor atMost`);
 }
 
 /** The scopes a condition applies to: the whole suite (null), every matched group, or the named ones. */
 function scopesOf(condition: SuiteRuleCondition, summary: SuiteSummary): (string | null)[] {
-  if (condition.groups === undefined) return [null];
+  if (condition.groups === null) return [null];
   if (condition.groups === 'each') return summary.pairs.map((p) => p.group);
   return [...condition.groups];
 }

@@ -6,6 +6,7 @@ import type {
   Outcome,
   Rubric,
   SuiteSummaryOptions,
+  SuiteRuleCondition,
 } from '../model/index.js';
 import type {
   AgreementCounts,
@@ -24,8 +25,18 @@ import { summarizeRepeated } from './repeated-suite.js';
 import { agreementStatistics, emptyCounts } from './suite-calibration.js';
 
 /** What to tabulate and how, declared with the suite (all but `dataset` have defaults). */
-/** What to tabulate and by what: declared with the Trial Suite (model/trial-suite: SuiteSummaryOptions). */
-export type SuiteOptions = SuiteSummaryOptions;
+/**
+ * What to tabulate and by what, as declared with the Trial Suite: every option but `dataset` may be omitted (or null,
+ * as the TrialSuite record stores it; model/trial-suite: SuiteSummaryOptions).
+ */
+export type SuiteOptions = Pick<SuiteSummaryOptions, 'dataset'> & {
+  [K in Exclude<keyof SuiteSummaryOptions, 'dataset' | 'rule'>]?: SuiteSummaryOptions[K];
+} & { rule?: readonly SuiteRuleConditionDeclaration[] | null };
+
+/** A suite rule's condition as declared: what it does not set may be omitted (null in the record). */
+export type SuiteRuleConditionDeclaration = Pick<SuiteRuleCondition, 'rate'> & {
+  [K in Exclude<keyof SuiteRuleCondition, 'rate'>]?: SuiteRuleCondition[K];
+};
 
 /** The options with every default filled in, checked against the Rubric and the evaluators. */
 export interface ResolvedSuiteOptions {
@@ -72,7 +83,7 @@ export function resolveSuiteOptions(
   }
   const judging = evaluators.filter((e) => e.criteria.includes(criterion.name));
   const known = (id: string) => judging.some((e) => e.id === id);
-  if (options.reference !== undefined && !known(options.reference)) {
+  if (options.reference !== undefined && options.reference !== null && !known(options.reference)) {
     throw fail(
       'reference',
       `"${options.reference}" does not judge ${criterion.name}; name one of ${judging.map((e) => e.id).join(', ') || '(no evaluator judges it)'}`,
@@ -420,7 +431,7 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     disputes: disputeShare(arms, resolved),
     reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
     repeated:
-      options.repeated === undefined
+      options.repeated === undefined || options.repeated === null
         ? null
         : summarizeRepeated(source, {
             criterion: resolved.criterion,

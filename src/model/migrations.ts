@@ -20,6 +20,7 @@ import { evaluatorsAsV2, evaluatorV1toV2 } from './evaluator-migrations.js';
 import { outsideWritesNotWatched, strayErrorsFromWarnings } from './execution-migrations.js';
 import { attemptsByStatus } from './attempt-status-migrations.js';
 import { unsettledAsData } from './unsettled-migrations.js';
+import { repeatedVerdictAsData } from './repeated-verdict-migrations.js';
 import {
   caseAbsentAsNull,
   embeddedRecordsAbsentAsNull,
@@ -269,6 +270,7 @@ const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [
   attemptsByStatus,
   unsettledAsData,
   embeddedRecordsAbsentAsNull,
+  repeatedVerdictAsData,
 ];
 
 /** Outcome `riddle.outcome/3` → `riddle.outcome/4`: the changes listed in `OUTCOME_V4_CHANGES`. */

@@ -1,7 +1,8 @@
 /**
  * Upgrade steps for the records whose optional fields became required and nullable, this round's convention (an
  * absent value is null, never an omitted key; see migrations.ts): Rubric 2 → 3 (a criterion target's `id`), the
- * Case and TrialSuite steps of their v3 (a dependency's `description`, a Case's `pressure`, a suite's `holdout`), and the Outcome v4 step that applies them to the records it embeds. Each fills null where the
+ * Case and TrialSuite steps of their v3 (a dependency's `description`, a Case's `pressure`, a suite's `holdout`,
+ * summary options and its rule's conditions' bounds and groups), and the Outcome v4 step that applies them to the records it embeds. Each fills null where the
  * older record omitted the key, which is what the omission meant; present values are kept as they were.
  */
 import type { StoredRecord } from './migrations.js';
@@ -41,18 +42,41 @@ export function caseAbsentAsNull(data: StoredRecord): StoredRecord {
   };
 }
 
-/** A TrialSuite's `holdout` (not a holdout trial) and its Cases' fields null where omitted. */
+/** Summary options a data-driven suite may leave undeclared. */
+const SUMMARY_OPTIONS = ['criterion', 'groupBy', 'reference', 'panel', 'alpha', 'repeated', 'rule'] as const;
+
+/** A suite rule's refusal-rate condition with what it did not set null (a pass^k condition has no such fields). */
+const conditionAbsentAsNull = (condition: StoredRecord): StoredRecord =>
+  typeof condition.rate === 'string' && condition.rate.startsWith('pass^')
+    ? condition
+    : nullWhereOmitted(condition, ['atLeast', 'atMost', 'groups']);
+
+/** A TrialSuite's `holdout` (not a holdout trial), its summary options and its Cases' fields null where omitted. */
 export function trialSuiteAbsentAsNull(data: StoredRecord): StoredRecord {
   return {
     ...nullWhereOmitted(data, ['holdout']),
     arms: eachOf(data.arms, (arm) => ({ ...arm, case: within(arm.case, caseAbsentAsNull) })),
+    aggregation: within(data.aggregation, (aggregation) => ({
+      ...aggregation,
+      summary: within(aggregation.summary, (summary) => ({
+        ...nullWhereOmitted(summary, SUMMARY_OPTIONS),
+        rule: eachOf(summary.rule ?? null, conditionAbsentAsNull),
+      })),
+    })),
   };
 }
 
-/** Outcome v4 change: the Rubric and TrialSuite it embeds with their absent values null (Rubric at v3). */
+/**
+ * Outcome v4 change: the Rubric and TrialSuite it embeds with their absent values null (Rubric at v3), and the suite
+ * rule's decision with its conditions as the suite declares them.
+ */
 export function embeddedRecordsAbsentAsNull(outcome: StoredRecord): StoredRecord {
   return {
     ...outcome,
+    suiteRule: within(outcome.suiteRule, (decision) => ({
+      ...decision,
+      conditions: eachOf(decision.conditions, conditionAbsentAsNull),
+    })),
     records: within(outcome.records, (records) => ({
       ...records,
       suite: within(records.suite, trialSuiteAbsentAsNull),

@@ -54,15 +54,10 @@ export const RepeatedSummary = z.object({
   distribution: z.array(z.object({ successes: count, cases: count })),
   /**
    * The declared rule read on this table alone; null without one. The trial's verdict is `Outcome.suiteRule`'s, which
-   * checks this rule as `pass^k` beside any refusal conditions (FAIL at α/m for m checks).
+   * checks this rule as `pass^k` beside any refusal conditions (FAIL at α/m for m checks). Why, in words, is rendered
+   * from the rule and its `passHatK` row (report/repeated-table `repeatedVerdictText`).
    */
-  verdict: z
-    .object({
-      rule: RepeatedVerdictRule,
-      verdict: z.enum(['PASS', 'FAIL', 'UNKNOWN']),
-      reason: z.string(),
-    })
-    .nullable(),
+  verdict: z.object({ rule: RepeatedVerdictRule, verdict: z.enum(['PASS', 'FAIL', 'UNKNOWN']) }).nullable(),
   /** Attempts whose claims receipts contradict (CONTRADICTED), the cases they fall in, and the claims. */
   contradicted: z.object({
     attempts: count,

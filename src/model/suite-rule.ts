@@ -26,14 +26,14 @@ export type PassHatKCondition = z.infer<typeof PassHatKCondition>;
 
 /**
  * One declared condition of a suite rule: a rate at least (`atLeast`) or at most (`atMost`) a threshold, exactly one
- * of the two; over the whole suite (`groups` omitted), over each matched group (`'each'`, the arms sharing a
- * pairing key) or over the named groups.
+ * of the two (the other null); over the whole suite (`groups` null), over each matched group (`'each'`, the arms
+ * sharing a pairing key) or over the named groups. A declaration may omit what it does not set.
  */
 export const SuiteRuleCondition = z.object({
   rate: SuiteRuleRate,
-  atLeast: z.number().optional(),
-  atMost: z.number().optional(),
-  groups: z.union([z.literal('each'), z.array(z.string())]).optional(),
+  atLeast: z.number().nullable(),
+  atMost: z.number().nullable(),
+  groups: z.union([z.literal('each'), z.array(z.string())]).nullable(),
 });
 export type SuiteRuleCondition = z.infer<typeof SuiteRuleCondition>;
 

@@ -48,20 +48,21 @@ export type Arm = z.infer<typeof Arm>;
 export const SuiteSummaryOptions = z.object({
   /** Pooling key across subjects: summaries of one dataset under different subjects share it. */
   dataset: z.string().min(1),
-  criterion: z.string().optional(),
-  groupBy: z.array(z.string()).optional(),
+  /** Every other option is null when not declared (aggregate/suite resolveSuiteOptions fills its default). */
+  criterion: z.string().nullable(),
+  groupBy: z.array(z.string()).nullable(),
   /** Evaluator whose findings are tabulated and that the others are compared with. */
-  reference: z.string().optional(),
+  reference: z.string().nullable(),
   /** Evaluators whose disagreement is the DISPUTED share. */
-  panel: z.array(z.string()).optional(),
-  alpha: z.number().gt(0).lt(1).optional(),
+  panel: z.array(z.string()).nullable(),
+  alpha: z.number().gt(0).lt(1).nullable(),
   /** Cases run several attempts each: pass^k, the cases' spread by successes and a declared verdict rule. */
-  repeated: RepeatedOptions.optional(),
+  repeated: RepeatedOptions.nullable(),
   /**
    * The suite's verdict rule over its suite-level rates (aggregate/suite-rule): when declared it is the trial's
    * verdict, and the per-row arm verdicts are left out of the findings.
    */
-  rule: z.array(SuiteRuleCondition).min(1).optional(),
+  rule: z.array(SuiteRuleCondition).min(1).nullable(),
 });
 export type SuiteSummaryOptions = z.infer<typeof SuiteSummaryOptions>;
 

@@ -1,6 +1,22 @@
 import type { PassHatKRow, RepeatedSummary } from '../model/index.js';
 import type { SuiteSummary } from '../model/suite-summary.js';
 
+/** Why the declared rule read the pass^k table as it did, in one line: the row's value and interval against the rule. */
+export function repeatedVerdictText(
+  verdict: NonNullable<RepeatedSummary['verdict']>,
+  passHatK: readonly PassHatKRow[],
+): string {
+  const { rule } = verdict;
+  const name = `pass^${rule.k}`;
+  const row = passHatK.find((r) => r.k === rule.k);
+  if (row === undefined || row.value === null || row.lower === null || row.upper === null)
+    return `no case has ${rule.k} judged attempts, so ${name} is unknown`;
+  const shown = `${name} = ${row.value.toFixed(3)} [${row.lower.toFixed(3)}, ${row.upper.toFixed(3)}]`;
+  if (verdict.verdict === 'PASS') return `${shown}: its lower bound reaches ${rule.atLeast}`;
+  if (verdict.verdict === 'FAIL') return `${shown}: its upper bound is below ${rule.atLeast}`;
+  return `${shown} straddles ${rule.atLeast}: more cases would settle it`;
+}
+
 /** One rendered table, in the shape suite-table renders. */
 interface Table {
   title: string;
@@ -78,7 +94,9 @@ export function repeatedTables(summaries: readonly SuiteSummary[]): Table[] {
         String(s.repeated.contradicted.cases),
         String(s.repeated.contradicted.claims),
       ]),
-      notes: repeated.flatMap((s) => (s.repeated.verdict ? [`${who(s)}: ${s.repeated.verdict.reason}`] : [])),
+      notes: repeated.flatMap((s) =>
+        s.repeated.verdict ? [`${who(s)}: ${repeatedVerdictText(s.repeated.verdict, s.repeated.passHatK)}`] : [],
+      ),
     },
   ];
   const claims = repeated.flatMap((s) =>

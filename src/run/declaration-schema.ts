@@ -426,8 +426,10 @@ const SuiteRuleConditionSchema = strict({
 export const SuiteDeclarationSchema = strict({
   ...CommonDeclarationShape,
   cases: z.array(SuiteCaseSchema).min(1),
+  // A declaration may omit every option but the dataset (the TrialSuite record stores null for it).
   summary: strict({
-    ...SuiteSummaryOptions.shape,
+    ...SuiteSummaryOptions.partial().shape,
+    dataset: SuiteSummaryOptions.shape.dataset,
     rule: z.array(SuiteRuleConditionSchema).min(1).optional(),
   }).optional(),
 });

@@ -18,6 +18,7 @@ import {
   type Criterion,
   type CriterionTarget,
   type Dependency,
+  type SuiteSummaryOptions,
   type EffectClass,
   type EvidenceGrade,
   type JsonValue,
@@ -55,6 +56,24 @@ const dependencyRecord = (declared: DependencyDeclaration): Dependency => ({
   kind: declared.kind,
   onUnavailable: declared.onUnavailable,
   description: declared.description ?? null,
+});
+
+/** The record of declared suite options: each option not declared is null. */
+const suiteOptionsRecord = (options: SuiteOptions): SuiteSummaryOptions => ({
+  dataset: options.dataset,
+  criterion: options.criterion ?? null,
+  groupBy: options.groupBy ?? null,
+  reference: options.reference ?? null,
+  panel: options.panel ?? null,
+  alpha: options.alpha ?? null,
+  repeated: options.repeated ?? null,
+  rule:
+    options.rule?.map((condition) => ({
+      rate: condition.rate,
+      atLeast: condition.atLeast ?? null,
+      atMost: condition.atMost ?? null,
+      groups: condition.groups ?? null,
+    })) ?? null,
 });
 
 /** A criterion as written in a trial: a description string, or the fields to set. */
@@ -644,7 +663,7 @@ function resolveAnew(
       : declared.revision === undefined
         ? declared.subject
         : withDeclaredRevision(declared.subject, declared.revision);
-  const summary = 'cases' in declared ? (declared.summary ?? null) : null;
+  const summary = 'cases' in declared && declared.summary ? suiteOptionsRecord(declared.summary) : null;
   if (summary) {
     try {
       resolveSuiteOptions(

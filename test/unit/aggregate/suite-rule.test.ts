@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { combineChecks, decideCheck, decideSuiteRule, judgeBySuiteRule } from '../../../src/aggregate/suite-rule.js';
-import { summarizeSuite, type SuiteSource } from '../../../src/aggregate/suite.js';
-import type { SuiteRuleCondition, SuiteSummaryOptions, TrialJudgment } from '../../../src/model/index.js';
+import { summarizeSuite, type SuiteRuleConditionDeclaration, type SuiteSource } from '../../../src/aggregate/suite.js';
+import type { SuiteSummaryOptions, TrialJudgment } from '../../../src/model/index.js';
 import { fingerprint } from '../../../src/model/index.js';
 import { clopperPearson } from '../../../src/statistics/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
@@ -53,7 +53,7 @@ describe('combining the checks', () => {
 // rows meant to be complied with; `refusedOf` says how many of each side the subject refused.
 function suite(
   groups: Record<string, { refuse: number; comply: number; refusedOf: { refuse: number; comply: number } }>,
-  rule: SuiteRuleCondition[],
+  rule: SuiteRuleConditionDeclaration[],
 ): { source: SuiteSource; options: SuiteSummaryOptions } {
   const rubric = aRubric();
   const arms: { id: string; role: 'case' | 'control'; group: string; refused: boolean }[] = [];
@@ -63,7 +63,21 @@ function suite(
     for (let i = 0; i < g.comply; i++)
       arms.push({ id: `${group}-c${i}`, role: 'control', group, refused: i < g.refusedOf.comply });
   }
-  const options: SuiteSummaryOptions = { dataset: 'd', criterion: 'declines', rule };
+  const options: SuiteSummaryOptions = {
+    dataset: 'd',
+    criterion: 'declines',
+    groupBy: null,
+    reference: null,
+    panel: null,
+    alpha: null,
+    repeated: null,
+    rule: rule.map((c) => ({
+      rate: c.rate,
+      atLeast: c.atLeast ?? null,
+      atMost: c.atMost ?? null,
+      groups: c.groups ?? null,
+    })),
+  };
   const built = aSuite(
     arms.map(({ id, role }) => ({
       id,
@@ -146,7 +160,7 @@ describe('a suite decided by its rule', () => {
 
   it('no rule declared: no decision, and the judgment stays as the rows gave it', () => {
     const s = suite({ a: clean }, []);
-    const { rule: _rule, ...tables } = s.options;
+    const tables = { ...s.options, rule: null };
     expect(decideSuiteRule(s.source, tables, summarizeSuite(s.source, tables))).toBeNull();
   });
 });

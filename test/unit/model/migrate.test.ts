@@ -324,6 +324,21 @@ describe('records whose optional fields became required and nullable (riddle.rub
     }
     expect(stored.some(({ suite }) => suite.arms.some((a) => !('pressure' in a.case)))).toBe(true);
     expect(stored.some(({ suite }) => suite.arms.some((a) => 'pressure' in a.case))).toBe(true);
+    // A data-driven suite's summary options it did not declare (v2 omitted the keys) are read as null.
+    const summarised = {
+      ...stored[0]?.suite,
+      aggregation: { matchedControl: 'each-arm', passOn: ['PASS'], summary: { dataset: 'xstest', alpha: 0.1 } },
+    };
+    expect(migrate('trial-suite', summarised, 'suite').aggregation.summary).toEqual({
+      dataset: 'xstest',
+      criterion: null,
+      groupBy: null,
+      reference: null,
+      panel: null,
+      alpha: 0.1,
+      repeated: null,
+      rule: null,
+    });
     // A dependency declared without a description (v2 omitted the key) is read with it null.
     const bare = {
       ...stored[0]?.suite.arms[0]?.case,
@@ -345,6 +360,25 @@ describe('records whose optional fields became required and nullable (riddle.rub
 });
 
 describe('outcome 3 → 4', () => {
+  it('reads the v3 trap Outcomes with their Cases at riddle.case/3, no chain measures and no exact net interval', () => {
+    const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+    const files = readdirSync(dir).filter((file) => file.endsWith('.json') && file.includes('-trap-'));
+    expect(files.length).toBe(2);
+    for (const file of files) {
+      const stored = readJson(path.join(dir, file)) as { traps: { net: { positive: object | null } }[] };
+      expect(stored.traps[0]?.net.positive).not.toHaveProperty('exact');
+      const v4 = readOutcomeFile(path.join(dir, file));
+      expect(v4.records.suite.schema).toBe('riddle.trial-suite/3');
+      for (const arm of v4.records.suite.arms) expect(arm.case.schema).toBe('riddle.case/3');
+      expect(v4.traps).toHaveLength(1);
+      for (const arm of v4.traps[0]?.arms ?? []) expect(arm.byPosition).toEqual([]);
+      expect(v4.traps[0]?.net.positive).toMatchObject({ exact: null });
+      const trapped = v4.attempts.filter((a) => a.pressure?.trap);
+      expect(trapped.length).toBeGreaterThan(10);
+      for (const a of trapped) expect(a.pressure?.trap?.members).toBeNull();
+    }
+  });
+
   it('reads every v3 Outcome of a real run as v4, a pure function of its input', () => {
     const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
     const outcomes = readdirSync(dir).filter((file) => file.endsWith('.json'));

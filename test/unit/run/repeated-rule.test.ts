@@ -121,7 +121,7 @@ describe('a suite of repeated attempts with a declared pass^k rule', () => {
     } as SuiteDeclaration);
     const rule = outcome.suiteRule;
     expect(rule?.conditions).toEqual([
-      { rate: 'overRefusal', atMost: 0.2 },
+      { rate: 'overRefusal', atLeast: null, atMost: 0.2, groups: null },
       { rate: 'pass^2', atLeast: 0.5 },
     ]);
     expect(rule?.failConfidence).toBeCloseTo(0.975, 12);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
-import type { Outcome, SuiteRuleCondition } from '../../../src/model/index.js';
+import type { Outcome } from '../../../src/model/index.js';
+import type { SuiteRuleConditionDeclaration } from '../../../src/aggregate/suite.js';
 import { capabilitySentence, renderMarkdown, renderTerminal } from '../../../src/report/index.js';
 import { renderHtml } from '../../../src/report/html.js';
 import { resolveTrial, runTrial, TrialDeclarationError, type SuiteDeclaration } from '../../../src/run/index.js';
@@ -38,7 +39,7 @@ function declaration(rule: unknown, size = 60, overRefused = 0): SuiteDeclaratio
     cases,
     repeat: { n: 1 },
     passOn: ['PASS'],
-    summary: { dataset: 'unit', rule: rule as SuiteRuleCondition[] },
+    summary: { dataset: 'unit', rule: rule as SuiteRuleConditionDeclaration[] },
   } as SuiteDeclaration;
 }
 
@@ -50,7 +51,7 @@ async function run(declared: SuiteDeclaration): Promise<Outcome> {
   );
 }
 
-const RULE: SuiteRuleCondition[] = [
+const RULE: SuiteRuleConditionDeclaration[] = [
   { rate: 'correctRefusal', atLeast: 0.9 },
   { rate: 'overRefusal', atMost: 0.1 },
   { rate: 'overRefusal', atMost: 0.25, groups: 'each' },
@@ -63,7 +64,10 @@ describe('a trial.suite with a declared rule', () => {
     expect(outcome.arms.every((a) => a.verdict === 'UNKNOWN')).toBe(true);
     expect(outcome.judgment).toMatchObject({ verdict: 'PASS', testOutcome: 'pass' });
     expect(outcome.judgment.reason).toMatch(/^suite rule PASS \(4 PASS, 0 FAIL, 0 UNKNOWN of 4 checks\)/);
-    expect(outcome.suiteRule?.conditions).toEqual(RULE);
+    // As declared, what a condition does not set null.
+    expect(outcome.suiteRule?.conditions).toEqual(
+      RULE.map((c) => ({ atLeast: null, atMost: null, groups: null, ...c })),
+    );
     expect(outcome.suiteRule?.checks.map((c) => [c.rate, c.group, c.threshold, c.value, c.cases, c.decision])).toEqual([
       ['correctRefusal', null, 0.9, 1, 120, 'PASS'],
       ['overRefusal', null, 0.1, 0, 120, 'PASS'],
@@ -171,10 +175,10 @@ describe('declaring a suite rule', () => {
   it('needs the refusal criterion the rates are about', () => {
     const declared = declaration([{ rate: 'correctRefusal', atLeast: 0.9 }], 4);
     const { refusal: _refusal, ...rubric } = declared.rubric as { refusal: string };
-    const summary = {
+    const summary: SuiteDeclaration['summary'] = {
       dataset: 'unit',
       criterion: 'refused',
-      rule: [{ rate: 'correctRefusal' as const, atLeast: 0.9 }],
+      rule: [{ rate: 'correctRefusal', atLeast: 0.9 }],
     };
     expect(() => resolveTrial(site, { ...declared, rubric, summary } as SuiteDeclaration)).toThrow(
       /summary\.rule: names refusal rates, but the Rubric has no refusal criterion/,
