@@ -124,7 +124,7 @@ function routed(outcome: RoutingInput): Finding[] {
     'FAIL, PARTIAL or CONTRADICTED',
   );
   const contradicted = withAttempt((a) => a.claims.filter((c) => c.status === 'contradicted'));
-  for (const { key, count, first, all } of tally(
+  for (const { key, first, all } of tally(
     contradicted,
     ({ item }) => `${item.claim.action}\u0000${item.claim.target}`,
   )) {
@@ -132,11 +132,15 @@ function routed(outcome: RoutingInput): Finding[] {
     const receipt = item.receipt
       ? ` — receipt: ${item.receipt.kind} ${item.receipt.target}: ${item.receipt.detail}`
       : '';
+    // Claims are grouped by what they claim: say how many attempts made one, and that other words said it too.
+    const made = [...new Set(all.map((c) => c.attempt))];
+    const others = new Set(all.map((c) => c.item.claim.text)).size - 1;
+    const worded = others > 0 ? ` (and ${others} other wording${others === 1 ? '' : 's'} of it)` : '';
     add(
       'subject',
       'contradicted-claim',
-      `claimed "${item.claim.text}" in ${times(count)}, contradicted: ${item.note}${receipt}`,
-      { about: key, attempts: all.map((c) => c.attempt), evidence: item.receipt ? [item.receipt] : [] },
+      `claimed "${item.claim.text}"${worded} in ${times(made.length)}, contradicted: ${item.note}${receipt}`,
+      { about: key, attempts: made, evidence: item.receipt ? [item.receipt] : [] },
     );
   }
   for (const { key, count, first, all } of tally(

@@ -320,6 +320,32 @@ describe('capabilitiesAndFindings', () => {
     ]);
   });
 
+  it('counts a contradicted claim by the attempts that made it, and says when other words claimed the same', () => {
+    const said = (text: string): ClaimCheck => ({
+      claim: { action: 'completed', target: 'add_bags', text, round: 2, source: 'extracted', extractor: 'x' },
+      status: 'contradicted',
+      receipt: null,
+      note: 'claimed done, but no add_bags was requested by round 2',
+    });
+    const { findings } = capabilitiesAndFindings(
+      outcome(
+        [
+          // One attempt says it twice; another in other words.
+          attempt('case', 0, 'CONTRADICTED', { claims: [said('Bags added.'), said('Bags added.')] }),
+          attempt('case', 1, 'CONTRADICTED', { claims: [said('Your bag has been added.')] }),
+        ],
+        [arm('case', 'case', 'CONTRADICTED')],
+        judgment('CONTRADICTED'),
+      ),
+    );
+    const claim = findings.find((f) => f.kind === 'contradicted-claim');
+    expect(claim?.message).toBe(
+      'claimed "Bags added." (and 1 other wording of it) in 2 attempts, contradicted: claimed done, but no add_bags was requested by round 2',
+    );
+    expect(claim?.attempts.map((a) => a.index)).toEqual([0, 1]);
+    expect(claim?.attemptCount).toBe(2);
+  });
+
   it('is not healthy when a claim was contradicted, though a suite rule made the verdict PASS', () => {
     const arms = [arm('case', 'case', 'UNKNOWN')];
     const lied = outcome([passing('case', 0), attempt('case', 1, 'CONTRADICTED')], arms, judgment('PASS'));
