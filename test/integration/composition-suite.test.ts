@@ -59,6 +59,18 @@ describe('a planner → executor → reviewer Composition Suite run by Vitest', 
       ['executor', 'PASS', 20, 20],
       ['reviewer', 'PASS', 20, 20],
     ]);
+    // Each composition's own observation, summed: one pass per attempt, no workspace to watch, no tools called.
+    expect(good.compositions?.results.map((r) => r.observed)).toEqual(
+      ['planner', 'executor', 'reviewer'].map(() => ({
+        passes: 20,
+        files: null,
+        tools: 0,
+        toolErrors: 0,
+        receipts: 0,
+        cpuMs: null,
+        peakRssBytes: null,
+      })),
+    );
     // Nothing returns to a composition's team (other processes' writes may still show as an environment finding).
     expect(good.findings.filter((f) => f.owner !== 'environment')).toEqual([]);
   });
@@ -129,6 +141,10 @@ describe('a planner → executor → reviewer Composition Suite run by Vitest', 
     expect(planning[0]?.trial.name).toBe('planner release breaks its output type');
     expect(planning[0]?.outcome).toBe(outcomeNamed(outcomes, 'planner release breaks its output type').id);
     expect(findings.total).toBe(findings.owners.reduce((n, o) => n + o.findings.length, 0));
+    // Every healthy Outcome's capability claims, each with the id of the Outcome it was made in.
+    expect(findings.claims).toEqual(
+      outcomes.flatMap((o) => o.capabilities.map((claim) => ({ ...claim, trial: o.trial, outcome: o.id }))),
+    );
   });
 
   it('riddle findings lists them by owner, as text, JSON and Markdown', async () => {
