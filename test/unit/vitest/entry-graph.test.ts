@@ -38,6 +38,18 @@ describe('what test files load', () => {
     expect(packages).toContain('vitest/node');
   });
 
+  it('the main process (reporter entry and plugin) never loads the scheduler or the subjects, only what it uses', () => {
+    for (const entry of ['reporter-entry.ts', 'plugin.ts']) {
+      const reached = [...reach(path.join(src, 'vitest', entry)).modules].map((m) => path.relative(src, m));
+      for (const worker of [
+        path.join('run', 'run-trial.ts'),
+        path.join('observe', 'attempt.ts'),
+        path.join('run', 'index.ts'),
+      ])
+        expect(reached, `${entry} reaches ${worker}`).not.toContain(worker);
+    }
+  });
+
   it('riddle/core reaches no Vitest at all', () => {
     const { packages } = reach(path.join(src, 'core.ts'));
     expect([...packages].filter((p) => p === 'vitest' || p.startsWith('vitest/') || p === 'vite')).toEqual([]);
