@@ -676,6 +676,13 @@ function resolveAnew(
     }
     const [first, ...more] = suiteRuleProblems(summary.rule ?? [], arms, rubric.refusal);
     if (first) throw new TrialDeclarationError(site, formatPath(first.path), first.problem, more);
+    const k = summary.repeated?.rule?.k;
+    if (k !== undefined && k > n)
+      throw new TrialDeclarationError(
+        site,
+        'summary.repeated.rule.k',
+        `pass^${k} needs ${k} attempts of each case, but repeat.n is ${n}; declare k ≤ ${n} or more attempts`,
+      );
   }
   const stop = resolveStop(site, repeat.stop);
   const suite: TrialSuite = {

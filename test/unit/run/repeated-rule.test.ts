@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import type { Outcome, Verdict } from '../../../src/model/index.js';
 import { renderTerminal } from '../../../src/report/index.js';
-import { resolveTrial, runTrial, type SuiteDeclaration } from '../../../src/run/index.js';
+import { resolveTrial, runTrial, TrialDeclarationError, type SuiteDeclaration } from '../../../src/run/index.js';
 import { anEnvironment } from '../builders.js';
 
 const site = { name: 'repeated suite', file: 'trials/repeated.test.ts', path: [], line: 3 };
@@ -138,5 +138,14 @@ describe('a suite of repeated attempts with a declared pass^k rule', () => {
     expect(outcome.judgment.reason).toMatch(
       /^suite rule FAIL \(1 PASS, 1 FAIL, 0 UNKNOWN of 2 checks\): pass\^2 ≥ 0\.5/,
     );
+  });
+
+  it('refuses a rule over more attempts than each case runs, naming the field', () => {
+    const declared = declaration(1, 1, { k: 5, atLeast: 0.5 });
+    expect(() => resolveTrial(site, declared)).toThrow(TrialDeclarationError);
+    expect(() => resolveTrial(site, declared)).toThrow(
+      /trials\/repeated\.test\.ts:3\): summary\.repeated\.rule\.k: pass\^5 needs 5 attempts of each case, but repeat\.n is 4/,
+    );
+    expect(() => resolveTrial(site, declaration(1, 1, { k: 4, atLeast: 0.5 }))).not.toThrow();
   });
 });
