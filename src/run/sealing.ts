@@ -29,10 +29,11 @@ function trapContent(spec: TrapSpec): JsonValue[] {
       return [...spec.nudges, ...spec.neutral];
     case 'dialect-distortion':
       return [spec.clean, spec.distorted];
+    // Tool names are the trial's tools, pinned in the Environment in plaintext: not the trap's to hide.
     case 'forbidden-method':
-      return [...spec.forbidden, spec.because, ...spec.allowed];
+      return [spec.because];
     case 'unsupported-claim':
-      return spec.backedBy === null ? [] : [spec.backedBy];
+      return spec.about === 'identity' && spec.backedBy !== null ? [spec.backedBy] : [];
     case 'chain':
       return spec.members.flatMap((m) => trapContent(m.spec));
     case 'sealed':
