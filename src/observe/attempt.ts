@@ -9,6 +9,7 @@ import {
   type Round,
   type RowChanges,
 } from '../model/index.js';
+import { runsACommand } from './composition-subject.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
@@ -146,7 +147,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   let filesBefore: FolderSnapshot | null = null;
   const finishers: { name: string; finish: () => Promise<RowChanges[]> }[] = [];
   try {
-    if ((plan.fixtures ?? null) !== null || plan.subject.kind === 'command') {
+    if ((plan.fixtures ?? null) !== null || runsACommand(plan.subject)) {
       held.sandbox = await createSandbox(plan.fixtures ?? null, `${plan.arm}-${plan.attempt}`);
     }
     const workspace = held.sandbox?.path ?? null;

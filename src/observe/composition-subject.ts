@@ -18,7 +18,7 @@ import {
 import type { Composition } from './composition.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import type { CompositionGraph, HandoffDeclaration } from './composition-suite.js';
-import type { AttemptContext, RoundFailure, SubjectResponse } from './subject.js';
+import type { AttemptContext, RoundFailure, Subject, SubjectResponse } from './subject.js';
 
 /** Schema problems kept per check: enough to act on, bounded against hostile payloads. */
 const MAX_ISSUES = 10;
@@ -395,4 +395,14 @@ async function snapshot(workspace: string, retainBytes: number): Promise<FolderS
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the subject runs a command: itself, or one of its compositions. A command runs in the attempt's workspace,
+ * so its attempts get one even without fixtures (a Composition Suite is an in-process subject around its parts).
+ */
+export function runsACommand(subject: Pick<Subject, 'kind' | 'composition'>): boolean {
+  return (
+    subject.kind === 'command' || (subject.composition?.compositions.some((c) => c.subject.kind === 'command') ?? false)
+  );
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, expect as vitestExpect } from 'vitest';
 import { z } from 'zod';
 import { summarizeCompositions } from '../../../src/aggregate/index.js';
 import { CompositionTrace, type AttemptRecord } from '../../../src/model/index.js';
@@ -16,6 +16,8 @@ import {
   type AttemptContext,
 } from '../../../src/observe/index.js';
 import { compositionLines } from '../../../src/report/index.js';
+import { resolveTrial, runTrial } from '../../../src/run/index.js';
+import { anEnvironment } from '../builders.js';
 import { observation } from '../evaluate/helpers.js';
 import { fakeContext } from './pipeline.js';
 
@@ -228,5 +230,32 @@ describe('compositions run by a command, an HTTP service, a replay and a functio
     } finally {
       down.close();
     }
+  });
+
+  it('a trial through a suite with a command composition gives each attempt a workspace, though it has no fixtures', async () => {
+    const resolved = resolveTrial(
+      { name: 'newsletter', file: 'trials/newsletter.test.ts', path: [] },
+      {
+        subject: suite(service.url),
+        rubric: { criteria: { archives: { description: 'archives the approved draft', needs: 'text' } } },
+        checks: { archives: (o) => void vitestExpect(o.reply).toEqual({ archived: 'archive.txt' }) },
+        case: { input: { topic: 'riddle' }, expect: ['archives'] },
+        repeat: { n: 2, stop: 'fixed' },
+      },
+    );
+    const outcome = await runTrial(
+      { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+      { clock: { now: () => 0 }, expect: vitestExpect },
+    );
+    expect(outcome.attempts.map((a) => [a.status, a.verdict])).toEqual([
+      ['completed', 'PASS'],
+      ['completed', 'PASS'],
+    ]);
+    expect(outcome.compositions?.results.map((r) => [r.composition, r.verdict, r.observed?.files])).toEqual([
+      ['outliner', 'UNKNOWN', 2],
+      ['writer', 'UNKNOWN', 0],
+      ['reviewer', 'UNKNOWN', 0],
+      ['archiver', 'UNKNOWN', 2],
+    ]);
   });
 });
