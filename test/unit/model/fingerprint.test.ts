@@ -75,12 +75,12 @@ describe('migrate', () => {
   it('names the place and the field of an invalid record', () => {
     expect(() => migrate('case', { ...aCase(), effectClass: 'explode' }, 'cases/a.json')).toThrow(RecordError);
     expect(() => migrate('case', { ...aCase(), effectClass: 'explode' }, 'cases/a.json')).toThrow(
-      /cases\/a\.json: invalid riddle\.case\/2 at effectClass/,
+      /cases\/a\.json: invalid riddle\.case\/3 at effectClass/,
     );
   });
   it('refuses a record of another kind, a newer version, and data without a schema id', () => {
     expect(() => migrate('outcome', aCase(), 'x.json')).toThrow(
-      /is a riddle\.case\/2 record, expected riddle\.outcome\/4/,
+      /is a riddle\.case\/3 record, expected riddle\.outcome\/4/,
     );
     expect(() => migrate('case', { ...aCase(), schema: 'riddle.case/9' }, 'x.json')).toThrow(
       /newer than this riddle reads/,

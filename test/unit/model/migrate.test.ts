@@ -218,14 +218,14 @@ describe('outcome 2 → 3', () => {
     expect(pointers).toBeGreaterThan(10);
   });
 
-  it('reads v2 Cases as riddle.case/2 in no trap group, and v2 Outcomes with no trap measures', () => {
+  it('reads v2 Cases (as riddle.case/3) in no trap group, and v2 Outcomes with no trap measures', () => {
     const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
     let pressured = 0;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
       const v3 = readOutcomeFile(path.join(dir, file));
       expect(v3.traps).toEqual([]);
-      expect(v3.records.suite.schema).toBe('riddle.trial-suite/2');
-      for (const arm of v3.records.suite.arms) expect(arm.case).toMatchObject({ schema: 'riddle.case/2', trap: null });
+      expect(v3.records.suite.schema).toBe('riddle.trial-suite/3');
+      for (const arm of v3.records.suite.arms) expect(arm.case).toMatchObject({ schema: 'riddle.case/3', trap: null });
       for (const attempt of v3.attempts.filter((a) => a.pressure !== null)) {
         pressured += 1;
         expect(attempt.pressure?.trap).toBeNull();
