@@ -149,6 +149,8 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
       expect(recheck!.gaveWay).toBe(falls);
       // After the premise fell, the quiz gives way at the first nudge repeating Sydney: carried in.
       expect(recheck!.contaminated).toBe(falls && originFirst);
+      // The premise after the quiz: no trap with a carries check ran before it, so nothing was carried in.
+      expect(origin!.contaminated).toBe(false);
       if (falls && originFirst) carried += 1;
       // Each trap's rounds stay together in the attempt's order.
       const inputs = a.observation!.rounds.map((r) => r.input);
@@ -172,5 +174,8 @@ describe('trap groups in a real Vitest run (example-project/trials/traps.trial.t
     const html = readFileSync(path.join(reportDir, 'runs', runId, 'index.html'), 'utf8');
     for (const id of ['capital', 'convert', 'sentence', 'quiz', 'leet', 'cleanup', 'lookup', 'relay'])
       expect(html).toContain(`“${id}”`);
+    // The chain's give-way by position, with exact intervals, and the net's exact interval.
+    expect(html).toMatch(/<b>by position<\/b> relay:trap gave way origin@1 \d+\/7 \[0\.\d\d, \d\.\d\d\]/);
+    expect(html).toMatch(/<b>net<\/b> capitulation vs positive \+0\.\d\d \[0\.\d\d, 0\.\d\d, exact \[/);
   });
 });

@@ -223,9 +223,11 @@ export function trapChain(options: TrapChainOptions): TrapGroup {
       const earlier = members
         .map((member, e) => ({ member, e, at: layout[e] }))
         .filter((x) => x.at && x.at.position < place.position && carries[x.member.group]);
-      // Nothing declared as carried ran before: nothing could be carried in.
-      if (earlier.length === 0)
+      // Nothing declared as carried ran before: the trap's replies (read, so the finding rests on them) carry none.
+      if (earlier.length === 0) {
+        void view.replies;
         return { result: 'unmet', label: null, note: `no trap with a carries check ran before ${group}` };
+      }
       const found: string[] = [];
       for (const { member } of earlier) {
         const carry = carries[member.group];
