@@ -9,7 +9,7 @@ import {
   type Round,
   type RowChanges,
 } from '../model/index.js';
-import { runsACommand } from './composition-subject.js';
+import { runsA } from './composition-subject.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
@@ -50,7 +50,7 @@ export interface AttemptPlan {
   observers?: readonly RowObserver[];
   /**
    * `mcp`: also serve the tools over MCP on loopback (context.mcp); `direct`: only through context.tools.
-   * Default: `mcp` for command and HTTP subjects offered tools, `direct` otherwise.
+   * Default: `mcp` for command and HTTP subjects (or Composition Suites with such parts) offered tools, `direct` otherwise.
    */
   toolServer?: 'mcp' | 'direct';
   /** Largest changed file whose text is retained, in bytes (default DEFAULT_RETAIN_FILE_BYTES); larger ones by hash. */
@@ -147,7 +147,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   let filesBefore: FolderSnapshot | null = null;
   const finishers: { name: string; finish: () => Promise<RowChanges[]> }[] = [];
   try {
-    if ((plan.fixtures ?? null) !== null || runsACommand(plan.subject)) {
+    if ((plan.fixtures ?? null) !== null || runsA(plan.subject, 'command')) {
       held.sandbox = await createSandbox(plan.fixtures ?? null, `${plan.arm}-${plan.attempt}`);
     }
     const workspace = held.sandbox?.path ?? null;
@@ -164,8 +164,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       elapsedMs: () => plan.clock.now() - roundsStarted,
     });
     const serve =
-      plan.toolServer ??
-      (plan.tools.length > 0 && (plan.subject.kind === 'command' || plan.subject.kind === 'http') ? 'mcp' : 'direct');
+      plan.toolServer ?? (plan.tools.length > 0 && runsA(plan.subject, 'command', 'http') ? 'mcp' : 'direct');
     stage = 'MCP tool server';
     if (serve === 'mcp') held.server = await serveToolsOverMcp(held.gateway);
   } catch (error) {

@@ -398,11 +398,13 @@ async function snapshot(workspace: string, retainBytes: number): Promise<FolderS
 }
 
 /**
- * Whether the subject runs a command: itself, or one of its compositions. A command runs in the attempt's workspace,
- * so its attempts get one even without fixtures (a Composition Suite is an in-process subject around its parts).
+ * Whether the subject runs one of `kinds`: itself, or one of its compositions (a Composition Suite is an in-process
+ * subject around its parts). A command runs in the attempt's workspace, so its attempts get one even without fixtures;
+ * a command or a service reaches the attempt's tools over MCP, so they are served there.
  */
-export function runsACommand(subject: Pick<Subject, 'kind' | 'composition'>): boolean {
+export function runsA(subject: Pick<Subject, 'kind' | 'composition'>, ...kinds: Subject['kind'][]): boolean {
   return (
-    subject.kind === 'command' || (subject.composition?.compositions.some((c) => c.subject.kind === 'command') ?? false)
+    kinds.includes(subject.kind) ||
+    (subject.composition?.compositions.some((c) => kinds.includes(c.subject.kind)) ?? false)
   );
 }

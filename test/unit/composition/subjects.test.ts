@@ -38,21 +38,23 @@ process.stdin.on('end', () => {
 });`;
 
 /** The writer, a service on loopback: answers each POST with a draft of the outline it was handed. */
-function writerService(): Promise<{ server: Server; url: string; requests: unknown[] }> {
+function writerService(): Promise<{ server: Server; url: string; requests: unknown[]; mcpUrls: unknown[] }> {
   const requests: unknown[] = [];
+  const mcpUrls: unknown[] = [];
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (c) => (body += c));
     request.on('end', () => {
-      const { input } = JSON.parse(body) as { input: { topic: string; sections: string[] } };
+      const { input, mcpUrl } = JSON.parse(body) as { input: { topic: string; sections: string[] }; mcpUrl: unknown };
       requests.push(input);
+      mcpUrls.push(mcpUrl);
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify({ reply: { text: `${input.topic}: ${input.sections.join(', ')}` } }));
     });
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests }),
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests, mcpUrls }),
     ),
   );
 }
@@ -241,6 +243,15 @@ describe('compositions run by a command, an HTTP service, a replay and a functio
         checks: { archives: (o) => void vitestExpect(o.reply).toEqual({ archived: 'archive.txt' }) },
         case: { input: { topic: 'riddle' }, expect: ['archives'] },
         repeat: { n: 2, stop: 'fixed' },
+        tools: [
+          {
+            name: 'notify',
+            description: 'tell the team',
+            effect: 'none',
+            inputSchema: { type: 'object' },
+            run: () => 'ok',
+          },
+        ],
       },
     );
     const outcome = await runTrial(
@@ -251,6 +262,10 @@ describe('compositions run by a command, an HTTP service, a replay and a functio
       ['completed', 'PASS'],
       ['completed', 'PASS'],
     ]);
+    // The service composition is offered the attempt's tools over MCP, as an HTTP subject alone would be.
+    expect(service.mcpUrls.slice(-2)).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), expect.any(String)]);
+    // The archiver's direct call of the offered tool is its own, admitted.
+    expect(outcome.compositions?.results.find((r) => r.composition === 'archiver')?.observed?.toolErrors).toBe(0);
     expect(outcome.compositions?.results.map((r) => [r.composition, r.verdict, r.observed?.files])).toEqual([
       ['outliner', 'UNKNOWN', 2],
       ['writer', 'UNKNOWN', 0],
