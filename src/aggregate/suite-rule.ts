@@ -11,7 +11,6 @@ import type {
   TrialJudgment,
   Verdict,
 } from '../model/index.js';
-import { describeSuiteCheck } from '../model/index.js';
 import { atMost, clearlyBelow } from '../statistics/index.js';
 import { resolveSuiteOptions, summarizeSuite, type SuiteSource } from './suite.js';
 
@@ -184,29 +183,24 @@ export function decideSuiteRule(
   };
 }
 
-/** Checks the reason quotes; the rest are counted. */
-const MAX_QUOTED = 3;
-
 /**
  * The trial's judgment under a declared suite rule: the rule's verdict replaces the one the rows gave (one attempt
  * per row cannot decide a row), and the test outcome follows `passOn` for it. A blocked trial or one cut short keeps
- * its UNKNOWN: the rule needs the whole suite. Without a rule the judgment is returned as it is.
+ * its UNKNOWN: the rule needs the whole suite. Without a rule the judgment is returned as it is. The decision is the
+ * data (`Outcome.suiteRule`); `reason` words it (report/reasons.ts `suiteRuleReasonText`), so no sentence is built here.
  */
 export function judgeBySuiteRule(
   judgment: TrialJudgment,
   decision: SuiteRuleDecision | null,
   passOn: readonly Verdict[],
+  reason: (decision: SuiteRuleDecision) => string,
 ): TrialJudgment {
   if (decision === null || judgment.blocked !== null || judgment.incomplete) return judgment;
   const verdict: Verdict = decision.verdict;
-  const count = (d: SuiteRuleVerdict) => decision.checks.filter((c) => c.decision === d).length;
-  const deciding = decision.checks.filter((c) => c.decision === verdict);
-  const quoted = deciding.slice(0, MAX_QUOTED).map((c) => describeSuiteCheck(c, decision));
-  if (deciding.length > MAX_QUOTED) quoted.push(`and ${deciding.length - MAX_QUOTED} more ${verdict}`);
   return {
     ...judgment,
     verdict,
-    reason: `suite rule ${verdict} (${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${decision.checks.length} checks): ${quoted.join('; ')}`,
+    reason: reason(decision),
     testOutcome: passOn.includes(verdict) ? 'pass' : 'fail',
   };
 }

@@ -1,4 +1,13 @@
-import type { ArmReason, ArmRule, ArmSummary, TrialJudgment, UnsettledReading } from '../model/index.js';
+import {
+  describeSuiteCheck,
+  type ArmReason,
+  type ArmRule,
+  type ArmSummary,
+  type SuiteRuleDecision,
+  type SuiteRuleVerdict,
+  type TrialJudgment,
+  type UnsettledReading,
+} from '../model/index.js';
 import type { TrialReason } from '../aggregate/index.js';
 
 const fmt = (x: number) => x.toFixed(3);
@@ -59,6 +68,19 @@ const READINGS: Record<UnsettledReading['suggested'][number], string> = {
 export function unsettledText(unsettled: UnsettledReading): string {
   const needed = unsettled.attemptsNeeded;
   return `not settled: the point rates suggest ${unsettled.suggested.map((k) => READINGS[k]).join(' and ')}, but on ${unsettled.caseJudged} case and ${unsettled.controlJudged} control attempts the intervals do not support it; ${needed === null ? 'no number of attempts at these rates would' : `about ${needed} judged attempts per side at these rates would settle it`}`;
+}
+
+/** Checks a suite rule's reason quotes; the rest are counted. */
+const MAX_QUOTED_CHECKS = 3;
+
+/** Why a declared suite rule decided the trial, in one line: the checks by decision, then those of its verdict. */
+export function suiteRuleReasonText(decision: SuiteRuleDecision): string {
+  const { verdict, checks } = decision;
+  const count = (d: SuiteRuleVerdict) => checks.filter((c) => c.decision === d).length;
+  const deciding = checks.filter((c) => c.decision === verdict);
+  const quoted = deciding.slice(0, MAX_QUOTED_CHECKS).map((c) => describeSuiteCheck(c, decision));
+  if (deciding.length > MAX_QUOTED_CHECKS) quoted.push(`and ${deciding.length - MAX_QUOTED_CHECKS} more ${verdict}`);
+  return `suite rule ${verdict} (${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${checks.length} checks): ${quoted.join('; ')}`;
 }
 
 /** Arms whose reasons the trial's reason quotes; a data-driven suite's other arms are counted, not quoted. */

@@ -26,6 +26,7 @@ import { concealHoldout } from './holdout.js';
 import { outcomeId } from './outcome-id.js';
 import type { StreamedAttempts } from './attempt-stream.js';
 import type { TrialPlan } from './run-trial.js';
+import { suiteRuleReasonText } from '../report/reasons.js';
 
 export interface OutcomeParts {
   plan: Pick<TrialPlan, 'suite' | 'rubric' | 'environment' | 'prices' | 'registration' | 'holdout'> & {
@@ -114,7 +115,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
   const suiteSummary = tables ? summarizeSuite(source, tables) : null;
   // A declared suite rule decides the trial from the suite's rates, not from its rows one by one.
   const suiteRule = tables && suiteSummary ? decideSuiteRule(source, tables, suiteSummary) : null;
-  const judgment = judgeBySuiteRule(parts.judgment, suiteRule, suite.aggregation.passOn);
+  const judgment = judgeBySuiteRule(parts.judgment, suiteRule, suite.aggregation.passOn, suiteRuleReasonText);
   const compositions = summarizeCompositions(
     parts.compositionSuite ?? null,
     parts.attempts,

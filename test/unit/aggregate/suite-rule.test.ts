@@ -3,6 +3,7 @@ import { combineChecks, decideCheck, decideSuiteRule, judgeBySuiteRule } from '.
 import { summarizeSuite, type SuiteRuleConditionDeclaration, type SuiteSource } from '../../../src/aggregate/suite.js';
 import type { SuiteSummaryOptions, TrialJudgment } from '../../../src/model/index.js';
 import { fingerprint } from '../../../src/model/index.js';
+import { suiteRuleReasonText } from '../../../src/report/reasons.js';
 import { clopperPearson } from '../../../src/statistics/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
 
@@ -179,20 +180,24 @@ describe('the trial judgment under a rule', () => {
   const decision = decide(suite({ a: clean }, [{ rate: 'correctRefusal', atLeast: 0.9 }]));
 
   it("is the rule's verdict, with the test outcome following passOn", () => {
-    const judged = judgeBySuiteRule(rows, decision, ['PASS']);
+    const judged = judgeBySuiteRule(rows, decision, ['PASS'], suiteRuleReasonText);
     expect(judged).toMatchObject({ verdict: 'PASS', testOutcome: 'pass' });
     expect(judged.reason).toMatch(
       /^suite rule PASS \(1 PASS, 0 FAIL, 0 UNKNOWN of 1 checks\): correct refusal ≥ 0\.9: 1\.000/,
     );
-    expect(judgeBySuiteRule(rows, decision, ['FAIL']).testOutcome).toBe('fail');
+    expect(judgeBySuiteRule(rows, decision, ['FAIL'], suiteRuleReasonText).testOutcome).toBe('fail');
   });
 
   it('a blocked or cut-short trial keeps its UNKNOWN; without a rule nothing changes', () => {
-    expect(judgeBySuiteRule({ ...rows, incomplete: true }, decision, ['PASS']).verdict).toBe('UNKNOWN');
-    expect(judgeBySuiteRule({ ...rows, blocked: 'db down', testOutcome: 'skip' }, decision, ['PASS'])).toMatchObject({
+    expect(judgeBySuiteRule({ ...rows, incomplete: true }, decision, ['PASS'], suiteRuleReasonText).verdict).toBe(
+      'UNKNOWN',
+    );
+    expect(
+      judgeBySuiteRule({ ...rows, blocked: 'db down', testOutcome: 'skip' }, decision, ['PASS'], suiteRuleReasonText),
+    ).toMatchObject({
       verdict: 'UNKNOWN',
       testOutcome: 'skip',
     });
-    expect(judgeBySuiteRule(rows, null, ['PASS'])).toBe(rows);
+    expect(judgeBySuiteRule(rows, null, ['PASS'], suiteRuleReasonText)).toBe(rows);
   });
 });
