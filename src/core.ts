@@ -539,6 +539,7 @@ export {
   armTally,
   formatProgress,
   armReasonText,
+  suiteRuleReasonText,
   trialReasonText,
   unsettledText,
   renderJobSummary,
