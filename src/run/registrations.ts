@@ -66,6 +66,26 @@ function read(file: string): Registrations {
   return parsed.data;
 }
 
+/** Plain JSON with every null-valued object field dropped (array elements are kept as they are, nulls too). */
+function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNullFields(v)]),
+  );
+}
+
+/**
+ * The fingerprint a policy is registered by. A null field and an omitted one both say "not declared" (records store
+ * null since riddle.trial-suite/3, earlier ones omitted the key), so the fingerprint reads them alike: a policy
+ * registered by an earlier version is not reported as changed when only its record's convention moved.
+ */
+function policyFingerprint(policy: DeclaredPolicy): string {
+  return fingerprint(withoutNullFields(policy));
+}
+
 /**
  * Compare a trial's declared policy with the one registered at its first run. `accept` (RIDDLE_ACCEPT_POLICY=1)
  * takes a changed policy on purpose, as `-u` does for snapshots; without it a change is reported, never silent.
@@ -76,7 +96,7 @@ export function checkRegistration(
   policy: DeclaredPolicy,
   accept: boolean,
 ): RegistrationCheck {
-  const current = fingerprint(policy);
+  const current = policyFingerprint(policy);
   const registered = read(path.join(root, REGISTRATIONS_FILE)).trials[trialId];
   if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
   const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };

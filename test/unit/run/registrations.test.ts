@@ -76,3 +76,28 @@ describe('registrations read once per change of the file', () => {
     expect(Object.keys(after.trials)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 });
+
+describe('a policy registered before its record stored absent options as null', () => {
+  test('reads omitted and null options alike, and a declared option as a change', async () => {
+    const root = project();
+    const withSummary = (summary: Record<string, unknown>): DeclaredPolicy => ({
+      ...policy(4),
+      aggregation: { matchedControl: 'each-arm', passOn: ['PASS'], summary },
+    });
+    // Registered when the TrialSuite record omitted undeclared summary options (riddle.trial-suite/2).
+    await register(root, 'suite', withSummary({ dataset: 'd', repeated: { rule: { k: 4, atLeast: 0.5 } } }), 'o-1');
+    const asNull = withSummary({
+      dataset: 'd',
+      criterion: null,
+      groupBy: null,
+      reference: null,
+      panel: null,
+      alpha: null,
+      repeated: { rule: { k: 4, atLeast: 0.5 } },
+      rule: null,
+    });
+    expect(checkRegistration(root, 'suite', asNull, false).status).toBe('unchanged');
+    const declared = withSummary({ dataset: 'd', repeated: { rule: { k: 4, atLeast: 0.5 } }, alpha: 0.01 });
+    expect(checkRegistration(root, 'suite', declared, false).status).toBe('changed');
+  });
+});
