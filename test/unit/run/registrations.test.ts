@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { Registrations, type DeclaredPolicy } from '../../../src/model/index.js';
+import { fingerprint, Registrations, type DeclaredPolicy } from '../../../src/model/index.js';
 import { checkRegistration, recordRegistration, REGISTRATIONS_FILE } from '../../../src/run/registrations.js';
 
 const policy = (n: number): DeclaredPolicy => ({
@@ -99,5 +99,21 @@ describe('a policy registered before its record stored absent options as null', 
     expect(checkRegistration(root, 'suite', asNull, false).status).toBe('unchanged');
     const declared = withSummary({ dataset: 'd', repeated: { rule: { k: 4, atLeast: 0.5 } }, alpha: 0.01 });
     expect(checkRegistration(root, 'suite', declared, false).status).toBe('changed');
+  });
+
+  test('reads a registration fingerprinted with its nulls (a trial without a summary: `summary: null`) as unchanged', () => {
+    const root = project();
+    const plain: DeclaredPolicy = {
+      ...policy(6),
+      aggregation: { matchedControl: 'each-arm', passOn: ['PASS'], summary: null },
+    };
+    const registrations: Registrations = {
+      schema: 'riddle.registrations/1',
+      trials: { t: { policy: fingerprint(plain), declared: plain, outcome: 'o-1' } },
+    };
+    mkdirSync(path.join(root, path.dirname(REGISTRATIONS_FILE)), { recursive: true });
+    writeFileSync(path.join(root, REGISTRATIONS_FILE), JSON.stringify(registrations));
+    expect(checkRegistration(root, 't', plain, false).status).toBe('unchanged');
+    expect(checkRegistration(root, 't', policy(7), false).status).toBe('changed');
   });
 });
