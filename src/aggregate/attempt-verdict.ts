@@ -21,6 +21,11 @@ export interface AttemptVerdictInput {
  * 7. otherwise PASS.
  * Criteria the Case neither expects nor forbids are recorded but do not move the verdict.
  */
+export function attemptVerdict(input: AttemptVerdictInput & { status: Exclude<AttemptStatus, 'completed'> }): {
+  verdict: 'UNKNOWN';
+  reason: string;
+};
+export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; reason: string };
 export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; reason: string } {
   if (input.status !== 'completed') {
     return {

@@ -65,6 +65,9 @@ const attemptFields = {
   sandbox: z.string().nullable(),
 };
 
+/** An attempt that did not complete is never a pass or a failure (aggregate/attempt-verdict, rule 1). */
+const NotCompletedVerdict = z.literal('UNKNOWN');
+
 /** What judging the attempt's Observation gave. */
 const judged = { findings: z.array(CriterionFinding), criteria: z.array(CriterionResult), claims: z.array(ClaimCheck) };
 /**
@@ -103,6 +106,7 @@ export const AttemptRecord = z.discriminatedUnion('status', [
   z.object({
     ...attemptFields,
     status: z.literal('evaluator_error'),
+    verdict: NotCompletedVerdict,
     observation: Observation,
     ...judged,
     error: AttemptError,
@@ -111,6 +115,7 @@ export const AttemptRecord = z.discriminatedUnion('status', [
   z.object({
     ...attemptFields,
     status: z.literal('subject_error'),
+    verdict: NotCompletedVerdict,
     observation: Observation.nullable(),
     ...judged,
     error: AttemptError,
@@ -119,6 +124,7 @@ export const AttemptRecord = z.discriminatedUnion('status', [
   z.object({
     ...attemptFields,
     status: z.literal('harness_error'),
+    verdict: NotCompletedVerdict,
     observation: Observation.nullable(),
     ...notJudged,
     error: AttemptError,
@@ -126,6 +132,7 @@ export const AttemptRecord = z.discriminatedUnion('status', [
   z.object({
     ...attemptFields,
     status: z.literal('blocked'),
+    verdict: NotCompletedVerdict,
     observation: z.null(),
     ...notJudged,
     error: AttemptError,

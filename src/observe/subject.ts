@@ -30,7 +30,10 @@ export interface RoundResources {
   peakRssBytes: number | null;
 }
 
-/** Why a round failed, as data: the attempt gets this status and keeps everything observed so far. */
+/**
+ * Why a round failed, as data: the attempt gets this status and keeps everything observed so far, except a blocked
+ * attempt, which keeps only what was unavailable (run/attempt: it did not run as declared).
+ */
 export interface RoundFailure {
   /**
    * `subject_error`: the subject crashed, broke its protocol or hit a stop condition; `harness_error`: riddle could

@@ -73,16 +73,27 @@ describe('the attempt record is a union tagged by status', () => {
     expect(problem({ ...completed, error })).toMatch(/^error: .*null/i);
     expect(problem({ ...blocked, criteria: [criterion] })).toMatch(/^criteria: /);
     expect(problem({ ...blocked, status: 'harness_error', criteria: [criterion] })).toMatch(/^criteria: /);
-    expect(problem({ ...completed, status: 'evaluator_error', error, pressure: pressureRecord })).toMatch(
-      /^pressure: /,
-    );
+    expect(
+      problem({ ...completed, status: 'evaluator_error', verdict: 'UNKNOWN', error, pressure: pressureRecord }),
+    ).toMatch(/^pressure: /);
   });
 
   it('requires what a status needs: an error for every status but completed, an Observation for a judged one', () => {
     expect(problem({ ...blocked, error: null })).toMatch(/^error: /);
     expect(problem({ ...blocked, status: 'subject_error', error: null })).toMatch(/^error: /);
     expect(problem({ ...completed, observation: null })).toMatch(/^observation: /);
-    expect(problem({ ...completed, status: 'evaluator_error', error, observation: null })).toMatch(/^observation: /);
+    expect(problem({ ...completed, status: 'evaluator_error', verdict: 'UNKNOWN', error, observation: null })).toMatch(
+      /^observation: /,
+    );
+  });
+
+  it('refuses any verdict but UNKNOWN for an attempt that did not complete (an error or a block never passes)', () => {
+    expect(problem({ ...blocked, verdict: 'PASS' })).toMatch(/^verdict: .*UNKNOWN/);
+    expect(problem({ ...blocked, status: 'harness_error', verdict: 'FAIL' })).toMatch(/^verdict: .*UNKNOWN/);
+    expect(problem({ ...completed, status: 'subject_error', error, verdict: 'PASS' })).toMatch(/^verdict: .*UNKNOWN/);
+    expect(problem({ ...completed, status: 'evaluator_error', error, verdict: 'CONTRADICTED' })).toMatch(
+      /^verdict: .*UNKNOWN/,
+    );
   });
 
   it('names the accepted statuses for an unknown one', () => {
