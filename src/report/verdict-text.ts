@@ -61,7 +61,15 @@ function sampleLines(outcome: Outcome): string[] {
 
 /** The failure message of a trial's test: the verdict, why, and each arm's distribution. */
 export function formatVerdictFailure(outcome: Outcome): string {
+  // A verdict the test would pass on fails it only because the declared policy changed after results were seen
+  // (run/conduct trialTestResult): the message leads with that, not with a verdict that reads as a pass.
+  const policyChanged = outcome.registration?.status === 'changed' && outcome.judgment.testOutcome !== 'fail';
   const lines = [
+    ...(policyChanged
+      ? [
+          `the declared policy changed after results were seen (earlier Outcome ${outcome.registration?.earlierOutcome}): the test fails until the new policy is accepted on purpose with RIDDLE_ACCEPT_POLICY=1, or the registered one is declared again`,
+        ]
+      : []),
     `trial verdict ${outcome.judgment.verdict}: ${outcome.judgment.reason}`,
     ...outcome.arms.map(
       (arm) =>
@@ -69,7 +77,9 @@ export function formatVerdictFailure(outcome: Outcome): string {
     ),
     ...sampleLines(outcome),
     ...outcome.warnings.map((w) => `  warning: ${w}`),
-    `  (the test passes on ${outcome.records.suite.aggregation.passOn.join(', ')}; set passOn to change that)`,
+    ...(policyChanged
+      ? []
+      : [`  (the test passes on ${outcome.records.suite.aggregation.passOn.join(', ')}; set passOn to change that)`]),
   ];
   return neutraliseText(lines.join('\n'));
 }

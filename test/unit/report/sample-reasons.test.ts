@@ -68,5 +68,23 @@ describe('sample reasons in a failing trial’s message', () => {
     });
     expect(passing.judgment.verdict).toBe('PASS');
     expect(sampleReasons(passing)).toEqual([]);
+
+    // A PASS fails its test only when the declared policy changed after results were seen: the message says so first.
+    const changed = {
+      ...passing,
+      registration: {
+        status: 'changed' as const,
+        policy: 'sha256:new',
+        registeredPolicy: 'sha256:old',
+        earlierOutcome: 'sha256:earlier',
+      },
+    };
+    const message = formatVerdictFailure(changed);
+    expect(message.split('\n')[0]).toMatch(
+      /^the declared policy changed after results were seen \(earlier Outcome sha256:earlier\)/,
+    );
+    expect(message).toContain('RIDDLE_ACCEPT_POLICY=1');
+    expect(message).not.toContain('the test passes on');
+    expect(formatVerdictFailure(passing)).not.toContain('policy changed');
   });
 });
