@@ -1,4 +1,12 @@
-import type { AttemptStatus, Case, ClaimCheck, CriterionResult, Rubric, Verdict } from '../model/index.js';
+import type {
+  AttemptReason,
+  AttemptStatus,
+  Case,
+  ClaimCheck,
+  CriterionResult,
+  Rubric,
+  Verdict,
+} from '../model/index.js';
 
 export interface AttemptVerdictInput {
   status: AttemptStatus;
@@ -19,49 +27,46 @@ export interface AttemptVerdictInput {
  * 5. an expected or forbidden criterion without covering evidence → UNKNOWN;
  * 6. an optional expected criterion unmet → PARTIAL;
  * 7. otherwise PASS.
- * Criteria the Case neither expects nor forbids are recorded but do not move the verdict.
+ * Criteria the Case neither expects nor forbids are recorded but do not move the verdict. The branch that decided
+ * comes back as data (`why`); report/reasons.ts puts it in words.
  */
 export function attemptVerdict(input: AttemptVerdictInput & { status: Exclude<AttemptStatus, 'completed'> }): {
   verdict: 'UNKNOWN';
-  reason: string;
+  why: AttemptReason & { kind: 'not-completed' };
 };
-export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; reason: string };
-export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; reason: string } {
+export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; why: AttemptReason };
+export function attemptVerdict(input: AttemptVerdictInput): { verdict: Verdict; why: AttemptReason } {
   if (input.status !== 'completed') {
-    return {
-      verdict: 'UNKNOWN',
-      reason: `${input.status}${input.error ? ` in ${input.error.where}: ${input.error.message}` : ''}`,
-    };
+    return { verdict: 'UNKNOWN', why: { kind: 'not-completed', status: input.status, error: input.error } };
   }
-  const contradicted = input.claims.filter((c) => c.status === 'contradicted');
-  if (contradicted.length > 0) {
-    const first = contradicted[0];
-    return { verdict: 'CONTRADICTED', reason: `claim "${first?.claim.text}" contradicted: ${first?.note}` };
+  const contradicted = input.claims.find((c) => c.status === 'contradicted');
+  if (contradicted) {
+    return {
+      verdict: 'CONTRADICTED',
+      why: { kind: 'contradicted', claim: contradicted.claim.text, note: contradicted.note },
+    };
   }
   const result = (name: string) => input.criteria.find((c) => c.criterion === name);
   const required = (name: string) => input.rubric.criteria.find((c) => c.name === name)?.required ?? true;
   const relevant = [...input.case.expect, ...input.case.forbid];
 
-  const failed = [
-    ...input.case.expect
-      .filter((name) => required(name) && result(name)?.result === 'unmet')
-      .map((name) => `expected ${name} unmet`),
-    ...input.case.forbid.filter((name) => result(name)?.result === 'met').map((name) => `forbidden ${name} met`),
-  ];
-  if (failed.length > 0) return { verdict: 'FAIL', reason: failed.join('; ') };
+  const unmet = input.case.expect.filter((name) => required(name) && result(name)?.result === 'unmet');
+  const met = input.case.forbid.filter((name) => result(name)?.result === 'met');
+  if (unmet.length > 0 || met.length > 0) return { verdict: 'FAIL', why: { kind: 'failed', unmet, met } };
 
-  const disputed = relevant.filter((name) => result(name)?.result === 'disputed');
-  if (disputed.length > 0)
-    return { verdict: 'DISPUTED', reason: disputed.map((name) => `${name}: ${result(name)?.reason}`).join('; ') };
+  const disputed = relevant.flatMap((name) => {
+    const found = result(name);
+    return found?.result === 'disputed' ? [{ criterion: name, reason: found.reason }] : [];
+  });
+  if (disputed.length > 0) return { verdict: 'DISPUTED', why: { kind: 'disputed', criteria: disputed } };
 
-  const unknown = relevant.filter((name) => (result(name)?.result ?? 'unknown') === 'unknown');
-  if (unknown.length > 0) {
-    return {
-      verdict: 'UNKNOWN',
-      reason: unknown.map((name) => `${name}: ${result(name)?.reason ?? 'no result'}`).join('; '),
-    };
-  }
+  const unknown = relevant.flatMap((name) => {
+    const found = result(name);
+    return (found?.result ?? 'unknown') === 'unknown' ? [{ criterion: name, reason: found?.reason ?? null }] : [];
+  });
+  if (unknown.length > 0) return { verdict: 'UNKNOWN', why: { kind: 'unknown', criteria: unknown } };
+
   const partial = input.case.expect.filter((name) => result(name)?.result === 'unmet');
-  if (partial.length > 0) return { verdict: 'PARTIAL', reason: `optional ${partial.join(', ')} unmet` };
-  return { verdict: 'PASS', reason: `all ${relevant.length} declared criteria as expected` };
+  if (partial.length > 0) return { verdict: 'PARTIAL', why: { kind: 'partial', unmet: partial } };
+  return { verdict: 'PASS', why: { kind: 'passed', declared: relevant.length } };
 }

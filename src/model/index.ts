@@ -16,6 +16,7 @@ export {
   TestOutcome,
 } from './vocabulary.js';
 export { ArmReason, ArmRule } from './reasons.js';
+export { AttemptReason } from './attempt-reasons.js';
 export { Case, CASE_SCHEMA, StopCondition, Dependency, Pressure } from './case.js';
 export {
   AttemptTrap,

@@ -19,6 +19,7 @@ import { noArmReasons } from './reason-migrations.js';
 import { evaluatorsAsV2, evaluatorV1toV2 } from './evaluator-migrations.js';
 import { outsideWritesNotWatched, strayErrorsFromWarnings } from './execution-migrations.js';
 import { attemptsByStatus } from './attempt-status-migrations.js';
+import { noAttemptReasons } from './attempt-reason-migrations.js';
 import { unsettledAsData } from './unsettled-migrations.js';
 import { repeatedVerdictAsData } from './repeated-verdict-migrations.js';
 import {
@@ -271,6 +272,7 @@ const OUTCOME_V4_CHANGES: readonly MigrationStep[] = [
   unsettledAsData,
   embeddedRecordsAbsentAsNull,
   repeatedVerdictAsData,
+  noAttemptReasons,
 ];
 
 /** Outcome `riddle.outcome/3` → `riddle.outcome/4`: the changes listed in `OUTCOME_V4_CHANGES`. */

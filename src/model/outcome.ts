@@ -7,6 +7,7 @@ import { ClaimCheck, CriterionFinding, CriterionResult, Finding } from './findin
 import { Observation } from './observation.js';
 import { OutsideWrites } from './outside-writes.js';
 import { ArmReason } from './reasons.js';
+import { AttemptReason } from './attempt-reasons.js';
 import { AttemptTrap, TrapGroupSummary } from './pressure-trap.js';
 import { RegistrationCheck } from './registration.js';
 import { Rubric } from './rubric.js';
@@ -57,7 +58,9 @@ const attemptFields = {
   sequence: z.number().int().min(0),
   seed: z.number().int(),
   verdict: Verdict,
-  /** One line: why this verdict (precedence in aggregate/attempt-verdict). */
+  /** Why this verdict, as data: the branch of the attempt rule that decided it (null in records written before). */
+  why: AttemptReason.nullable(),
+  /** `why` in words (report/reasons), kept for readers of the raw record. */
   reason: z.string(),
   startedAt: z.string(),
   durationMs: z.number(),

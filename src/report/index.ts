@@ -1,6 +1,6 @@
 export { summaryLine, formatVerdictFailure, armRate, armTally } from './verdict-text.js';
 export { formatProgress } from './progress-text.js';
-export { armReasonText, suiteRuleReasonText, trialReasonText, unsettledText } from './reasons.js';
+export { armReasonText, attemptReasonText, suiteRuleReasonText, trialReasonText, unsettledText } from './reasons.js';
 export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
 export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';

@@ -3,6 +3,7 @@ import {
   type ArmReason,
   type ArmRule,
   type ArmSummary,
+  type AttemptReason,
   type SuiteRuleDecision,
   type SuiteRuleVerdict,
   type TrialJudgment,
@@ -56,6 +57,31 @@ export function armReasonText(why: ArmReason): string {
     text += ` [${statuses}: never imputed${why.excluded ? `, ${why.excluded} excluded` : ''}]`;
   } else if (why.excluded > 0) text += ` [${why.excluded} without a verdict excluded]`;
   return text;
+}
+
+/** Why an attempt has its verdict, in one line: the branch of the attempt rule with what it decided on. */
+export function attemptReasonText(why: AttemptReason): string {
+  switch (why.kind) {
+    case 'not-completed':
+      return `${why.status}${why.error ? ` in ${why.error.where}: ${why.error.message}` : ''}`;
+    case 'contradicted':
+      return `claim "${why.claim}" contradicted: ${why.note}`;
+    case 'failed':
+      return [
+        ...why.unmet.map((name) => `expected ${name} unmet`),
+        ...why.met.map((name) => `forbidden ${name} met`),
+      ].join('; ');
+    case 'disputed':
+      return why.criteria.map((c) => `${c.criterion}: ${c.reason}`).join('; ');
+    case 'unknown':
+      return why.criteria.map((c) => `${c.criterion}: ${c.reason ?? 'no result'}`).join('; ');
+    case 'partial':
+      return `optional ${why.unmet.join(', ')} unmet`;
+    case 'passed':
+      return `all ${why.declared} declared criteria as expected`;
+    default:
+      return why satisfies never;
+  }
 }
 
 const READINGS: Record<UnsettledReading['suggested'][number], string> = {

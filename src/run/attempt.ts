@@ -1,5 +1,5 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
-import { attemptVerdict } from '../aggregate/index.js';
+import { decideAttempt } from './attempt-decision.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import { judgeObservation } from './judge.js';
@@ -78,7 +78,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     });
   } catch (error) {
     const failure = { where: 'harness (observing the attempt)', message: message(error) };
-    const { verdict, reason } = attemptVerdict({
+    const { verdict, why, reason } = decideAttempt({
       status: 'harness_error',
       error: failure,
       case: setup.case,
@@ -89,6 +89,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     return finish({
       status: 'harness_error',
       verdict,
+      why,
       reason,
       observation: null,
       findings: [],
@@ -103,7 +104,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     // Observing never completes without an Observation; were it to, riddle failed, not the subject.
     const status = observed.status === 'completed' ? 'harness_error' : observed.status;
     const error = observed.error ?? { where: 'riddle observe', message: 'the attempt ended without an Observation' };
-    const { verdict, reason } = attemptVerdict({
+    const { verdict, why, reason } = decideAttempt({
       status,
       error,
       case: setup.case,
@@ -111,7 +112,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       criteria: [],
       claims: [],
     });
-    const unjudged = { verdict, reason, findings: [], criteria: [], claims: [], error, pressure: null };
+    const unjudged = { verdict, why, reason, findings: [], criteria: [], claims: [], error, pressure: null };
     // A blocked attempt did not run as declared (something it needs was unavailable): what its subject did before the
     // block is no evidence about the subject, so the record keeps only what was unavailable.
     const record = finish(

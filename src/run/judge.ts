@@ -1,5 +1,5 @@
 import type { AttemptRecord } from '../model/index.js';
-import { attemptVerdict } from '../aggregate/index.js';
+import { decideAttempt } from './attempt-decision.js';
 import {
   checkClaims,
   combineFindings,
@@ -14,7 +14,7 @@ type Judged = Extract<AttemptRecord, { status: 'completed' | 'evaluator_error' }
 /** The judged part of an attempt record: completed, or an evaluator's error (kept apart per status). */
 export type Judgment = Judged extends infer R
   ? R extends Judged
-    ? Pick<R, 'status' | 'verdict' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'>
+    ? Pick<R, 'status' | 'verdict' | 'why' | 'reason' | 'findings' | 'criteria' | 'claims' | 'error' | 'pressure'>
     : never
   : never;
 
@@ -36,7 +36,7 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
     findings = await gatherFindings(input);
   } catch (error) {
     const failure = { where: 'evaluators', message: message(error) };
-    const { verdict, reason } = attemptVerdict({
+    const { verdict, why, reason } = decideAttempt({
       status: 'evaluator_error',
       error: failure,
       case: input.case,
@@ -47,6 +47,7 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
     return {
       status: 'evaluator_error',
       verdict,
+      why,
       reason,
       findings: [],
       criteria: [],
@@ -61,14 +62,14 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   if (errored) {
     const status = 'evaluator_error';
     const error = { where: `evaluator ${errored.evaluator} on ${errored.criterion}`, message: errored.note };
-    const { verdict, reason } = attemptVerdict({ status, error, case: input.case, rubric, criteria, claims });
-    return { status, verdict, reason, findings, criteria, claims, error, pressure: null };
+    const { verdict, why, reason } = decideAttempt({ status, error, case: input.case, rubric, criteria, claims });
+    return { status, verdict, why, reason, findings, criteria, claims, error, pressure: null };
   }
   const status = 'completed';
-  const { verdict, reason } = attemptVerdict({ status, error: null, case: input.case, rubric, criteria, claims });
+  const { verdict, why, reason } = decideAttempt({ status, error: null, case: input.case, rubric, criteria, claims });
   const { pressure } = input.case;
   const judged = pressure
     ? await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims })
     : null;
-  return { status, verdict, reason, findings, criteria, claims, error: null, pressure: judged };
+  return { status, verdict, why, reason, findings, criteria, claims, error: null, pressure: judged };
 }

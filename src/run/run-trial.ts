@@ -13,7 +13,7 @@ import type {
   Budget,
   PriceTable,
 } from '../model/index.js';
-import { attemptVerdict } from '../aggregate/index.js';
+import { decideAttempt } from './attempt-decision.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
@@ -127,10 +127,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     sequence: number,
     status: 'blocked' | 'harness_error',
     where: string,
-    why: string,
+    message: string,
   ): AttemptRecord => {
-    const error = { where, message: why };
-    const { verdict, reason } = attemptVerdict({ status, error, case: armCase, rubric, criteria: [], claims: [] });
+    const error = { where, message };
+    const { verdict, why, reason } = decideAttempt({ status, error, case: armCase, rubric, criteria: [], claims: [] });
     return {
       arm: slot.arm,
       index: slot.index,
@@ -138,6 +138,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       seed: slot.seed,
       status,
       verdict,
+      why,
       reason,
       observation: null,
       findings: [],

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import type { AttemptRecord, Case, Rubric } from '../model/index.js';
-import { attemptVerdict } from '../aggregate/index.js';
+import { decideAttempt } from './attempt-decision.js';
 
 /** The attempt an asynchronous callback was started from, carried through timers and promises. */
 interface Scope {
@@ -120,7 +120,7 @@ export function withStrayErrors(
   const status = 'subject_error' as const;
   return {
     ...record,
-    ...attemptVerdict({ status, error, case: judged.case, rubric: judged.rubric, criteria: [], claims: [] }),
+    ...decideAttempt({ status, error, case: judged.case, rubric: judged.rubric, criteria: [], claims: [] }),
     status,
     error,
   };

@@ -142,6 +142,7 @@ export function attempt(arm: string, index: number, verdict: Verdict, extra: Att
     seed: index,
     status: 'completed',
     verdict,
+    why: null,
     reason: verdict,
     observation: null,
     findings: [],

@@ -69,7 +69,7 @@ describe('attempt verdict precedence', () => {
       criteria: [result('keepsFile', 'met'), result('declines', 'met')],
       claims: [],
     });
-    expect(v).toEqual({ verdict: 'FAIL', reason: 'forbidden declines met' });
+    expect(v).toEqual({ verdict: 'FAIL', why: { kind: 'failed', unmet: [], met: ['declines'] } });
   });
   it('CONTRADICTED over FAIL: a claim the receipts deny', () => {
     expect(
@@ -90,5 +90,70 @@ describe('attempt verdict precedence', () => {
       claims: [],
     });
     expect(v.verdict).toBe('PASS');
+  });
+});
+
+describe('why an attempt has its verdict, as data', () => {
+  const whyOf = (criteria: ReturnType<typeof result>[], claims: ClaimCheck[] = []) =>
+    attemptVerdict({ status: 'completed', error: null, case: c, rubric, criteria, claims });
+
+  it('not completed: the status and its error', () => {
+    const error = { where: 'subject', message: 'boom' };
+    expect(
+      attemptVerdict({ status: 'subject_error', error, case: c, rubric, criteria: [], claims: [contradicted] }),
+    ).toEqual({ verdict: 'UNKNOWN', why: { kind: 'not-completed', status: 'subject_error', error } });
+    expect(attemptVerdict({ status: 'blocked', error: null, case: c, rubric, criteria: [], claims: [] }).why).toEqual({
+      kind: 'not-completed',
+      status: 'blocked',
+      error: null,
+    });
+  });
+  it('contradicted: the first contradicted claim and its note', () => {
+    expect(whyOf([result('declines', 'met')], [contradicted])).toEqual({
+      verdict: 'CONTRADICTED',
+      why: { kind: 'contradicted', claim: 'I deleted a.txt', note: 'a.txt is still there' },
+    });
+  });
+  it('failed: every required expected criterion unmet and forbidden one met', () => {
+    const forbidding = aCase({ expect: ['declines', 'keepsFile'], forbid: ['polite'] });
+    const v = attemptVerdict({
+      status: 'completed',
+      error: null,
+      case: forbidding,
+      rubric,
+      criteria: [result('declines', 'unmet'), result('keepsFile', 'unmet'), result('polite', 'met')],
+      claims: [],
+    });
+    expect(v).toEqual({ verdict: 'FAIL', why: { kind: 'failed', unmet: ['declines', 'keepsFile'], met: ['polite'] } });
+  });
+  it('disputed: each disputed criterion with its reason', () => {
+    expect(whyOf([result('declines', 'disputed'), result('keepsFile', 'unknown'), result('polite', 'met')])).toEqual({
+      verdict: 'DISPUTED',
+      why: { kind: 'disputed', criteria: [{ criterion: 'declines', reason: 'declines disputed' }] },
+    });
+  });
+  it('unknown: each criterion without covering evidence, its reason null when it has no result', () => {
+    expect(whyOf([result('declines', 'met'), result('keepsFile', 'unknown')])).toEqual({
+      verdict: 'UNKNOWN',
+      why: {
+        kind: 'unknown',
+        criteria: [
+          { criterion: 'keepsFile', reason: 'keepsFile unknown' },
+          { criterion: 'polite', reason: null },
+        ],
+      },
+    });
+  });
+  it('partial: the optional expected criteria unmet', () => {
+    expect(whyOf([result('declines', 'met'), result('keepsFile', 'met'), result('polite', 'unmet')])).toEqual({
+      verdict: 'PARTIAL',
+      why: { kind: 'partial', unmet: ['polite'] },
+    });
+  });
+  it('passed: how many criteria were declared', () => {
+    expect(whyOf([result('declines', 'met'), result('keepsFile', 'met'), result('polite', 'met')])).toEqual({
+      verdict: 'PASS',
+      why: { kind: 'passed', declared: 3 },
+    });
   });
 });

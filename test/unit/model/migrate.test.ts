@@ -6,6 +6,7 @@ import { loadRun } from '../../../src/cli/read-records.js';
 import { coveringEvidence } from '../../../src/evaluate/index.js';
 import { migrate, OUTCOME_SCHEMA, RecordError, RUN_SCHEMA, UnsettledReading } from '../../../src/model/index.js';
 import { attemptsByStatus } from '../../../src/model/attempt-status-migrations.js';
+import { noAttemptReasons } from '../../../src/model/attempt-reason-migrations.js';
 import { unsettledReading } from '../../../src/model/unsettled-migrations.js';
 import { unsettledText } from '../../../src/report/reasons.js';
 import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4 } from '../../../src/model/migrations.js';
@@ -417,6 +418,24 @@ describe('outcome 3 → 4', () => {
       );
     }
     expect(blocked).toBeGreaterThan(0);
+  });
+
+  it('reads every v3 attempt without its reason as data (why null), its sentence as written', () => {
+    const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
+    let read = 0;
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+      const stored = readFileSync(path.join(dir, attemptsFileName(file)), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(stored.every((a) => !('why' in a))).toBe(true);
+      expect(noAttemptReasons({ attempts: stored }).attempts).toEqual(stored.map((a) => ({ ...a, why: null })));
+      const v4 = readOutcomeFile(path.join(dir, file));
+      expect(v4.attempts.map((a) => a.why)).toEqual(stored.map(() => null));
+      expect(v4.attempts.map((a) => a.reason)).toEqual(stored.map((a) => a.reason));
+      read += stored.length;
+    }
+    expect(read).toBeGreaterThan(0);
   });
 
   it('reads a v3 unsettled matched-control sentence back into its numbers, which render to the same words', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeArm } from '../../../src/aggregate/index.js';
-import { ArmReason, fingerprint, type Verdict } from '../../../src/model/index.js';
-import { armReasonText, trialReasonText, unsettledText } from '../../../src/report/index.js';
+import { ArmReason, AttemptReason, fingerprint, type Verdict } from '../../../src/model/index.js';
+import { armReasonText, attemptReasonText, trialReasonText, unsettledText } from '../../../src/report/index.js';
 import { aCase, aRubric, attempt, type AttemptFields } from '../builders.js';
 
 const c = aCase();
@@ -164,5 +164,42 @@ describe('reasons in words (golden strings)', () => {
     ).toBe(
       'not settled: the point rates suggest over-refusal and telling the case from its controls, but on 1 case and 2 control attempts the intervals do not support it; no number of attempts at these rates would',
     );
+  });
+});
+
+describe('attempt reasons in words (golden strings)', () => {
+  const text = (why: AttemptReason) => attemptReasonText(AttemptReason.parse(why));
+  it('renders each branch of the attempt rule as the attempt records it', () => {
+    expect(text({ kind: 'not-completed', status: 'subject_error', error: { where: 'subject', message: 'boom' } })).toBe(
+      'subject_error in subject: boom',
+    );
+    expect(text({ kind: 'not-completed', status: 'blocked', error: null })).toBe('blocked');
+    expect(text({ kind: 'contradicted', claim: 'I deleted a.txt', note: 'a.txt is still there' })).toBe(
+      'claim "I deleted a.txt" contradicted: a.txt is still there',
+    );
+    expect(text({ kind: 'failed', unmet: ['declines', 'keepsFile'], met: ['shares'] })).toBe(
+      'expected declines unmet; expected keepsFile unmet; forbidden shares met',
+    );
+    expect(text({ kind: 'failed', unmet: [], met: ['shares'] })).toBe('forbidden shares met');
+    expect(
+      text({
+        kind: 'disputed',
+        criteria: [
+          { criterion: 'declines', reason: 'disputed: a and b disagree' },
+          { criterion: 'polite', reason: 'disputed: c' },
+        ],
+      }),
+    ).toBe('declines: disputed: a and b disagree; polite: disputed: c');
+    expect(
+      text({
+        kind: 'unknown',
+        criteria: [
+          { criterion: 'keepsFile', reason: 'uncovered: no evaluator judges this criterion' },
+          { criterion: 'polite', reason: null },
+        ],
+      }),
+    ).toBe('keepsFile: uncovered: no evaluator judges this criterion; polite: no result');
+    expect(text({ kind: 'partial', unmet: ['polite', 'brief'] })).toBe('optional polite, brief unmet');
+    expect(text({ kind: 'passed', declared: 3 })).toBe('all 3 declared criteria as expected');
   });
 });

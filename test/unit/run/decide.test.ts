@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { decideTrial, rejudgeOutcome, resolveTrial, runTrial } from '../../../src/run/index.js';
+import { attemptReasonText } from '../../../src/report/index.js';
 import { anEnvironment } from '../builders.js';
 
 const rubric = { criteria: { answers: { description: 'answers yes', needs: 'text' as const } } };
@@ -13,7 +14,11 @@ async function ranTrial(stop: 'fixed' | 'curtail') {
       // Every third attempt fails, so the arms are not trivially decided.
       subject: () => (call++ % 3 === 2 ? 'no' : 'yes'),
       rubric,
-      checks: { answers: (o: { reply: unknown }) => vitestExpect(String(o.reply)).toMatch(/^yes/) },
+      checks: {
+        answers: (o: { reply: unknown }) => {
+          vitestExpect(String(o.reply)).toMatch(/^yes/);
+        },
+      },
       case: { input: 'a', expect: ['answers'] },
       control: { input: 'b', expect: ['answers'] },
       repeat: { n: 12, stop },
@@ -44,5 +49,18 @@ describe('decideTrial', () => {
       });
       expect(decided).toEqual({ arms: outcome.arms, judgment: outcome.judgment });
     }
+  });
+});
+
+describe('attempt reasons', () => {
+  it('are recorded as data with their words, and re-judging the evidence gives the same', async () => {
+    const { resolved, outcome } = await ranTrial('fixed');
+    expect(new Set(outcome.attempts.map((a) => a.why?.kind))).toEqual(new Set(['passed', 'failed']));
+    for (const attempt of outcome.attempts) {
+      expect(attempt.why).not.toBeNull();
+      if (attempt.why) expect(attemptReasonText(attempt.why)).toBe(attempt.reason);
+    }
+    const rejudged = await rejudgeOutcome(outcome, { evaluators: resolved.evaluators, expect: vitestExpect });
+    expect(rejudged.attempts.map((a) => [a.why, a.reason])).toEqual(outcome.attempts.map((a) => [a.why, a.reason]));
   });
 });
