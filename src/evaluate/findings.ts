@@ -34,6 +34,9 @@ function isNoEvidence(error: unknown): error is Error {
 
 function isCheckFinding(value: unknown): value is CheckFinding {
   if (typeof value !== 'object' || value === null) return false;
+  // Asked with `in` before anything is read: a concise check `(o) => expect(o.reply).toMatch(…)` returns Vitest's
+  // assertion, a proxy that throws on reading a property it does not know. Such an answer is a check that passed.
+  if (!('result' in value) || !('note' in value)) return false;
   const { result, note } = value as Partial<CheckFinding>;
   return (
     (result === 'met' || result === 'unmet' || result === 'unknown' || result === 'disputed') &&

@@ -145,6 +145,20 @@ describe('gatherFindings', () => {
     expect(findings[3]?.note).toContain('bug in the check');
   });
 
+  it('reads a concise check returning its assertion as a check (met or unmet), not an evaluator error', async () => {
+    const evaluator = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: { a: (v) => expect(v.reply).toBe('hello'), b: (v) => expect(v.reply).toMatch(/bye/) },
+    });
+    const r = rubric(...['a', 'b'].map((n) => criterion(n, { needs: 'text' })));
+    const findings = await gather([evaluator], r);
+    expect(findings.map((f) => [f.criterion, f.result, f.note])).toEqual([
+      ['a', 'met', 'check passed'],
+      ['b', 'unmet', expect.stringContaining("expected 'hello' to match /bye/")],
+    ]);
+  });
+
   it('treats a failing custom matcher registered with expect.extend as unmet, not as an evaluator error', async () => {
     expect.extend({
       toBeShouting(received: unknown) {
