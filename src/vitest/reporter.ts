@@ -203,10 +203,11 @@ export class RiddleReporter implements Reporter {
     const interruptedBy = this.interrupts?.interruptedBy ?? (reason === 'interrupted' ? 'a cancelled run' : null);
     const collected = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
     const runId = this.runId ?? newRunId(this.startedAt);
+    // Read before the first await: the run budget's host removes its ledger once every reporter's end has begun.
+    const runBudget = this.runBudget();
     // Attempts written while the trials ran are summarised from their files for the renderers, then moved into place.
     const { outcomes, summaries, attemptFiles, missing: unreadable } = await readStreamedAttempts(collected.outcomes);
     const missing = [...collected.missing, ...unreadable];
-    const runBudget = this.runBudget();
     if (outcomes.length > 0 || missing.length > 0) {
       this.ctx.logger.log(renderTerminal(outcomes, missing, summaries));
       if (runBudget) this.ctx.logger.log(`  riddle ${runBudgetText(runBudget)}`);

@@ -33,8 +33,8 @@ export class RunBudgetHost implements Reporter {
 
   async onTestRunEnd(): Promise<void> {
     const folder = this.folder;
-    // Vitest calls every reporter's onTestRunEnd in one pass: the riddle reporter reads the ledger synchronously in
-    // its own, so it has read it before this continues.
+    // Vitest calls every reporter's onTestRunEnd in one pass: the riddle reporter reads the ledger before its first
+    // await, so it has read it before this continues.
     await new Promise((resolve) => setImmediate(resolve));
     if (folder !== null) rmSync(folder, { recursive: true, force: true });
   }
