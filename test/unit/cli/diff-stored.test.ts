@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { diffCommand } from '../../../src/cli/diff.js';
@@ -26,7 +27,8 @@ async function captured(args: string[]): Promise<{ code: number; out: string; er
   });
   const code = await diffCommand(args);
   vi.restoreAllMocks();
-  return { code, out, err };
+  // Colour is on wherever CI is set (picocolors): the words are read without it.
+  return { code, out: stripVTControlCharacters(out), err: stripVTControlCharacters(err) };
 }
 
 afterEach(() => vi.restoreAllMocks());
