@@ -322,6 +322,7 @@ async function playRounds(
       history: [...played.rounds],
       tools: io.gateway,
       mcp: io.mcp,
+      toolRequests: io.gateway.requests,
       recordReceipt: io.recordReceipt,
     };
     const roundStarted = plan.clock.now();

@@ -262,7 +262,18 @@ async function runStep(
   context: AttemptContext,
   retainBytes: number,
 ): Promise<StepRun> {
-  const tools: CompositionStep['observation']['tools'] = [];
+  const called: CompositionStep['observation']['tools'] = [];
+  // Its own tool requests: those the gateway recorded while it ran (compositions run one at a time), which include a
+  // command's or a service's requests over MCP; by its direct calls only where no gateway keeps a record.
+  const recorded = context.toolRequests;
+  const recordedBefore = recorded?.length ?? 0;
+  const tools = (): CompositionStep['observation']['tools'] =>
+    recorded === undefined
+      ? called
+      : recorded.slice(recordedBefore).map((request) => ({
+          tool: request.tool,
+          error: request.admitted ? request.error : `tool request denied: ${request.tool}: ${request.reason}`,
+        }));
   const receipts: Receipt[] = [];
   const ownContext: AttemptContext = {
     ...context,
@@ -270,10 +281,10 @@ async function runStep(
       async call(tool, args) {
         try {
           const result = await context.tools.call(tool, args);
-          tools.push({ tool, error: null });
+          called.push({ tool, error: null });
           return result;
         } catch (error) {
-          tools.push({ tool, error: message(error) });
+          called.push({ tool, error: message(error) });
           throw error;
         }
       },
@@ -352,7 +363,7 @@ async function runStep(
   ): CompositionStep['observation'] {
     return {
       durationMs,
-      tools,
+      tools: tools(),
       receipts,
       exit,
       notes: stepNotes,

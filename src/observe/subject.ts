@@ -10,6 +10,7 @@ import type {
   RowChanges,
   StopCondition,
   SubjectIdentity,
+  ToolRequest,
 } from '../model/index.js';
 
 /** An isolation engine and the network allowance a subject was declared with. */
@@ -102,6 +103,11 @@ export interface AttemptContext {
   readonly tools: ToolCaller;
   /** The same tools over MCP; null when they are not served (no tools, or called directly). */
   readonly mcp: McpEndpoints | null;
+  /**
+   * The attempt's tool requests so far, however made (directly or over MCP), as the tool gateway records them; a live
+   * list that grows. Absent where no gateway keeps one (a context built by hand).
+   */
+  readonly toolRequests?: readonly ToolRequest[];
   /** Variables a command subject gets besides its own (provider base URLs pointed at riddle's recording proxy). */
   readonly variables?: Readonly<Record<string, string>>;
   /** Record a provider receipt (id, model, tokens, cost) for a call the subject made. */

@@ -1,5 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,17 +39,32 @@ process.stdin.on('end', () => {
   process.stdout.write(JSON.stringify({ reply: { topic: brief.topic, sections: ['intro', 'body'] } }));
 });`;
 
-/** The writer, a service on loopback: answers each POST with a draft of the outline it was handed. */
+/** Tell the team over the attempt's MCP endpoint, as an agent service offered the trial's tools would. */
+async function notifyOverMcp(mcpUrl: string): Promise<void> {
+  const client = new Client({ name: 'writer', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  try {
+    await client.callTool({ name: 'notify', arguments: { drafted: true } });
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The writer, a service on loopback: answers each POST with a draft of the outline it was handed, first telling the
+ * team over MCP when the attempt serves its tools there.
+ */
 function writerService(): Promise<{ server: Server; url: string; requests: unknown[]; mcpUrls: unknown[] }> {
   const requests: unknown[] = [];
   const mcpUrls: unknown[] = [];
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (c) => (body += c));
-    request.on('end', () => {
+    request.on('end', async () => {
       const { input, mcpUrl } = JSON.parse(body) as { input: { topic: string; sections: string[] }; mcpUrl: unknown };
       requests.push(input);
       mcpUrls.push(mcpUrl);
+      if (typeof mcpUrl === 'string') await notifyOverMcp(mcpUrl);
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify({ reply: { text: `${input.topic}: ${input.sections.join(', ')}` } }));
     });
@@ -264,8 +281,18 @@ describe('compositions run by a command, an HTTP service, a replay and a functio
     ]);
     // The service composition is offered the attempt's tools over MCP, as an HTTP subject alone would be.
     expect(service.mcpUrls.slice(-2)).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), expect.any(String)]);
-    // The archiver's direct call of the offered tool is its own, admitted.
-    expect(outcome.compositions?.results.find((r) => r.composition === 'archiver')?.observed?.toolErrors).toBe(0);
+    // Each composition's tool requests are its own, however made: the service's over MCP, the archiver's direct call.
+    const tools = (name: string) => outcome.compositions?.results.find((r) => r.composition === name)?.observed;
+    expect(tools('writer')).toMatchObject({ tools: 2, toolErrors: 0 });
+    expect(tools('archiver')).toMatchObject({ tools: 2, toolErrors: 0 });
+    expect(tools('outliner')).toMatchObject({ tools: 0 });
+    expect(tools('reviewer')).toMatchObject({ tools: 0 });
+    const steps = outcome.attempts.flatMap((a) => a.observation?.composition?.steps ?? []);
+    expect(steps.filter((s) => s.composition === 'writer').map((s) => s.observation.tools)).toEqual([
+      [{ tool: 'notify', error: null }],
+      [{ tool: 'notify', error: null }],
+    ]);
+    expect(outcome.attempts.map((a) => a.observation?.toolRequests.length)).toEqual([2, 2]);
     expect(outcome.compositions?.results.map((r) => [r.composition, r.verdict, r.observed?.files])).toEqual([
       ['outliner', 'UNKNOWN', 2],
       ['writer', 'UNKNOWN', 0],
