@@ -1,7 +1,4 @@
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 /**
  * Outcome v4 change: each attempt keeps why it has its verdict as data (`why`) beside the sentence. Attempts written

@@ -5,10 +5,7 @@
  * before the block. That partial Observation is no evidence about the subject (the attempt did not run as declared,
  * and nothing judged it), and v4 keeps none for a blocked attempt: it becomes null. Everything else is unchanged.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 /** One attempt as v4 keeps it: a blocked attempt without an Observation. */
 function attemptByStatus(attempt: StoredRecord): StoredRecord {

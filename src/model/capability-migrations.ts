@@ -1,9 +1,8 @@
 /** The step of `riddle.outcome/4` that turns capability sentences into claim records. */
 
+import type { StoredRecord } from './stored-record.js';
 import { type CapabilityClaim, capabilityClaims, claimScope, ClaimSource } from './capability.js';
 import { suiteRateWords } from './suite-rule.js';
-
-type StoredRecord = Record<string, unknown>;
 
 /**
  * Whether a v3 sentence says what the claim rebuilt in its place says: the arm, its successes and attempts; the

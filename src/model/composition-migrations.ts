@@ -1,15 +1,6 @@
 /** The step of `riddle.outcome/4` for each composition's own observation (files, resources) and its sum per composition. */
 
-type StoredRecord = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
-
-const within = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  isRecord(value) ? change(value) : value;
+import { eachOf, type StoredRecord, within } from './stored-record.js';
 
 /**
  * Before v4 a composition's pass did not watch the workspace nor keep its subject's resource readings: `files` null

@@ -1,7 +1,4 @@
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 /**
  * Evaluator `riddle.evaluator/1` → `/2`: `adjudicator` is always present (absent values are never omitted keys); a /1

@@ -1,7 +1,4 @@
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 const sameEvidence = (a: StoredRecord, b: StoredRecord) =>
   a.kind === b.kind && a.target === b.target && a.grade === b.grade && a.detail === b.detail;

@@ -1,9 +1,6 @@
 /** Steps of `riddle.outcome/3` for what the execution record adds about stray errors and writes outside the workspace. */
 
-type StoredRecord = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 /** How v2 recorded an error it could not tie to an attempt: as a warning in these words. */
 const V2_STRAY_WARNING = /^harness: (.*), while this trial ran \(not tied to one attempt\)$/s;

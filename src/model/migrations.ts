@@ -7,6 +7,7 @@
  * key. A step fills every field its version added with the value that field means for records written before it.
  */
 
+import { eachOf, isRecord, type StoredRecord, within } from './stored-record.js';
 import { findingId, findingSeverity } from './finding.js';
 import { coveredByPointers } from './evidence-pointers.js';
 import type { Receipt } from './observation.js';
@@ -32,22 +33,10 @@ import { capabilitiesAsRecords } from './capability-migrations.js';
 import { compositionsOwnObservation } from './composition-migrations.js';
 import { findingsV1toV2 } from './findings-file.js';
 
-/** A stored record as read from JSON, before it is validated. */
-export type StoredRecord = Record<string, unknown>;
+export type { StoredRecord } from './stored-record.js';
 
 /** One upgrade step: data of version N to data of version N + 1. */
 export type MigrationStep = (data: StoredRecord) => StoredRecord;
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Apply `change` to each object of an array field; anything else is left for the schema to reject. */
-const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
-
-/** An object field changed in place when it is an object; left alone otherwise. */
-const within = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  isRecord(value) ? change(value) : value;
 
 /** `key` set to `fallback` when the record omits it (v1 records omitted absent values). */
 const orDefault = (data: StoredRecord, key: string, fallback: unknown): unknown =>

@@ -5,16 +5,7 @@
  * summary options and its rule's conditions' bounds and groups), and the Outcome v4 step that applies them to the records it embeds. Each fills null where the
  * older record omitted the key, which is what the omission meant; present values are kept as they were.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
-
-const within = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  isRecord(value) ? change(value) : value;
+import { eachOf, type StoredRecord, within } from './stored-record.js';
 
 /** `keys` of `data` set to null where omitted. */
 const nullWhereOmitted = (data: StoredRecord, keys: readonly string[]): StoredRecord => ({

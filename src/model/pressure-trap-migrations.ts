@@ -3,13 +3,7 @@
  * TrialSuite 1 → 2 (its Cases) add `trap`, and the Outcome v3 step adds the trap measures. Records written before
  * them had no trap group, so every value they add is null or empty.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
+import { eachOf, isRecord, type StoredRecord } from './stored-record.js';
 
 /** Case `riddle.case/1` → `riddle.case/2`: no Case belonged to a trap group. */
 export function caseV1toV2(data: StoredRecord): StoredRecord {

@@ -1,7 +1,4 @@
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 /**
  * riddle.outcome/3 keeps each arm's reason as data (`why`) beside its sentence. Outcomes written before kept only the

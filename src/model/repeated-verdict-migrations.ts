@@ -3,10 +3,7 @@
  * rule and verdict only; the sentence v3 stored beside them was written from the rule and the pass^k row of the same
  * table, so report/repeated-table renders the same words from them and the copy is dropped.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 /** Outcome v4 change: `suite.repeated.verdict` without its stored `reason` sentence. */
 export function repeatedVerdictAsData(outcome: StoredRecord): StoredRecord {

@@ -3,13 +3,7 @@
  * each criterion's `score`, and the Outcome v3 step adds each finding's `score` and each arm's `scores`. No criterion
  * was scored before them, so every criterion and finding gets null; the arms' distributions were not kept: null.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
+import { eachOf, isRecord, type StoredRecord } from './stored-record.js';
 
 /** Rubric `riddle.rubric/1` → `riddle.rubric/2`: no criterion was scored. */
 export function rubricV1toV2(data: StoredRecord): StoredRecord {

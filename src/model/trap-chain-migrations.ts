@@ -4,13 +4,7 @@
  * the `trap-chain` pressure kind), so a v2 record is a v3 record as it is; the Outcome v4 step adds the per-trap
  * measures of a chain, which no earlier run had.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const eachOf = (value: unknown, change: (item: StoredRecord) => StoredRecord): unknown =>
-  Array.isArray(value) ? value.map((item) => (isRecord(item) ? change(item) : item)) : value;
+import { eachOf, isRecord, type StoredRecord } from './stored-record.js';
 
 /** Case `riddle.case/2` → `riddle.case/3`: no Case was a chain's arm or a sealed trap. */
 export function caseV2toV3(data: StoredRecord): StoredRecord {

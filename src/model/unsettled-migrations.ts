@@ -5,10 +5,7 @@
  * same words. A sentence not of that template is left as it was, and reading the record then fails at
  * `judgment.matchedControl.unsettled` rather than guessing.
  */
-import type { StoredRecord } from './migrations.js';
-
-const isRecord = (value: unknown): value is StoredRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord, type StoredRecord } from './stored-record.js';
 
 const READINGS: Record<string, string> = {
   'over-refusal': 'overRefusal',
