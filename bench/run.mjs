@@ -9,9 +9,10 @@
 //   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
 //                                                 (a checkout with dist/ and node_modules/), interleaved with this one
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { childrenCpuMs, fmt, folderBytes, tree } from './proc.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,38 +38,6 @@ const copies = [
   { label: '', workDir: work },
   ...(baselineRoot ? [{ label: ' (baseline)', workDir: path.join(path.resolve(baselineRoot), 'bench', '.work') }] : []),
 ];
-
-/** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
-const MS_PER_TICK = 10;
-
-/** CPU of this process's reaped descendants (cutime + cstime), in ms: a finished child's whole tree lands here. */
-function childrenCpuMs() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[16 - 3]) + Number(fields[17 - 3])) * MS_PER_TICK;
-}
-
-/** Pids of a process and all its descendants, following /proc/<pid>/task/<tid>/children. */
-function tree(pid) {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i += 1) {
-    let tasks = [];
-    try {
-      tasks = readdirSync(`/proc/${pids[i]}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tasks) {
-      try {
-        const children = readFileSync(`/proc/${pids[i]}/task/${tid}/children`, 'utf8').trim();
-        if (children) pids.push(...children.split(' ').map(Number));
-      } catch {
-        // the task ended between listing and reading
-      }
-    }
-  }
-  return pids;
-}
 
 function treeRssBytes(pid) {
   let total = 0;
@@ -314,16 +283,6 @@ function prepare(name, workDir = work) {
   return dir;
 }
 
-function folderBytes(dir) {
-  if (!existsSync(dir)) return 0;
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
-  }
-  return total;
-}
-
 /** One measured run of a workload at size n. */
 async function measure(name, n, workDir = work) {
   const dir = prepare(name, workDir);
@@ -408,7 +367,6 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const spread = (values) => `${fmt(Math.min(...values))}…${fmt(Math.max(...values))}`;
-const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
 
 const lines = [];
 const goals = [];

@@ -7,45 +7,16 @@
 //   node bench/scale.mjs [--quick] [--sizes=10000,30000] [--baseline=/path/to/riddle]
 //   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { childrenCpuMs, fmt, folderBytes, tree } from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 
-/** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
-const MS_PER_TICK = 10;
+/** Bytes per page, the unit of /proc/<pid>/statm. */
 const PAGE = 4096;
-
-/** CPU of this process's reaped descendants (cutime + cstime), in ms: a finished child's whole tree lands here. */
-function childrenCpuMs() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * MS_PER_TICK;
-}
-
-/** Pids of a process and all its descendants, following /proc/<pid>/task/<tid>/children. */
-function tree(pid) {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i += 1) {
-    let tasks = [];
-    try {
-      tasks = readdirSync(`/proc/${pids[i]}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tasks) {
-      try {
-        const children = readFileSync(`/proc/${pids[i]}/task/${tid}/children`, 'utf8').trim();
-        if (children) pids.push(...children.split(' ').map(Number));
-      } catch {
-        // the task ended between listing and reading
-      }
-    }
-  }
-  return pids;
-}
 
 /** RSS of every process of the tree now, and each one's own peak so far (VmHWM), in bytes. */
 function treeMemory(pid, peaks) {
@@ -127,16 +98,6 @@ trial('answers', {
 });
 `;
 
-function folderBytes(dir) {
-  if (!existsSync(dir)) return 0;
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
-  }
-  return total;
-}
-
 /** Lines of a file, counted a chunk at a time. */
 function lineCount(file) {
   let count = 0;
@@ -184,7 +145,6 @@ export async function measureScale(n, riddleRoot = root) {
   return { n, ...run, phaseMs: phase.end - phase.start, afterPhaseMs: run.exitedAt - phase.end, artifactBytes, warned };
 }
 
-const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /**

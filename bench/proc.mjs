@@ -1,0 +1,48 @@
+// What both benchmarks read from /proc and the disk, and how they print milliseconds.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
+const MS_PER_TICK = 10;
+
+/** CPU of this process's reaped descendants (cutime + cstime), in ms: a finished child's whole tree lands here. */
+export function childrenCpuMs() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * MS_PER_TICK;
+}
+
+/** Pids of a process and all its descendants, following /proc/<pid>/task/<tid>/children. */
+export function tree(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i += 1) {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pids[i]}/task/${tid}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(' ').map(Number));
+      } catch {
+        // the task ended between listing and reading
+      }
+    }
+  }
+  return pids;
+}
+
+/** Bytes of every file under a folder (0 when it does not exist). */
+export function folderBytes(dir) {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+export const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
