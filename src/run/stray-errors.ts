@@ -1,4 +1,4 @@
-import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AttemptRecord, Case, Rubric } from '../model/index.js';
 import { decideAttempt } from './attempt-decision.js';
 
@@ -11,34 +11,15 @@ interface Scope {
 const scope = new AsyncLocalStorage<Scope>();
 const watches = new Set<StrayErrors>();
 
-// The async context is gone by the time 'uncaughtException' is emitted for a throwing timer, so timers and
-// immediates remember the attempt they were created in, and the one whose callback is running is tracked. An entry
-// is dropped once its timer is collected (a FinalizationRegistry, for these few resources only) rather than through a
-// `destroy` hook, which would make Node track the destruction of every promise: that cost more than an attempt's work.
-const CALLBACKS = new Set(['Timeout', 'Immediate', 'TickObject']);
-const owners = new Map<number, Scope>();
-const collected = new FinalizationRegistry<number>((asyncId) => owners.delete(asyncId));
-let executing: Scope | null = null;
-const callbacks = createHook({
-  init(asyncId, type, _triggerAsyncId, resource) {
-    const owner = CALLBACKS.has(type) ? scope.getStore() : undefined;
-    if (!owner) return;
-    owners.set(asyncId, owner);
-    collected.register(resource, asyncId);
-  },
-  before(asyncId) {
-    executing = owners.get(asyncId) ?? null;
-  },
-  after() {
-    executing = null;
-  },
-});
-
+// The attempt's async context reaches the process's 'uncaughtException' and 'unhandledRejection' listeners (for a
+// throwing timer, immediate or tick as for a rejection), so `scope.getStore()` there names the attempt. No async hook
+// of riddle's own: one with `before`/`after` callbacks makes Node call into JavaScript around every promise reaction,
+// which cost more than an attempt's own work.
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 function strayed(kind: string, error: unknown): void {
   const message = `${kind} outside the awaited call: ${describe(error)}`;
-  const owner = scope.getStore() ?? executing;
+  const owner = scope.getStore();
   if (owner) {
     owner.watch.record(owner.attempt, message);
     return;
@@ -68,7 +49,6 @@ export class StrayErrors {
     if (watches.size === 0) {
       process.on('uncaughtException', onException);
       process.on('unhandledRejection', onRejection);
-      callbacks.enable();
     }
     watches.add(this);
   }
@@ -102,9 +82,6 @@ export class StrayErrors {
     if (watches.size === 0) {
       process.off('uncaughtException', onException);
       process.off('unhandledRejection', onRejection);
-      callbacks.disable();
-      owners.clear();
-      executing = null;
     }
   }
 }

@@ -217,6 +217,17 @@ describe('errors a subject raises outside the awaited call', () => {
       for (const attempt of outcome.attempts) expect(attempt.error?.message).toMatch(message);
       expect(outcome.judgment.verdict).not.toBe('PASS');
     }
+    // Both attempts ran at once: each error is tied to the attempt whose async context started its callback.
+    const concurrent = outcomeNamed(outcomes, 'concurrent attempts whose callbacks throw');
+    expect(concurrent.attempts.map((a) => [a.index, a.status, a.error?.message])).toEqual([
+      [0, 'subject_error', 'uncaught exception outside the awaited call: Error: attempt 0 timer'],
+      [
+        1,
+        'subject_error',
+        'uncaught exception outside the awaited call: Error: attempt 1 tick; uncaught exception outside the awaited call: Error: attempt 1 immediate',
+      ],
+    ]);
+    expect(concurrent.execution.strayErrors).toEqual([]);
   });
 });
 
