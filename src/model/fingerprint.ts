@@ -55,14 +55,14 @@ function writeBoth(value: unknown, pair: { whole: string; kept: string }, omitKe
   for (const key of orderedKeys(value)) {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    const name = JSON.stringify(key);
+    const name = quotedKey(key);
     if (omitKey(key)) {
-      pair.whole += `${firstWhole ? '' : ','}${name}:${json(member, undefined)}`;
+      pair.whole += (firstWhole ? name : `,${name}`) + json(member, undefined);
       firstWhole = false;
       continue;
     }
-    pair.whole += `${firstWhole ? '' : ','}${name}:`;
-    pair.kept += `${firstKept ? '' : ','}${name}:`;
+    pair.whole += firstWhole ? name : `,${name}`;
+    pair.kept += firstKept ? name : `,${name}`;
     firstWhole = false;
     firstKept = false;
     writeBoth(member, pair, omitKey);
@@ -71,6 +71,20 @@ function writeBoth(value: unknown, pair: { whole: string; kept: string }, omitKe
   pair.kept += '}';
   return true;
 }
+
+/**
+ * A member name as written: its JSON string and the colon. Records use a few dozen names over and over, so each is
+ * quoted once and kept (names longer than a record's own, e.g. keys of a subject's data, are quoted every time).
+ */
+function quotedKey(key: string): string {
+  let name = QUOTED.get(key);
+  if (name === undefined) {
+    name = `${JSON.stringify(key)}:`;
+    if (key.length <= 40 && QUOTED.size < 4096) QUOTED.set(key, name);
+  }
+  return name;
+}
+const QUOTED = new Map<string, string>();
 
 /** An array index as an object key (a canonical integer below 2^32 − 1): objects list these first, ascending. */
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
@@ -84,11 +98,17 @@ const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967
 function orderedKeys(value: object): string[] {
   const keys = Object.keys(value);
   if (keys.length < 2) return keys;
-  if (!isIndexKey(keys[0] as string)) return keys.sort();
+  if (!isIndexKey(keys[0] as string)) return inOrder(keys) ? keys : keys.sort();
   let firstName = 1;
   while (firstName < keys.length && isIndexKey(keys[firstName] as string)) firstName += 1;
   if (firstName === keys.length) return keys;
   return [...keys.slice(0, firstName), ...keys.slice(firstName).sort()];
+}
+
+/** Whether names are already in code-unit order (records built in canonical order need no sort). */
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i += 1) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
 }
 
 /** The value's canonical JSON; undefined when it has none (undefined, a function or a symbol), as JSON.stringify. */
@@ -118,7 +138,7 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
         if (omitKey?.(key)) continue;
-        out += `${first ? '' : ','}${JSON.stringify(key)}:${json(member, omitKey)}`;
+        out += (first ? quotedKey(key) : `,${quotedKey(key)}`) + json(member, omitKey);
         first = false;
       }
       return `${out}}`;

@@ -18,6 +18,31 @@ describe('canonicalJsonPair', () => {
       expect(canonicalJsonPair(value, omitTimes)).toEqual([canonicalJson(value), canonicalJson(value, omitTimes)]);
   });
 
+  it('writes names sorted whether or not a record lists them in order, quoting every name (repeated or long) alike', () => {
+    const long = `k${'x'.repeat(60)}"`;
+    const values = [
+      { a: 1, b: { c: 2, d: 3 } },
+      { b: 1, a: { d: 3, c: 2 } },
+      { 'quote"d': 1, 'new\nline': 2, [long]: 3, a: [{ z: 1, y: 2 }] },
+    ];
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sorted)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+            )
+          : value;
+    for (let round = 0; round < 2; round += 1)
+      for (const value of values) {
+        expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)));
+        expect(canonicalJsonPair(value, omitTimes)[0]).toBe(JSON.stringify(sorted(value)));
+      }
+    expect(canonicalJson({ b: 1, a: { d: 3, c: 2 } })).toBe('{"a":{"c":2,"d":3},"b":1}');
+  });
+
   it("gives an attempt's line and the digest its Outcome id takes", () => {
     const record = attempt('case', 3, 'PASS', { durationMs: 17, startedAt: '2026-11-30T00:00:00.000Z' });
     const { json, digest } = attemptLine(record);
