@@ -1,5 +1,5 @@
-// What both benchmarks read from /proc and the disk, and how they print milliseconds.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// What both benchmarks read from /proc and the disk, how they print milliseconds, and how they install riddle.
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
@@ -46,3 +46,16 @@ export function folderBytes(dir) {
 }
 
 export const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
+
+/**
+ * Install the riddle built at `riddleRoot` into `dir/node_modules/riddle` as a user has it: a package under
+ * node_modules (what `npm pack` ships: package.json, dist, schema), which Vite externalises. Linked to the checkout
+ * instead, Vite would transform every module of riddle and run it through its module runner in both processes, a
+ * cost no user pays.
+ */
+export function installRiddle(riddleRoot, dir) {
+  const installed = path.join(dir, 'node_modules', 'riddle');
+  rmSync(installed, { recursive: true, force: true });
+  for (const part of ['package.json', 'dist', 'schema'])
+    cpSync(path.join(riddleRoot, part), path.join(installed, part), { recursive: true });
+}

@@ -12,12 +12,13 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childrenCpuMs, fmt, folderBytes, tree } from './proc.mjs';
+import { childrenCpuMs, fmt, folderBytes, installRiddle, tree } from './proc.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const work = path.join(here, '.work');
+// A folder of this run's own: several benchmarks may run at once (bench/scale.mjs, or another engineer's run).
+const work = path.join(here, '.work', `run-${process.pid}`);
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const quick = process.argv.includes('--quick');
 const only =
@@ -31,13 +32,23 @@ const baselineRoot = process.argv.find((a) => a.startsWith('--baseline='))?.slic
 if (baselineRoot !== null && !existsSync(path.join(baselineRoot, 'dist', 'vitest', 'index.js')))
   throw new Error(`--baseline=${baselineRoot}: no built riddle there (dist/vitest/index.js); run its build first`);
 /**
- * The copies of riddle measured: this checkout, and the baseline when given. A workload folder sits under the copy's
- * root, so `riddle/…` resolves to that copy through its node_modules/riddle link (node_modules must hold one).
+ * The copies of riddle measured: this checkout, and the baseline when given (a checkout with dist/ and node_modules/).
+ * A workload folder sits under the copy's bench/.work, where the copy is installed as a package.
  */
 const copies = [
-  { label: '', workDir: work },
-  ...(baselineRoot ? [{ label: ' (baseline)', workDir: path.join(path.resolve(baselineRoot), 'bench', '.work') }] : []),
+  { label: '', root, workDir: work },
+  ...(baselineRoot
+    ? [
+        {
+          label: ' (baseline)',
+          root: path.resolve(baselineRoot),
+          workDir: path.join(path.resolve(baselineRoot), 'bench', '.work', `run-${process.pid}`),
+        },
+      ]
+    : []),
 ];
+// Each copy installed in its work folder, as a package (bench/proc.mjs installRiddle): workloads resolve it there.
+for (const copy of copies) installRiddle(copy.root, copy.workDir);
 
 function treeRssBytes(pid) {
   let total = 0;
@@ -524,8 +535,6 @@ if (wanted('sampler')) {
   goal('sampler ≤ 1% of a core', share <= 0.01, `${(100 * share).toFixed(2)}%`);
 }
 
-// Only the workload folders this run made: bench/.work is shared with other bench scripts (bench/scale.mjs).
-for (const copy of copies)
-  for (const name of Object.keys(workloads)) rmSync(path.join(copy.workDir, name), { recursive: true, force: true });
+for (const copy of copies) rmSync(copy.workDir, { recursive: true, force: true });
 console.log('\nsummary');
 for (const { name, met, figure } of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);

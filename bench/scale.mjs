@@ -7,9 +7,9 @@
 //   node bench/scale.mjs [--quick] [--sizes=10000,30000] [--baseline=/path/to/riddle]
 //   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { childrenCpuMs, fmt, folderBytes, tree } from './proc.mjs';
+import { childrenCpuMs, fmt, folderBytes, installRiddle, tree } from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -125,12 +125,7 @@ export async function measureScale(n, riddleRoot = root) {
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
   writeFileSync(path.join(dir, 'vitest.config.mjs'), CONFIG);
   writeFileSync(path.join(dir, 'workload.test.mjs'), TEST);
-  // Installed as a user has it, a package under node_modules (Vite externalises it), not linked to the checkout (Vite
-  // would transform every module of riddle in both processes, which a user never pays).
-  const installed = path.join(dir, 'node_modules', 'riddle');
-  rmSync(installed, { recursive: true, force: true });
-  for (const part of ['package.json', 'dist', 'schema'])
-    cpSync(path.join(riddleRoot, part), path.join(installed, part), { recursive: true });
+  installRiddle(riddleRoot, dir);
   const times = path.join(dir, `times-${n}.json`);
   const report = path.join(dir, 'riddle-report');
   rmSync(report, { recursive: true, force: true });
@@ -148,24 +143,18 @@ export async function measureScale(n, riddleRoot = root) {
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /**
- * The scale figures, for every copy of riddle measured (`copies`: `{ label, workDir }` as bench/run.mjs keeps them,
- * the copy's root being two folders above its workDir), sizes alternating between copies; `line` prints a result,
+ * The scale figures, for every copy of riddle measured (`copies`: `{ label, root }` as bench/run.mjs keeps them, `root`
+ * the copy's checkout), sizes alternating between copies; `line` prints a result,
  * `goal` a goal met or not.
  */
-export async function benchScale({
-  quick = false,
-  sizes = null,
-  copies = [{ label: '', workDir: path.join(here, '.work') }],
-  line,
-  goal,
-}) {
+export async function benchScale({ quick = false, sizes = null, copies = [{ label: '', root }], line, goal }) {
   const measured = sizes ?? (quick ? [2_000, 6_000, 18_000] : [10_000, 30_000, 100_000]);
   console.log(`\nat scale: one trial of ${measured.join(' / ')} attempts (one run each)`);
   const runs = copies.map(() => []);
   for (const [i, n] of measured.entries()) {
     const order = copies.map((copy, c) => [copy, c]);
     if (i % 2 === 1) order.reverse();
-    for (const [copy, c] of order) runs[c].push(await measureScale(n, path.resolve(copy.workDir, '..', '..')));
+    for (const [copy, c] of order) runs[c].push(await measureScale(n, copy.root));
   }
   for (const [c, copy] of copies.entries()) {
     const mine = runs[c];
@@ -201,10 +190,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       .split(',')
       .map(Number) ?? null;
   const baseline = process.argv.find((a) => a.startsWith('--baseline='))?.slice(11) ?? null;
-  const copies = [
-    { label: '', workDir: path.join(here, '.work') },
-    ...(baseline ? [{ label: ' (baseline)', workDir: path.join(path.resolve(baseline), 'bench', '.work') }] : []),
-  ];
+  const copies = [{ label: '', root }, ...(baseline ? [{ label: ' (baseline)', root: path.resolve(baseline) }] : [])];
   await benchScale({
     quick: process.argv.includes('--quick'),
     sizes,
