@@ -43,25 +43,32 @@ export function mapStrings<T>(value: T, transform: (text: string) => string = ne
 
 function mapDeep(value: unknown, transform: (text: string) => string): unknown {
   if (typeof value === 'string') return transform(value);
+  // A copy is begun only at the first part that changes: until then the parts are the value's own.
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item) => {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
       const mapped = mapDeep(item, transform);
-      if (mapped !== item) changed = true;
-      return mapped;
-    });
-    return changed ? out : value;
+      if (out === null && mapped !== item) out = value.slice(0, i);
+      out?.push(mapped);
+    }
+    return out ?? value;
   }
   if (value !== null && typeof value === 'object') {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) {
+    let out: Record<string, unknown> | null = null;
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i] as string;
+      const member = (value as Record<string, unknown>)[key];
       const mappedKey = transform(key);
       const mapped = mapDeep(member, transform);
-      if (mappedKey !== key || mapped !== member) changed = true;
-      out[mappedKey] = mapped;
+      if (out === null && (mappedKey !== key || mapped !== member)) {
+        out = {};
+        for (const earlier of keys.slice(0, i)) out[earlier] = (value as Record<string, unknown>)[earlier];
+      }
+      if (out !== null) out[mappedKey] = mapped;
     }
-    return changed ? out : value;
+    return out ?? value;
   }
   return value;
 }

@@ -219,26 +219,31 @@ const wholeAtLeast = (min: number) =>
 
 const criterionNames = z.array(z.string());
 
+/*
+ * Each schema a `choose` picks is built once, here, not per value: building a zod object schema and compiling its
+ * parser on first use cost most of a declaration's check when every declaration built its own.
+ */
+const CriterionString = z.string();
+const AnyValue = z.unknown();
+const SubjectObject = having('a Subject', ['identify', 'respond']);
+
+const CriterionObjectSchema = strict({
+  description: z.string().optional(),
+  needs: EvidenceGrade.optional(),
+  required: z.boolean().optional(),
+  target: strict({ kind: CriterionTarget.shape.kind, id: z.string().optional() }).optional(),
+  labels: strict({ vocabulary: z.array(z.string()).min(2), met: z.array(z.string()).min(1) }).optional(),
+  score: strict({
+    cutoff: z
+      .number()
+      .min(0, { error: 'must be in [0, 1] (a score at or above it meets the criterion)' })
+      .max(1, { error: 'must be in [0, 1] (a score at or above it meets the criterion)' }),
+  }).optional(),
+});
+
 const CriterionDeclarationSchema = choose(
   'a description string or { description, needs, required, score, … }',
-  (value) =>
-    typeof value === 'string'
-      ? z.string()
-      : isObject(value)
-        ? strict({
-            description: z.string().optional(),
-            needs: EvidenceGrade.optional(),
-            required: z.boolean().optional(),
-            target: strict({ kind: CriterionTarget.shape.kind, id: z.string().optional() }).optional(),
-            labels: strict({ vocabulary: z.array(z.string()).min(2), met: z.array(z.string()).min(1) }).optional(),
-            score: strict({
-              cutoff: z
-                .number()
-                .min(0, { error: 'must be in [0, 1] (a score at or above it meets the criterion)' })
-                .max(1, { error: 'must be in [0, 1] (a score at or above it meets the criterion)' }),
-            }).optional(),
-          })
-        : null,
+  (value) => (typeof value === 'string' ? CriterionString : isObject(value) ? CriterionObjectSchema : null),
 );
 
 const RubricDeclarationSchema = strict({
@@ -271,19 +276,20 @@ const RubricField = choose('a rubric { criteria, threshold, … } or a Rubric re
 
 const STOP_NAMES = ['fixed', 'curtail', 'confidence-sequence'] as const;
 
+const StopName = z.enum(STOP_NAMES);
+const SprtStop = strict({
+  kind: z.literal('sprt'),
+  p0: z.number().gt(0).lt(1),
+  p1: z.number().gt(0).lt(1),
+  alpha: z.number().gt(0).lt(0.5),
+  beta: z.number().gt(0).lt(0.5),
+});
+const OtherStop = strict({ kind: z.enum([...STOP_NAMES, 'sprt']) });
+
 const StopField = choose(`one of ${STOP_NAMES.join(', ')}, or { kind: 'sprt', p0, p1, alpha, beta }`, (value) => {
-  if (typeof value === 'string') return z.enum(STOP_NAMES);
+  if (typeof value === 'string') return StopName;
   if (!isObject(value)) return null;
-  if (value.kind === 'sprt') {
-    return strict({
-      kind: z.literal('sprt'),
-      p0: z.number().gt(0).lt(1),
-      p1: z.number().gt(0).lt(1),
-      alpha: z.number().gt(0).lt(0.5),
-      beta: z.number().gt(0).lt(0.5),
-    });
-  }
-  return strict({ kind: z.enum([...STOP_NAMES, 'sprt']) });
+  return value.kind === 'sprt' ? SprtStop : OtherStop;
 });
 
 const RepeatSchema = strict({
@@ -296,7 +302,7 @@ const RepeatSchema = strict({
 
 const ArmShape = {
   id: z.string().min(1).optional(),
-  input: choose('the exact input (any JSON value)', (value) => (value === undefined ? null : z.unknown())),
+  input: choose('the exact input (any JSON value)', (value) => (value === undefined ? null : AnyValue)),
   followUps: z.array(z.unknown()).optional(),
   expect: criterionNames.optional(),
   forbid: criterionNames.optional(),
@@ -310,22 +316,25 @@ const ArmShape = {
   trap: CaseTrap.optional(),
 };
 
-const ArmSchema = choose('an arm { input, expect, … }', (value) => (isObject(value) ? strict(ArmShape) : null));
+const ArmObject = strict(ArmShape);
+const ArmSchema = choose('an arm { input, expect, … }', (value) => (isObject(value) ? ArmObject : null));
 
+const SuiteCaseObject = strict({ ...ArmShape, id: z.string().min(1), role: ArmRole, group: z.string().optional() });
 const SuiteCaseSchema = choose('a case { id, role, input, expect, … }', (value) =>
-  isObject(value) ? strict({ ...ArmShape, id: z.string().min(1), role: ArmRole, group: z.string().optional() }) : null,
+  isObject(value) ? SuiteCaseObject : null,
 );
 
+const ArmList = z.array(ArmSchema);
+
+const EvaluatorObject = z.object({ record: Evaluator, checks: z.record(z.string(), fn('a check function')) });
 const EvaluatorField = choose('an evaluator (mechanicalEvaluator, modelJudge, humanLabels…)', (value) =>
-  isObject(value) && 'record' in value
-    ? z.object({ record: Evaluator, checks: z.record(z.string(), fn('a check function')) })
-    : null,
+  isObject(value) && 'record' in value ? EvaluatorObject : null,
 );
 
 /** Options every declaration takes, trial or suite. */
 export const CommonDeclarationShape = {
   subject: choose('a function of the input, or a Subject (functionSubject, commandSubject, httpSubject…)', (value) =>
-    typeof value === 'function' ? z.unknown() : isObject(value) ? having('a Subject', ['identify', 'respond']) : null,
+    typeof value === 'function' ? AnyValue : isObject(value) ? SubjectObject : null,
   ),
   revision: z.string().min(1).optional(),
   rubric: RubricField,
@@ -392,7 +401,7 @@ export const TrialDeclarationSchema = strict({
   ...CommonDeclarationShape,
   case: ArmSchema,
   control: choose('an arm { input, expect, … } or a list of them', (value) =>
-    Array.isArray(value) ? z.array(ArmSchema) : isObject(value) ? ArmSchema : null,
+    Array.isArray(value) ? ArmList : isObject(value) ? ArmSchema : null,
   ).optional(),
 });
 

@@ -19,7 +19,8 @@ export async function pinFixtures(
   site: DeclarationSite = { name: suite.name, file: suite.file, path: [] },
 ): Promise<{ suite: TrialSuite; folders: Record<string, string> }> {
   const folders: Record<string, string> = {};
-  const realRoot = await realpath(root);
+  // Resolved only when an arm has fixtures: most trials have none, and it cost a file system call per trial.
+  let realRoot: Promise<string> | undefined;
   const arms = await Promise.all(
     suite.arms.map(async (arm) => {
       const relative = fixtures[arm.id];
@@ -36,7 +37,7 @@ export async function pinFixtures(
             `"${relative}" is a file, not a folder; fixtures name a folder whose contents are copied into each attempt's workspace`,
           );
         const real = await realpath(folder);
-        const inside = path.relative(realRoot, real);
+        const inside = path.relative(await (realRoot ??= realpath(root)), real);
         if (inside.startsWith('..') || path.isAbsolute(inside))
           throw new TrialDeclarationError(
             site,

@@ -6,7 +6,6 @@ import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/ind
 import {
   conductTrial,
   declarationWarnings,
-  lineInStack,
   resolveTrial,
   switchesFromEnvironment,
   TrialDeclarationError,
@@ -21,7 +20,7 @@ import type {} from './plugin.js';
 import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
 import { runLedger } from './run-ledger.js';
-import { declarationFrames } from './declared-stack.js';
+import { captureDeclaration } from './declared-stack.js';
 import { attemptStreamFor, withAttemptsForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
@@ -77,9 +76,8 @@ function siteAtRun(context: TestContext, name: string, line: number | null): Dec
 function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
   const file = currentFile();
   // The test file's frame on the stack is the `trial(…)` call: its line goes into every message about it.
-  const declaredStack = new Error().stack;
-  const line = lineInStack(declaredStack, expect.getState().testPath ?? '');
-  const declaredAt = declarationFrames(declaredStack, expect.getState().testPath ?? '');
+  const declaredAt = captureDeclaration(expect.getState().testPath ?? '');
+  const { line } = declaredAt;
   const collectionSite: DeclarationSite = { name, file, path: [], line };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
@@ -131,7 +129,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     context.task.meta.riddle = { trial: name, line, outcome };
     await context.annotate(summaryLine(outcome), 'riddle');
     if (test.outcome === 'skip') context.skip(test.reason);
-    if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt);
+    if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt.frames());
   };
   // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
   test(

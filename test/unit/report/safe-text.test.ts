@@ -28,4 +28,13 @@ describe('safe text', () => {
     expect(mapped).toEqual({ a: ['x␛'], b: { 'k⟨U+202E⟩': 'y' }, clean: { z: 'z' } });
     expect(mapped.clean).toBe(dirty.clean);
   });
+
+  test('mapStrings keeps the parts before and after the first change, in their order', () => {
+    const value = { first: ['a', { b: 'b' }, 'c\u001b', 'd'], second: 'e', 'third\u0007': 'f', fourth: 'g' };
+    const mapped = mapStrings(value);
+    expect(mapped).toEqual({ first: ['a', { b: 'b' }, 'c␛', 'd'], second: 'e', 'third␇': 'f', fourth: 'g' });
+    expect(Object.keys(mapped)).toEqual(['first', 'second', 'third␇', 'fourth']);
+    expect(mapped.first[1]).toBe(value.first[1]);
+    expect(mapStrings(['x', 'y', 'z\u001b'])).toEqual(['x', 'y', 'z␛']);
+  });
 });

@@ -1,0 +1,11 @@
+import { captureDeclaration } from '../../../src/vitest/declared-stack.js';
+
+/**
+ * Stands in for `trial(…)`: a function in another file that a test file calls. It takes the stack both ways, whole
+ * (as `new Error().stack`) and with captureDeclaration, so a test can compare them.
+ */
+export function declareFromElsewhere(testFile: string) {
+  const whole = new Error().stack;
+  const captured = captureDeclaration(testFile);
+  return { whole, captured };
+}
