@@ -14,61 +14,74 @@ export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean
 
 /**
  * `canonicalJson(value)` and `canonicalJson(value, omitKey)` at once, in one walk: for records written whole and
- * fingerprinted without some members (an attempt's line, and its digest without clock readings).
+ * fingerprinted without some members (an attempt's line, and its digest without clock readings). The whole text is
+ * written once; the kept one is the whole with the omitted members (and the commas they leave over) cut out.
  */
 export function canonicalJsonPair(value: unknown, omitKey: (key: string) => boolean): [whole: string, kept: string] {
-  const pair = { whole: '', kept: '' };
-  if (!writeBoth(value, pair, omitKey)) return ['', ''];
-  return [pair.whole, pair.kept];
+  const writing: PairWriting = { text: '', cuts: [], omitKey };
+  if (!writePair(value, writing)) return ['', ''];
+  const { text, cuts } = writing;
+  if (cuts.length === 0) return [text, text];
+  let kept = '';
+  let from = 0;
+  for (let i = 0; i < cuts.length; i += 2) {
+    kept += text.slice(from, cuts[i]);
+    from = cuts[i + 1] as number;
+  }
+  return [text, kept + text.slice(from)];
 }
 
-/** `json` appended to `pair.whole`, and to `pair.kept` too with the members `omitKey` names left out. */
-function writeBoth(value: unknown, pair: { whole: string; kept: string }, omitKey: (key: string) => boolean): boolean {
+/** The whole text so far, and the spans of it the kept text leaves out: start, end, start, end… in order. */
+interface PairWriting {
+  text: string;
+  cuts: number[];
+  omitKey: (key: string) => boolean;
+}
+
+/**
+ * `json` appended to `writing.text`, noting the spans the kept text leaves out: an omitted member with the comma
+ * before it, or, when the kept text's first member is not the whole's first, the comma before that member.
+ */
+function writePair(value: unknown, writing: PairWriting): boolean {
   if (typeof value !== 'object' || value === null) {
     const text = json(value, undefined);
     if (text === undefined) return false;
-    pair.whole += text;
-    pair.kept += text;
+    writing.text += text;
     return true;
   }
   if (Array.isArray(value)) {
-    pair.whole += '[';
-    pair.kept += '[';
+    writing.text += '[';
     for (let i = 0; i < value.length; i += 1) {
-      if (i > 0) {
-        pair.whole += ',';
-        pair.kept += ',';
-      }
-      if (!writeBoth(value[i], pair, omitKey)) {
-        pair.whole += 'null';
-        pair.kept += 'null';
-      }
+      if (i > 0) writing.text += ',';
+      if (!writePair(value[i], writing)) writing.text += 'null';
     }
-    pair.whole += ']';
-    pair.kept += ']';
+    writing.text += ']';
     return true;
   }
-  pair.whole += '{';
-  pair.kept += '{';
+  writing.text += '{';
   let firstWhole = true;
   let firstKept = true;
   for (const key of orderedKeys(value)) {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
     const name = quotedKey(key);
-    if (omitKey(key)) {
-      pair.whole += (firstWhole ? name : `,${name}`) + json(member, undefined);
+    if (writing.omitKey(key)) {
+      writing.cuts.push(writing.text.length);
+      writing.text += (firstWhole ? name : `,${name}`) + json(member, undefined);
+      writing.cuts.push(writing.text.length);
       firstWhole = false;
       continue;
     }
-    pair.whole += firstWhole ? name : `,${name}`;
-    pair.kept += firstKept ? name : `,${name}`;
+    if (firstWhole) writing.text += name;
+    else {
+      if (firstKept) writing.cuts.push(writing.text.length, writing.text.length + 1);
+      writing.text += `,${name}`;
+    }
     firstWhole = false;
     firstKept = false;
-    writeBoth(member, pair, omitKey);
+    writePair(member, writing);
   }
-  pair.whole += '}';
-  pair.kept += '}';
+  writing.text += '}';
   return true;
 }
 

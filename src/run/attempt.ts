@@ -55,11 +55,10 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       ? Omit<R, keyof typeof base | 'durationMs'>
       : never
     : never;
-  const finish = (record: Unfinished): AttemptRecord => ({
-    ...base,
-    ...record,
-    durationMs: setup.clock.now() - started,
-  });
+  // Object.assign, not `{ ...base, ...record }`: V8 (Node 20) takes a slow path for a second spread that adds members,
+  // tens of microseconds for every attempt.
+  const finish = (record: Unfinished): AttemptRecord =>
+    Object.assign({ durationMs: setup.clock.now() - started }, base, record);
   let observed;
   try {
     observed = await observeAttempt({

@@ -18,6 +18,28 @@ describe('canonicalJsonPair', () => {
       expect(canonicalJsonPair(value, omitTimes)).toEqual([canonicalJson(value), canonicalJson(value, omitTimes)]);
   });
 
+  it('agrees with canonicalJson on seeded random records, omitted members first, last, alone or nested', () => {
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const names = ['a', 'zAt', 'bMs', 'c', '1', 'startedAt', 'é', 'x"y', 'durationMs', 'k'];
+    const make = (depth: number): unknown => {
+      const pick = random();
+      if (depth > 3 || pick < 0.3) return [1, 'two', null, true, -0.5, undefined][Math.floor(random() * 6)];
+      if (pick < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth + 1));
+      const out: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 6); i > 0; i -= 1)
+        out[names[Math.floor(random() * names.length)] as string] = make(depth + 1);
+      return out;
+    };
+    for (let i = 0; i < 500; i += 1) {
+      const value = make(0);
+      expect(canonicalJsonPair(value, omitTimes)).toEqual([canonicalJson(value), canonicalJson(value, omitTimes)]);
+    }
+  });
+
   it('writes names sorted whether or not a record lists them in order, quoting every name (repeated or long) alike', () => {
     const long = `k${'x'.repeat(60)}"`;
     const values = [
