@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, type AttemptRecord } from '../model/index.js';
+import { LeanAttempts } from './lean-attempts.js';
 import { attemptDigest, attemptLine } from './outcome-id.js';
 
 /** Lines gathered before each write when the file is put in order: few system calls, never the whole file. */
@@ -26,23 +27,8 @@ export interface StreamedAttempts {
 }
 
 /**
- * The copy of an attempt a running trial keeps for its verdicts, stopping, cost and tables once the attempt itself is
- * written out: everything but the bulk of the Observation (rounds with the subject's replies, file changes, tool
- * requests, database rows) and model judges' whole exchanges. No aggregate reads those; they stay in the file.
- */
-export function leanAttempt(record: AttemptRecord): AttemptRecord {
-  const findings = record.findings.map((finding) => (finding.judge === null ? finding : { ...finding, judge: null }));
-  if (record.observation === null) return { ...record, findings };
-  return {
-    ...record,
-    observation: { ...record.observation, rounds: [], files: [], toolRequests: [], rows: [] },
-    findings,
-  };
-}
-
-/**
  * A trial's attempts written out as each one finishes, as JSON Lines, so the file can be read while the trial runs and
- * the trial keeps only lean copies (leanAttempt) in memory, whatever its size. The file is created with the first
+ * the trial keeps only lean copies (run/lean-attempts, alike parts shared) in memory, whatever its size. The file is created with the first
  * attempt (a trial that ran none writes nothing). When the trial ends, `finish` puts the lines in `sequence` order
  * (attempts finish out of order under concurrency) and applies late amendments (errors a subject raised after its
  * attempt returned), rewriting the file a chunk at a time only when either is needed.
@@ -53,6 +39,7 @@ export class AttemptStream {
   private offset = 0;
   private inOrder = true;
   private finished = false;
+  private readonly lean = new LeanAttempts();
 
   constructor(readonly file: string) {}
 
@@ -78,7 +65,7 @@ export class AttemptStream {
       digest,
     });
     this.offset += bytes;
-    return leanAttempt(record);
+    return this.lean.of(record);
   }
 
   /** How many attempts were written so far. */

@@ -1,0 +1,92 @@
+import type { AttemptRecord } from '../model/index.js';
+
+/**
+ * Distinct values one part may take before it stops being shared: past it, each attempt keeps its own (as unshared),
+ * so a trial whose attempts all differ pays neither the keys nor the lookups for nothing.
+ */
+export const DISTINCT_SHARED = 1024;
+
+/** The parts of a lean attempt that are shared between attempts alike in them. */
+type Part = 'findings' | 'criteria' | 'claims' | 'why' | 'error' | 'pressure' | 'observation';
+
+/** Freeze a shared value and everything in it: a shared part changed in place would change every attempt holding it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}
+
+/**
+ * The copy of an attempt a running trial keeps for its verdicts, stopping, cost and tables once the attempt itself is
+ * written out: everything but the bulk of the Observation (rounds with the subject's replies, file changes, tool
+ * requests, database rows) and model judges' whole exchanges. No aggregate reads those; they stay in the file.
+ */
+export function leanAttempt(record: AttemptRecord): AttemptRecord {
+  const findings = record.findings.map((finding) => (finding.judge === null ? finding : { ...finding, judge: null }));
+  if (record.observation === null) return { ...record, findings };
+  return {
+    ...record,
+    observation: { ...record.observation, rounds: [], files: [], toolRequests: [], rows: [] },
+    findings,
+  };
+}
+
+/**
+ * Lean copies of a trial's attempts (leanAttempt) whose alike parts are one shared value: most attempts of a trial
+ * have the same findings, criteria, reason and lean Observation, so a trial of 100,000 attempts keeps each of those
+ * once, frozen, and per attempt only what differs (its place, seed, times). Parts are matched by their JSON text;
+ * a part whose text differs (another key order, another value) is simply kept apart. Equal to leanAttempt in value.
+ */
+export class LeanAttempts {
+  private readonly shared = new Map<Part, Map<string, unknown>>();
+  /** Parts that passed DISTINCT_SHARED distinct values: no longer looked up. */
+  private readonly unshared = new Set<Part>();
+  private readonly texts = new Map<string, string>();
+
+  /** The lean copy of `record` to keep in its place, equal to `leanAttempt(record)`. */
+  of(record: AttemptRecord): AttemptRecord {
+    const findings = record.findings.map((finding) => (finding.judge === null ? finding : { ...finding, judge: null }));
+    const observation =
+      record.observation === null ? null : { ...record.observation, rounds: [], files: [], toolRequests: [], rows: [] };
+    // Each member as the record has it or equal to it: still the same variant of the union.
+    return {
+      ...record,
+      arm: this.text(record.arm),
+      why: this.share('why', record.why),
+      reason: this.text(record.reason),
+      observation: this.share('observation', observation),
+      findings: this.share('findings', findings),
+      criteria: this.share('criteria', record.criteria),
+      claims: this.share('claims', record.claims),
+      error: this.share('error', record.error),
+      pressure: this.share('pressure', record.pressure),
+    } as AttemptRecord;
+  }
+
+  /** One string for equal texts (a reason is built anew by every attempt that gives it). */
+  private text(value: string): string {
+    const kept = this.texts.get(value);
+    if (kept !== undefined) return kept;
+    if (this.texts.size < DISTINCT_SHARED) this.texts.set(value, value);
+    return value;
+  }
+
+  private share<T>(part: Part, value: T): T {
+    if (value === null || this.unshared.has(part)) return value;
+    let seen = this.shared.get(part);
+    if (!seen) {
+      seen = new Map();
+      this.shared.set(part, seen);
+    }
+    const key = JSON.stringify(value);
+    const kept = seen.get(key);
+    if (kept !== undefined) return kept as T;
+    if (seen.size >= DISTINCT_SHARED) {
+      this.unshared.add(part);
+      this.shared.delete(part);
+      return value;
+    }
+    seen.set(key, deepFreeze(value));
+    return value;
+  }
+}

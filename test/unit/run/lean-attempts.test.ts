@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { expect as vitestExpect } from 'vitest';
+import type { AttemptRecord } from '../../../src/model/index.js';
+import { DISTINCT_SHARED } from '../../../src/run/lean-attempts.js';
+import { LeanAttempts, leanAttempt, resolveTrial, runTrial } from '../../../src/run/index.js';
+import { anEnvironment, attempt, result } from '../builders.js';
+
+/** The whole attempts of a trial of n attempts, every third one failing its check. */
+async function wholeAttempts(n: number): Promise<AttemptRecord[]> {
+  let calls = 0;
+  const resolved = resolveTrial(
+    { name: 'lean trial', file: 'lean.test.ts', path: [] },
+    {
+      subject: () => (++calls % 3 === 0 ? 'no' : 'yes'),
+      revision: 'lean@1',
+      rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+      checks: { answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/) },
+      case: { input: 'a', expect: ['answers'] },
+      repeat: { n, stop: 'fixed' },
+    },
+  );
+  const outcome = await runTrial(
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+    { clock: { now: () => 0 }, expect: vitestExpect },
+  );
+  return outcome.attempts;
+}
+
+describe('lean attempts with alike parts shared', () => {
+  it('equal the lean copies in value, one shared frozen value per alike part', async () => {
+    const whole = await wholeAttempts(9);
+    const lean = new LeanAttempts();
+    const kept = whole.map((record) => lean.of(record));
+    expect(kept).toEqual(whole.map(leanAttempt));
+    const [first, second, failed, fourth] = kept as [AttemptRecord, AttemptRecord, AttemptRecord, AttemptRecord];
+    // Attempts 0 and 1 passed alike, 2 failed: theirs are one value each, the failure's its own.
+    expect(second.findings).toBe(first.findings);
+    expect(second.criteria).toBe(first.criteria);
+    expect(second.observation).toBe(first.observation);
+    expect(second.why).toBe(first.why);
+    expect(failed.criteria).not.toBe(first.criteria);
+    expect(fourth.criteria).toBe(first.criteria);
+    expect(first.observation?.rounds).toEqual([]);
+    // A shared part changed in place would change every attempt holding it: it cannot be.
+    expect(Object.isFrozen(first.criteria[0]?.coveredBy)).toBe(true);
+    expect(() => (first.criteria as unknown[]).push(null)).toThrow(TypeError);
+    // What differs per attempt stays its own.
+    expect(kept.map((a) => [a.index, a.seed])).toEqual(whole.map((a) => [a.index, a.seed]));
+  });
+
+  it('stop sharing a part past DISTINCT_SHARED distinct values, still equal in value', () => {
+    const lean = new LeanAttempts();
+    const records = Array.from({ length: DISTINCT_SHARED + 3 }, (_, i) =>
+      attempt('case', i, 'PASS', { criteria: [{ ...result('answers', 'met'), reason: `met ${i}` }] }),
+    );
+    const kept = records.map((record) => lean.of(record));
+    expect(kept).toEqual(records.map(leanAttempt));
+    // Past the limit the part is kept as given, neither looked up nor frozen.
+    const last = records.at(-1) as AttemptRecord;
+    expect((kept.at(-1) as AttemptRecord).criteria).toBe(last.criteria);
+    expect(Object.isFrozen(last.criteria)).toBe(false);
+    // An attempt alike the first is no longer given the first one's value.
+    const first = records[0] as AttemptRecord;
+    const again = lean.of({ ...first, criteria: structuredClone(first.criteria) });
+    expect(again.criteria).not.toBe((kept[0] as AttemptRecord).criteria);
+    expect(again.criteria).toEqual(first.criteria);
+  });
+});
