@@ -167,6 +167,28 @@ describe('AttemptStream.finish', () => {
     expect(() => stream.add(records[0] as AttemptRecord)).toThrow(/is finished/);
   });
 
+  it('keeps the place and digest of thousands of lines of several arms, out of order, amended by arm and index', () => {
+    const file = streamFile();
+    const stream = new AttemptStream(file);
+    // 2,600 attempts of two arms, written in blocks finishing in reverse: more lines than the first allocation holds.
+    const records: AttemptRecord[] = [];
+    for (let block = 12; block >= 0; block -= 1)
+      for (let i = 0; i < 200; i += 1) {
+        const sequence = block * 200 + i;
+        records.push({ ...attempt(sequence % 2 === 0 ? 'a' : 'b', sequence >> 1, 'PASS'), sequence });
+      }
+    for (const record of records) stream.add(record);
+    expect(stream.written).toBe(2600);
+    const late = (record: AttemptRecord): AttemptRecord => ({ ...record, reason: 'amended' });
+    const finished = stream.finish(new Map([['b#700', late]]));
+    const filed = lines(file);
+    expect(filed.map((a) => a.sequence)).toEqual(Array.from({ length: 2600 }, (_, i) => i));
+    expect(filed.filter((a) => a.reason === 'amended').map((a) => [a.arm, a.index, a.sequence])).toEqual([
+      ['b', 700, 1401],
+    ]);
+    expect(finished?.digests).toEqual(filed.map(attemptDigest));
+  });
+
   it('writes nothing for a trial that ran no attempt, and never appends to a file already there', () => {
     const file = streamFile();
     expect(new AttemptStream(file).finish()).toBeNull();
