@@ -21,6 +21,7 @@ import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
 import { runLedger } from './run-ledger.js';
 import { captureDeclaration } from './declared-stack.js';
+import { lazyExpect } from './lazy-expect.js';
 import { attemptStreamFor, withAttemptsForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
@@ -118,7 +119,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       settings: projectSettings(),
       switches: switchesFromEnvironment(process.env),
       clock: systemClock,
-      expect: context.expect,
+      expect: lazyExpect(context),
       signal,
       runBudget: runLedger(),
       attempts: attemptStreamFor(name),
@@ -126,8 +127,14 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     });
     if (conducted.kind === 'skipped') return context.skip(conducted.reason);
     const { outcome, test } = conducted;
-    context.task.meta.riddle = { trial: name, line, outcome };
-    await context.annotate(summaryLine(outcome), 'riddle');
+    // The Outcome goes into the meta once the annotation is recorded: recording one sends the test's pending updates,
+    // meta included, so with the Outcome in it already it crossed to the main process twice (then with the end).
+    // Set even when the annotation fails (the test ended meanwhile): a cut-short trial delivers it from the meta.
+    try {
+      await context.annotate(summaryLine(outcome), 'riddle');
+    } finally {
+      context.task.meta.riddle = { trial: name, line, outcome };
+    }
     if (test.outcome === 'skip') context.skip(test.reason);
     if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt.frames());
   };
