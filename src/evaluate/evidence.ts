@@ -95,11 +95,9 @@ export function topGrade(grades: readonly EvidenceGrade[]): EvidenceGrade | null
   return best;
 }
 
-const viewRecorders = new WeakMap<object, EvidenceRecorder>();
-
 /** The recorder behind a view handed to a criterion check (for matchers that receive the view). */
 export function recorderOf(view: object): EvidenceRecorder | undefined {
-  return viewRecorders.get(view);
+  return TrackedView.recorderOf(view);
 }
 
 type Reply = Observation['rounds'][number]['reply'];
@@ -178,11 +176,9 @@ export interface ObservationView {
   readonly observation: Observation;
 }
 
-const rawObservations = new WeakMap<object, Observation>();
-
 /** The untracked Observation behind a view, for matchers and judges that record their own evidence. */
 export function rawObservation(view: object): Observation | undefined {
-  return rawObservations.get(view);
+  return TrackedView.observationOf(view);
 }
 
 /** The parts of an Observation whose reading the view records; the rest (observers, notes) are read freely. */
@@ -194,8 +190,8 @@ const TRACKED_PARTS = ['rounds', 'exit', 'files', 'toolRequests', 'receipts', 'r
  * matchers and `rawObservation` work on it as on the view it came from.
  */
 export function viewAtRound(view: ObservationView, round: number): ObservationView {
-  const observation = rawObservations.get(view);
-  const recorder = viewRecorders.get(view);
+  const observation = TrackedView.observationOf(view);
+  const recorder = TrackedView.recorderOf(view);
   if (!observation || !recorder) throw new TypeError('viewAtRound: give the view a criterion check received');
   return createObservationView(observation, recorder, round);
 }
@@ -206,106 +202,142 @@ export function createObservationView(
   /** The round whose reply `reply` reads (1-based); the last round when absent. */
   replyRound?: number,
 ): ObservationView {
-  const read = <T>(
-    kind: EvidenceRef['kind'],
-    grade: EvidenceGrade,
-    value: T,
-    target = ANY_TARGET,
-    detail = `read ${kind}`,
-  ): T => {
-    recorder.record({ kind, target, grade, detail });
+  return new TrackedView(observation, recorder, replyRound);
+}
+
+/**
+ * The view as a class: every attempt's every check gets one, and an object literal of getters and closures, with its
+ * proxy and two weak-map entries, cost tens of microseconds to make. The getters live on the prototype; the methods
+ * are the instance's own arrow functions, so a check may still take them out of the view (`({ file }) => file(…)`).
+ */
+class TrackedView implements ObservationView {
+  readonly #observation: Observation;
+  readonly #recorder: EvidenceRecorder;
+  readonly #replyRound: number | undefined;
+  #tracked: Observation | undefined;
+
+  static recorderOf(view: object): EvidenceRecorder | undefined {
+    return #recorder in view ? view.#recorder : undefined;
+  }
+
+  static observationOf(view: object): Observation | undefined {
+    return #observation in view ? view.#observation : undefined;
+  }
+
+  constructor(observation: Observation, recorder: EvidenceRecorder, replyRound: number | undefined) {
+    this.#observation = observation;
+    this.#recorder = recorder;
+    this.#replyRound = replyRound;
+  }
+
+  #read<T>(kind: EvidenceRef['kind'], grade: EvidenceGrade, value: T, target = ANY_TARGET, detail = `read ${kind}`): T {
+    this.#recorder.record({ kind, target, grade, detail });
     return value;
-  };
+  }
+
   /** Read a watched part at its observer's grade; an unwatched one is no evidence. */
-  const watched = <T>(
+  #watched<T>(
     part: ObservedPart,
     kind: EvidenceRef['kind'],
     value: T,
     target = ANY_TARGET,
     detail = `read ${kind}`,
-  ): T => {
-    const grade = watchedGrade(observation, part);
+  ): T {
+    const grade = watchedGrade(this.#observation, part);
     if (grade === null) throw new NoEvidence(unwatched(part));
-    return read(kind, grade, value, target, detail);
+    return this.#read(kind, grade, value, target, detail);
+  }
+
+  get reply(): Reply {
+    const { rounds } = this.#observation;
+    const at = this.#replyRound === undefined ? -1 : Math.min(rounds.length, this.#replyRound) - 1;
+    return this.#read('reply', 'text', (at < 0 ? rounds.at(-1) : rounds[at])?.reply ?? null);
+  }
+
+  get replies(): readonly Reply[] {
+    return this.#read(
+      'reply',
+      'text',
+      this.#observation.rounds.map((r) => r.reply),
+    );
+  }
+
+  get rounds(): Observation['rounds'] {
+    return this.#read('reply', 'text', this.#observation.rounds);
+  }
+
+  get claims(): Observation['rounds'][number]['claims'] {
+    return this.#read(
+      'claim',
+      'text',
+      this.#observation.rounds.flatMap((r) => r.claims),
+    );
+  }
+
+  get exit(): Observation['exit'] {
+    return this.#watched('exit', 'process', this.#observation.exit);
+  }
+
+  get files(): Observation['files'] {
+    return this.#watched('files', 'file', this.#observation.files);
+  }
+
+  get toolRequests(): Observation['toolRequests'] {
+    return this.#watched('toolRequests', 'tool', this.#observation.toolRequests);
+  }
+
+  get receipts(): Observation['receipts'] {
+    return this.#read('receipt', 'receipt', this.#observation.receipts);
+  }
+
+  get rows(): Observation['rows'] {
+    return this.#watched('rows', 'row', this.#observation.rows);
+  }
+
+  get resources(): Observation['resources'] {
+    return this.#watched('resources', 'process', this.#observation.resources);
+  }
+
+  readonly file = (path: string): FileChange | null => {
+    const change = this.#observation.files.find((f) => samePath(f.path, path)) ?? null;
+    return this.#watched('files', 'file', change, path, change ? `${change.change}` : 'unchanged');
   };
-  const view: ObservationView = {
-    get reply() {
-      const at = replyRound === undefined ? -1 : Math.min(observation.rounds.length, replyRound) - 1;
-      return read('reply', 'text', (at < 0 ? observation.rounds.at(-1) : observation.rounds[at])?.reply ?? null);
-    },
-    get replies() {
-      return read(
-        'reply',
-        'text',
-        observation.rounds.map((r) => r.reply),
-      );
-    },
-    get rounds() {
-      return read('reply', 'text', observation.rounds);
-    },
-    get claims() {
-      return read(
-        'claim',
-        'text',
-        observation.rounds.flatMap((r) => r.claims),
-      );
-    },
-    get exit() {
-      return watched('exit', 'process', observation.exit);
-    },
-    get files() {
-      return watched('files', 'file', observation.files);
-    },
-    get toolRequests() {
-      return watched('toolRequests', 'tool', observation.toolRequests);
-    },
-    get receipts() {
-      return read('receipt', 'receipt', observation.receipts);
-    },
-    get rows() {
-      return watched('rows', 'row', observation.rows);
-    },
-    get resources() {
-      return watched('resources', 'process', observation.resources);
-    },
-    file(path) {
-      const change = observation.files.find((f) => samePath(f.path, path)) ?? null;
-      return watched('files', 'file', change, path, change ? `${change.change}` : 'unchanged');
-    },
-    tool(name) {
-      const requests = observation.toolRequests.filter((r) => r.tool === name);
-      return watched('toolRequests', 'tool', requests, name, `${requests.length} request(s)`);
-    },
-    table(name) {
-      const changes = observation.rows.find((r) => r.table === name) ?? null;
-      if (changes === null)
-        throw new NoEvidence(
-          `table ${name} was not observed (observed: ${observation.rows.map((r) => r.table).join(', ') || 'none'})`,
-        );
-      return watched('rows', 'row', changes, name, 'observed');
-    },
-    handoff(producer, consumer) {
-      const place = `${producer ?? '(input)'} → ${consumer ?? '(reply)'}`;
-      const trace = observation.composition;
-      if (trace === null) throw new NoEvidence(`no handoff ${place}: the subject is not a Composition Suite`);
-      const found = trace.handoffs.findLast((h) => h.producer === producer && h.consumer === consumer);
-      if (!found)
-        throw new NoEvidence(`the handoff ${place} did not happen (the attempt stopped: ${trace.stopped.kind})`);
-      if (found.payload.truncated)
-        throw new NoEvidence(`the handoff ${place} was kept by fingerprint only (${found.payload.bytes} bytes)`);
-      return read('handoff', 'observation', found.payload.value, place, `payload sha256:${found.payload.sha256}`);
-    },
-    get observation() {
-      return tracked;
-    },
+
+  readonly tool = (name: string): readonly ToolRequest[] => {
+    const requests = this.#observation.toolRequests.filter((r) => r.tool === name);
+    return this.#watched('toolRequests', 'tool', requests, name, `${requests.length} request(s)`);
   };
-  const tracked = new Proxy(observation, {
-    get(target, key, receiver) {
-      if ((TRACKED_PARTS as readonly PropertyKey[]).includes(key)) return view[key as (typeof TRACKED_PARTS)[number]];
-      return Reflect.get(target, key, receiver);
-    },
-  });
-  viewRecorders.set(view, recorder);
-  rawObservations.set(view, observation);
-  return view;
+
+  readonly table = (name: string): RowChanges => {
+    const { rows } = this.#observation;
+    const changes = rows.find((r) => r.table === name) ?? null;
+    if (changes === null)
+      throw new NoEvidence(
+        `table ${name} was not observed (observed: ${rows.map((r) => r.table).join(', ') || 'none'})`,
+      );
+    return this.#watched('rows', 'row', changes, name, 'observed');
+  };
+
+  readonly handoff = (producer: string | null, consumer: string | null): JsonValue => {
+    const place = `${producer ?? '(input)'} → ${consumer ?? '(reply)'}`;
+    const trace = this.#observation.composition;
+    if (trace === null) throw new NoEvidence(`no handoff ${place}: the subject is not a Composition Suite`);
+    const found = trace.handoffs.findLast((h) => h.producer === producer && h.consumer === consumer);
+    if (!found)
+      throw new NoEvidence(`the handoff ${place} did not happen (the attempt stopped: ${trace.stopped.kind})`);
+    if (found.payload.truncated)
+      throw new NoEvidence(`the handoff ${place} was kept by fingerprint only (${found.payload.bytes} bytes)`);
+    return this.#read('handoff', 'observation', found.payload.value, place, `payload sha256:${found.payload.sha256}`);
+  };
+
+  get observation(): Observation {
+    // Made when first asked for: most checks never read the Observation whole.
+    this.#tracked ??= new Proxy(this.#observation, {
+      get: (target, key, receiver) => {
+        if ((TRACKED_PARTS as readonly PropertyKey[]).includes(key)) return this[key as (typeof TRACKED_PARTS)[number]];
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return this.#tracked;
+  }
 }

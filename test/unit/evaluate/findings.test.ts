@@ -10,6 +10,7 @@ import {
   refersTo,
   type EvaluatorDefinition,
 } from '../../../src/evaluate/index.js';
+import { rawObservation } from '../../../src/evaluate/evidence.js';
 import { EVALUATOR_SCHEMA, type Evaluator } from '../../../src/model/index.js';
 import { criterion, fileChange, observation, ref, rubric, testCase, toolRequest } from './helpers.js';
 
@@ -50,6 +51,26 @@ describe('the observation view', () => {
     expect(view.observation.files).toHaveLength(1);
     expect(recorder.refs).toHaveLength(4);
     expect(recorder.refs.at(-1)).toEqual(ref('file', '*', 'receipt', 'read file'));
+  });
+
+  it('works taken apart as a check may take it: getters and methods destructured, the whole Observation behind it', () => {
+    const recorder = createEvidenceRecorder();
+    const seen = observation({ reply: 'done', files: [fileChange('a.txt', 'created')] });
+    const { reply, file, tool } = createObservationView(seen, recorder);
+    expect(reply).toBe('done');
+    expect(file('a.txt')?.change).toBe('created');
+    expect(tool('rm')).toEqual([]);
+    expect(recorder.refs.map((r) => [r.kind, r.target])).toEqual([
+      ['reply', '*'],
+      ['file', 'a.txt'],
+      ['tool', 'rm'],
+    ]);
+    const view = createObservationView(seen, recorder);
+    expect(rawObservation(view)).toBe(seen);
+    expect(view.observation.rounds.at(-1)?.reply).toBe('done');
+    expect(view.observation).toBe(view.observation);
+    expect(recorderOf({ reply: 'a plain object' })).toBeUndefined();
+    expect(rawObservation({ reply: 'a plain object' })).toBeUndefined();
   });
 
   it('treats a part no observer watched as no evidence, and reads watched parts at their observer’s grade', async () => {
