@@ -122,10 +122,27 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value))
-      out[redactText(key, secrets)] =
-        typeof member === 'string' && SECRET_KEY.test(key) ? REDACTED : redactDeep(member, secrets);
+    const clean = cleanNames(secrets);
+    for (const key of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[key];
+      const name = clean.has(key) ? key : redactText(key, secrets);
+      if (name === key && clean.size < 4096) clean.add(key);
+      out[name] = typeof member === 'string' && SECRET_KEY.test(key) ? REDACTED : redactDeep(member, secrets);
+    }
     return out;
   }
   return value;
 }
+
+/**
+ * Member names found to hold nothing to redact, for the secret values they were checked against: records repeat the
+ * same few dozen names in every attempt, and each was tested against every pattern every time.
+ */
+function cleanNames(secrets: readonly string[]): Set<string> {
+  if (checkedNames.secrets !== secrets) {
+    checkedNames.secrets = secrets;
+    checkedNames.clean = new Set();
+  }
+  return checkedNames.clean;
+}
+const checkedNames: { secrets: readonly string[] | null; clean: Set<string> } = { secrets: null, clean: new Set() };

@@ -108,6 +108,16 @@ describe('secrets', () => {
     });
   });
 
+  test('a member name clean under some secrets is checked again under others', () => {
+    const record = { rounds: [{ reply: 'ok' }], token_ok: 1 };
+    const secrets = ['hunter2hunter2'];
+    expect(redactData(record, secrets)).toEqual(record);
+    expect(redactData(record, secrets)).toEqual(record);
+    // The same names, now holding a secret value: the names found clean before are not taken on trust.
+    expect(redactData(record, ['rounds'])).toEqual({ [REDACTED]: [{ reply: 'ok' }], token_ok: 1 });
+    expect(redactData({ rounds: 1 }, secrets)).toEqual({ rounds: 1 });
+  });
+
   test('every credential shape is replaced inside text, whatever its case (text without one is passed over)', () => {
     const shapes = [
       'sk-abcdefghijklmnop1234',
