@@ -33,6 +33,21 @@ function treeMemory(pid, peaks) {
   return total;
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** CPU time the process has used so far (user and system), in ms; null once it ended. */
+function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from the third: utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
 /** `vitest run` in a folder: CPU of the whole tree, wall, peak summed RSS (sampled), summed per-process peaks. */
 function vitestRun(vitestBin, dir, env) {
   return new Promise((resolve, reject) => {
@@ -52,8 +67,11 @@ function vitestRun(vitestBin, dir, env) {
     });
     let peakRss = 0;
     const peaks = new Map();
+    // The main process's own CPU (Vitest and the riddle reporter), as last read before it exited.
+    let mainCpuMs = 0;
     const timer = setInterval(() => {
       peakRss = Math.max(peakRss, treeMemory(child.pid, peaks));
+      mainCpuMs = processCpuMs(child.pid) ?? mainCpuMs;
     }, 25);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -67,7 +85,8 @@ function vitestRun(vitestBin, dir, env) {
       }
       const peakPerProcess = [...peaks.values()].reduce((a, b) => a + b, 0);
       const peakMain = peaks.get(child.pid) ?? 0;
-      resolve({ cpuMs, wallMs, peakRss, peakPerProcess, peakMain, exitedAt, output });
+      const peakWorker = Math.max(0, ...[...peaks].filter(([pid]) => pid !== child.pid).map(([, peak]) => peak));
+      resolve({ cpuMs, wallMs, peakRss, peakPerProcess, peakMain, peakWorker, mainCpuMs, exitedAt, output });
     });
   });
 }
@@ -160,7 +179,7 @@ export async function benchScale({ quick = false, sizes = null, copies = [{ labe
     const mine = runs[c];
     for (const run of mine)
       line(
-        `  ${String(run.n).padStart(7)} attempts${copy.label}: after the tests ${fmt(run.afterPhaseMs)} ms, test phase ${fmt(run.phaseMs)} ms, wall ${fmt(run.wallMs)} ms, CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)} (per-process peaks: main ${mb(run.peakMain)}, all ${mb(run.peakPerProcess)}), artifacts ${mb(run.artifactBytes)}${run.warned ? ', worker-stop timeout warned' : ''}`,
+        `  ${String(run.n).padStart(7)} attempts${copy.label}: after the tests ${fmt(run.afterPhaseMs)} ms, test phase ${fmt(run.phaseMs)} ms, wall ${fmt(run.wallMs)} ms, CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)} (per-process peaks: main ${mb(run.peakMain)}, largest worker ${mb(run.peakWorker)}, all ${mb(run.peakPerProcess)}), main process CPU ${fmt(run.mainCpuMs)} ms (${fmt(run.mainCpuMs / run.n)} ms per attempt), artifacts ${mb(run.artifactBytes)}${run.warned ? ', worker-stop timeout warned' : ''}`,
       );
     if (mine.length < 3) continue;
     // Linear means each further attempt costs the same after the tests: the marginal cost between the two smaller
