@@ -46,6 +46,9 @@ export interface AttemptsSummary {
   rows: string[];
 }
 
+/** Distinct row ends (verdict, status, reason) kept for attempts without detail. */
+const TAILS_KEPT = 1024;
+
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 /** JSON inside a <script type="application/json">: nothing in it can close the element or open a comment. */
@@ -79,6 +82,7 @@ export class AttemptsSummarizer {
   private readonly sandboxes: AttemptSandbox[] = [];
   private readonly samples: SampleReasonTally;
   private readonly rows: string[] = [];
+  private readonly tails = new Map<string, string>();
   private count = 0;
 
   /** `expected`: how many attempts the trial ran, which decides whether the HTML rows carry their detail. */
@@ -111,17 +115,36 @@ export class AttemptsSummarizer {
         sandbox: attempt.sandbox,
       });
     this.samples.add(attempt);
-    const detailed = this.expected <= DETAILED_ATTEMPTS;
+    if (this.expected > DETAILED_ATTEMPTS) {
+      this.rows.push(`[${arm},${attempt.index},${this.rowTail(attempt)}`);
+      return;
+    }
     const row = [
       arm,
       attempt.index,
       attempt.verdict,
       attempt.status,
       clip(attempt.reason, 160),
-      detailed ? attemptDetail(attempt) : null,
+      attemptDetail(attempt),
     ];
     // Shown by the page as text: controls and bidi marks made visible first, as for every rendered string.
     this.rows.push(scriptJson(mapStrings(row, neutraliseText)));
+  }
+
+  /**
+   * The end of an attempt's row without detail, after its arm and index: `"verdict","status","reason",null]`, made
+   * as the detailed rows are (neutralised, clipped, safe in a script element) and kept per distinct text, since a
+   * large trial's attempts mostly share their verdict, status and reason.
+   */
+  private rowTail(attempt: AttemptRecord): string {
+    const key = `${attempt.verdict}\n${attempt.status}\n${attempt.reason}`;
+    const kept = this.tails.get(key);
+    if (kept !== undefined) return kept;
+    const tail = scriptJson(
+      mapStrings([attempt.verdict, attempt.status, clip(attempt.reason, 160), null], neutraliseText),
+    );
+    if (this.tails.size < TAILS_KEPT) this.tails.set(key, tail.slice(1));
+    return tail.slice(1);
   }
 
   finish(): AttemptsSummary {
@@ -183,9 +206,14 @@ export async function summarizeAttemptsFile(outcome: Outcome, file: string): Pro
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
       if (bytesRead === 0) break;
-      const lines = (rest + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
-      rest = lines.pop() ?? '';
-      for (const text of lines) take(text);
+      // One line at a time (not the chunk split into all its lines at once): each is done with before the next.
+      const text = rest + decoder.write(buffer.subarray(0, bytesRead));
+      let start = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+        take(text.slice(start, end));
+        start = end + 1;
+      }
+      rest = text.slice(start);
     }
     take(rest + decoder.end());
   } finally {

@@ -13,6 +13,8 @@ import {
   summarizeAttemptsFile,
   writeOutcomeFiles,
 } from '../../../src/report/index.js';
+import { scriptJson } from '../../../src/report/attempts-summary.js';
+import { mapStrings, neutraliseText } from '../../../src/report/safe-text.js';
 
 /** A real run of the example (claims contradicted by receipts, failing samples, many arms), migrated. */
 const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
@@ -66,6 +68,32 @@ describe('attempts summarised for the reports', () => {
     expect(JSON.parse(summary.rows[0] ?? '')[5]).toBeNull();
     const few = summarizeAttempts({ ...outcome, attempts: attempts.slice(0, 3) });
     expect(JSON.parse(few.rows[0] ?? '')[5]).toMatchObject({ criteria: expect.any(Array) });
+  });
+
+  it('make rows without detail as the detailed ones are made, hostile and long reasons too, read across chunks', async () => {
+    const [outcome] = example().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
+    const first = outcome?.attempts[0];
+    if (!outcome || !first) throw new Error('the example has a trial of one arm');
+    const hostile = ['</script><!-- & \u202e\u0007 end', 'x'.repeat(3000), 'plain'];
+    // More distinct reasons than the summary keeps made rows for, and lines long enough to span 1 MB chunks.
+    const reason = (i: number) => `${hostile[i % 3]} ${i % 1500}`;
+    const attempts: AttemptRecord[] = Array.from({ length: DETAILED_ATTEMPTS + 1 }, (_, i) => ({
+      ...first,
+      index: i,
+      sequence: i,
+      reason: reason(i),
+    }));
+    const summary = summarizeAttempts({ ...outcome, attempts });
+    const clipped = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text);
+    expect(summary.rows).toEqual(
+      attempts.map((a) =>
+        scriptJson(mapStrings([0, a.index, a.verdict, a.status, clipped(a.reason), null], neutraliseText)),
+      ),
+    );
+    expect(summary.rows.some((row) => row.includes('<') || row.includes('\u202e'))).toBe(false);
+    const order = attempts.map((a) => `${a.arm}#${a.index}`);
+    const { summaries } = await fromFiles([{ ...outcome, attempts, execution: { ...outcome.execution, order } }]);
+    expect(summaries[0]?.rows).toEqual(summary.rows);
   });
 
   it('name the file and line of an attempts file that is not JSON Lines', async () => {
