@@ -1,6 +1,6 @@
 export { runTrial, type TrialPlan, type RunServices } from './run-trial.js';
 export { AttemptStream, type StreamedAttempts } from './attempt-stream.js';
-export { LeanAttempts, leanAttempt } from './lean-attempts.js';
+export { leanAttempt } from './lean-attempts.js';
 export { trialProgress } from './progress.js';
 export { runAttempt, type AttemptSetup } from './attempt.js';
 export { assembleOutcome, declarationWarnings, type OutcomeParts } from './outcome.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import type { AttemptRecord } from '../../../src/model/index.js';
-import { DISTINCT_SHARED } from '../../../src/run/lean-attempts.js';
-import { LeanAttempts, leanAttempt, resolveTrial, runTrial } from '../../../src/run/index.js';
+import { DISTINCT_SHARED, LeanAttempts, leanAttempt } from '../../../src/run/lean-attempts.js';
+import { resolveTrial, runTrial } from '../../../src/run/index.js';
 import { anEnvironment, attempt, result } from '../builders.js';
 
 /** The whole attempts of a trial of n attempts, every third one failing its check. */
