@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mapStrings, markdownText, neutraliseText } from '../../../src/report/safe-text.js';
+import { escapeHtml, mapStrings, markdownText, neutraliseText } from '../../../src/report/safe-text.js';
 
 describe('safe text', () => {
   test('controls and bidi marks become visible stand-ins; tab, newline and ordinary text stay', () => {
@@ -27,6 +27,13 @@ describe('safe text', () => {
     const mapped = mapStrings(dirty);
     expect(mapped).toEqual({ a: ['x␛'], b: { 'k⟨U+202E⟩': 'y' }, clean: { z: 'z' } });
     expect(mapped.clean).toBe(dirty.clean);
+  });
+
+  test('escapeHtml escapes &, <, > and " wherever they are, and leaves other text as it is', () => {
+    expect(escapeHtml('a & b <i>"x"</i> > c')).toBe('a &amp; b &lt;i&gt;&quot;x&quot;&lt;/i&gt; &gt; c');
+    expect(escapeHtml('&&')).toBe('&amp;&amp;');
+    expect(escapeHtml("plain text, 'quoted' — τ ≥ 0.8")).toBe("plain text, 'quoted' — τ ≥ 0.8");
+    expect(escapeHtml('')).toBe('');
   });
 
   test('mapStrings keeps the parts before and after the first change, in their order', () => {
