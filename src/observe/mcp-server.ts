@@ -2,14 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
 import { writeStdioBridge, type StdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
@@ -32,7 +26,29 @@ function annotations(effect: EffectClass): NonNullable<Tool['annotations']> {
   };
 }
 
-function mcpServer(gateway: ToolGateway): Server {
+/** The MCP SDK's parts the gateway serves with. */
+type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
+
+async function importMcpSdk() {
+  const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
+  return { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+}
+
+// Loaded with the first attempt that serves tools over MCP: a worker whose trials never do does not hold the SDK
+// (about 25 MB of its modules and their zod schemas).
+let mcpSdk: Promise<McpSdk> | null = null;
+const loadMcpSdk = (): Promise<McpSdk> => {
+  mcpSdk ??= importMcpSdk();
+  return mcpSdk;
+};
+
+function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
+  const { Server, CallToolRequestSchema, ListToolsRequestSchema } = sdk;
   const server = new Server({ name: 'riddle-tool-gateway', version: '1' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // Tools above the Case's effect class are listed too: a request for one is denied and kept as evidence.
@@ -87,6 +103,7 @@ function holdsToken(pathname: string, token: string): boolean {
  * which an isolated subject without a network reaches through the bridge.
  */
 export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolServer> {
+  const sdk = await loadMcpSdk();
   let port = 0;
   const token = randomBytes(32).toString('base64url');
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -96,8 +113,11 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
       return refuse(res, 401, "not this attempt's tool gateway: the URL must carry its token (RIDDLE_MCP_URL)");
     // Stateless: there is no server-initiated stream to open, and no session to end.
     if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
-    const server = mcpServer(gateway);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = mcpServer(sdk, gateway);
+    const transport = new sdk.StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();

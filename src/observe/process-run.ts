@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import type { ProcessExit } from '../model/index.js';
 import { OutputCapture } from './captured-output.js';
 import { killGroup, leftovers } from './leftovers.js';
@@ -41,6 +40,8 @@ export interface ProcessRun {
  * session escapes the group; stopping that needs an OS sandbox (cgroups), which riddle does not require.
  */
 export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
+  // Loaded with the first command subject's round: a worker running function subjects only never holds execa.
+  const { execa } = await import('execa');
   const subprocess = execa(spec.command, [...spec.args], {
     cwd: spec.cwd,
     env: { ...spec.env },
