@@ -42,6 +42,8 @@ export class LeanAttempts {
   /** Parts that passed DISTINCT_SHARED distinct values: no longer looked up. */
   private readonly unshared = new Set<Part>();
   private readonly texts = new Map<string, string>();
+  /** Each part's shared value the last attempt kept. */
+  private readonly last = new Map<Part, unknown>();
 
   /** The lean copy of `record` to keep in its place, equal to `leanAttempt(record)`. */
   of(record: AttemptRecord): AttemptRecord {
@@ -73,6 +75,16 @@ export class LeanAttempts {
 
   private share<T>(part: Part, value: T): T {
     if (value === null || this.unshared.has(part)) return value;
+    // Most attempts are alike in a part to the attempt before: compared as data first, before writing its JSON text.
+    const last = this.last.get(part);
+    if (last !== undefined && sameData(last, value)) return last as T;
+    const kept = this.lookUp(part, value);
+    if (kept !== undefined) this.last.set(part, kept);
+    return kept ?? value;
+  }
+
+  /** The shared value equal to `value` (now `value` itself, frozen, when it is the first); undefined once unshared. */
+  private lookUp<T>(part: Part, value: T): T | undefined {
     let seen = this.shared.get(part);
     if (!seen) {
       seen = new Map();
@@ -84,9 +96,28 @@ export class LeanAttempts {
     if (seen.size >= DISTINCT_SHARED) {
       this.unshared.add(part);
       this.shared.delete(part);
-      return value;
+      this.last.delete(part);
+      return undefined;
     }
     seen.set(key, deepFreeze(value));
     return value;
   }
+}
+
+/** Two JSON values equal as data: same members (in any order), same items, same primitives. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (!sameData(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys)
+    if (!Object.hasOwn(b, key) || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+      return false;
+  return true;
 }

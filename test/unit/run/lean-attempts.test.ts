@@ -48,6 +48,20 @@ describe('lean attempts with alike parts shared', () => {
     expect(kept.map((a) => [a.index, a.seed])).toEqual(whole.map((a) => [a.index, a.seed]));
   });
 
+  it("tell a part apart from the last attempt's by every member, however deep", () => {
+    const lean = new LeanAttempts();
+    const base = attempt('case', 0, 'PASS', { criteria: [result('answers', 'met')] });
+    const first = lean.of(base);
+    const deeper = structuredClone(base.criteria);
+    (deeper[0] as { coveredBy: { evidence: number; finding: number }[] }).coveredBy = [{ evidence: 1, finding: 0 }];
+    const differs = lean.of({ ...base, index: 1, criteria: deeper });
+    expect(differs.criteria).not.toBe(first.criteria);
+    expect(differs.criteria).toEqual(deeper);
+    // Back to the first attempt's criteria after one that differed: the first one's shared value again.
+    const again = lean.of({ ...base, index: 2, criteria: structuredClone(base.criteria) });
+    expect(again.criteria).toBe(first.criteria);
+  });
+
   it('stop sharing a part past DISTINCT_SHARED distinct values, still equal in value', () => {
     const lean = new LeanAttempts();
     const records = Array.from({ length: DISTINCT_SHARED + 3 }, (_, i) =>
