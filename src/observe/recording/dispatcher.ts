@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AttemptTraffic, ProviderGateway } from './gateway.js';
 import type { ProviderRequest } from './request-key.js';
 
@@ -62,25 +62,55 @@ async function serve(
   }
 }
 
-/** Sends requests to declared providers through the running attempt's gateway, and everything else on as before. */
-class ProviderDispatcher extends Dispatcher {
-  constructor(readonly previous: Dispatcher) {
-    super();
-  }
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Handler): boolean {
-    const running = current.getStore();
-    const url = new URL(options.path, options.origin ?? undefined).href;
-    if (!running || !running.gateway.handles(url)) return this.previous.dispatch(options, handler);
-    void serve(running, { method: options.method, url, headers: headerRecord(options.headers) }, options.body, handler);
-    return true;
-  }
-  override close(): Promise<void> {
-    return Promise.resolve();
-  }
-  override destroy(): Promise<void> {
-    return Promise.resolve();
-  }
+/** What of undici the dispatcher needs. */
+interface Undici {
+  Dispatcher: typeof Dispatcher;
+  getGlobalDispatcher: () => Dispatcher;
+  setGlobalDispatcher: (dispatcher: Dispatcher) => void;
 }
+
+/** Sends requests to declared providers through the running attempt's gateway, and everything else on as before. */
+interface ProviderDispatcher extends Dispatcher {
+  readonly previous: Dispatcher;
+}
+
+/** The dispatcher class, made once undici is loaded (it extends undici's Dispatcher). */
+function providerDispatcherClass(undici: Undici): new (previous: Dispatcher) => ProviderDispatcher {
+  return class extends undici.Dispatcher implements ProviderDispatcher {
+    constructor(readonly previous: Dispatcher) {
+      super();
+    }
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Handler): boolean {
+      const running = current.getStore();
+      const url = new URL(options.path, options.origin ?? undefined).href;
+      if (!running || !running.gateway.handles(url)) return this.previous.dispatch(options, handler);
+      void serve(
+        running,
+        { method: options.method, url, headers: headerRecord(options.headers) },
+        options.body,
+        handler,
+      );
+      return true;
+    }
+    override close(): Promise<void> {
+      return Promise.resolve();
+    }
+    override destroy(): Promise<void> {
+      return Promise.resolve();
+    }
+  };
+}
+
+// undici is loaded with the first attempt whose providers are declared: a worker whose trials declare none does not
+// hold it.
+let loaded: Promise<{ undici: Undici; Provider: new (previous: Dispatcher) => ProviderDispatcher }> | null = null;
+const loadUndici = () => {
+  loaded ??= import('undici').then(({ Dispatcher, getGlobalDispatcher, setGlobalDispatcher }) => {
+    const undici: Undici = { Dispatcher, getGlobalDispatcher, setGlobalDispatcher };
+    return { undici, Provider: providerDispatcherClass(undici) };
+  });
+  return loaded;
+};
 
 let installed: { dispatcher: ProviderDispatcher; users: number } | null = null;
 
@@ -94,9 +124,10 @@ export async function withProviderDispatcher<T>(
   traffic: AttemptTraffic,
   run: () => Promise<T>,
 ): Promise<T> {
+  const { undici, Provider } = await loadUndici();
   if (installed === null) {
-    installed = { dispatcher: new ProviderDispatcher(getGlobalDispatcher()), users: 0 };
-    setGlobalDispatcher(installed.dispatcher);
+    installed = { dispatcher: new Provider(undici.getGlobalDispatcher()), users: 0 };
+    undici.setGlobalDispatcher(installed.dispatcher);
   }
   installed.users += 1;
   try {
@@ -104,7 +135,7 @@ export async function withProviderDispatcher<T>(
   } finally {
     installed.users -= 1;
     if (installed.users === 0) {
-      setGlobalDispatcher(installed.dispatcher.previous);
+      undici.setGlobalDispatcher(installed.dispatcher.previous);
       installed = null;
     }
   }

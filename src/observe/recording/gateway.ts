@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import {
   RECORDING_SCHEMA,
   receiptCostUsd,
@@ -207,7 +207,9 @@ export class ProviderGateway {
     // Connections are opened only when a request is forwarded (never in replay).
     this.forward =
       options.forward ??
-      ((request) => {
+      (async (request) => {
+        // undici is loaded with the first request forwarded: a worker that never forwards one does not hold it.
+        const { Agent } = await import('undici');
         this.agent ??= new Agent();
         return forwardWith(this.agent)(request);
       });

@@ -24,9 +24,11 @@ function loadedPackages(entry: string): Set<string> {
 }
 
 describe('what a test worker loads with riddle/trial', () => {
-  it('neither the MCP SDK nor execa until an attempt serves tools over MCP or runs a command', () => {
+  it('neither the MCP SDK, execa nor undici until an attempt serves tools over MCP, runs a command or has providers', () => {
     const packages = [...loadedPackages(path.join(src, 'vitest', 'index.ts'))];
-    expect(packages.filter((p) => p.startsWith('@modelcontextprotocol/') || p === 'execa')).toEqual([]);
+    expect(packages.filter((p) => p.startsWith('@modelcontextprotocol/') || p === 'execa' || p === 'undici')).toEqual(
+      [],
+    );
     // What it does load, so the walk above is known to reach the observe layer.
     expect(packages).toContain('zod');
   });
