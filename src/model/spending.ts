@@ -100,7 +100,11 @@ export function costBreakdown(
   attempts: readonly { arm: string; index: number; receipts: readonly Receipt[] }[],
   prices: PriceTable = {},
 ): CostBreakdown {
-  const rows = attempts.map((a) => ({ arm: a.arm, index: a.index, ...costOf(a.receipts, prices) }));
+  // Members in canonical order: a trial of 100,000 attempts has as many rows, and canonical JSON sorts none of them.
+  const rows = attempts.map((a) => {
+    const { inputTokens, outputTokens, usd } = costOf(a.receipts, prices);
+    return { arm: a.arm, index: a.index, inputTokens, outputTokens, usd };
+  });
   const arms = [...new Set(rows.map((r) => r.arm))].map((arm) => ({
     arm,
     ...costOf(
