@@ -5,17 +5,23 @@ import { describe, expect, it } from 'vitest';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src');
 
-/** Every module a source file reaches through static and dynamic imports, with the packages it names. */
-function reach(entry: string): { modules: Set<string>; packages: Set<string> } {
+/**
+ * Every module a source file reaches with the packages it names: through static and dynamic imports, or, with
+ * `loadedAtImport`, through static imports only (what importing it loads, not what an `import()` loads at use).
+ */
+function reach(entry: string, { loadedAtImport = false } = {}): { modules: Set<string>; packages: Set<string> } {
   const modules = new Set<string>();
   const packages = new Set<string>();
+  const statics = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]/;
+  const imports = new RegExp(
+    loadedAtImport ? statics.source : `${statics.source}|import\\(\\s*['"]([^'"]+)['"]\\s*\\)`,
+    'g',
+  );
   const visit = (file: string) => {
     if (modules.has(file)) return;
     modules.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(
-      /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
-    )) {
+    for (const match of text.matchAll(imports)) {
       const specifier = match[1] ?? match[2] ?? '';
       if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
       else packages.add(specifier);
@@ -48,6 +54,16 @@ describe('what test files load', () => {
       ])
         expect(reached, `${entry} reaches ${worker}`).not.toContain(worker);
     }
+  });
+
+  it('a test worker loads neither the MCP SDK, execa nor undici until an attempt serves tools over MCP, runs a command or has providers', () => {
+    const packages = [...reach(path.join(src, 'vitest', 'index.ts'), { loadedAtImport: true }).packages];
+    expect(packages.filter((p) => p.startsWith('@modelcontextprotocol/') || p === 'execa' || p === 'undici')).toEqual(
+      [],
+    );
+    // What it does load, so the walk is known to reach the observe layer; and they are reached through import().
+    expect(packages).toContain('zod');
+    expect([...reach(path.join(src, 'vitest', 'index.ts')).packages]).toContain('execa');
   });
 
   it('riddle/core reaches no Vitest at all', () => {
