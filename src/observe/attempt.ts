@@ -12,7 +12,6 @@ import {
 import { runsA } from './composition-subject.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
-import { AttemptAbort } from './attempt-abort.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 import { processSecretValues, redactData } from './secrets.js';
 import type {
@@ -136,8 +135,8 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   const retain = plan.retainFileBytes ?? DEFAULT_RETAIN_FILE_BYTES;
   const notes: string[] = [];
   const observers: ObserverRecord[] = [];
-  const abort = new AttemptAbort();
-  const interrupted = () => abort.abort(plan.signal?.reason);
+  const controller = new AbortController();
+  const interrupted = () => controller.abort(plan.signal?.reason);
   if (plan.signal?.aborted) interrupted();
   else plan.signal?.addEventListener('abort', interrupted, { once: true });
   // Tool request times count from the first round: setup is riddle's time, not the subject's.
@@ -161,12 +160,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     held.gateway = createToolGateway({
       tools: plan.tools,
       maxEffect: plan.case.effectClass,
-      context: {
-        workspace,
-        get signal() {
-          return abort.signal;
-        },
-      },
+      context: { workspace, signal: controller.signal },
       elapsedMs: () => plan.clock.now() - roundsStarted,
     });
     const serve =
@@ -191,13 +185,13 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   };
   roundsStarted = plan.clock.now();
   const budget = setTimeout(
-    () => abort.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
+    () => controller.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
     plan.case.stop.timeoutMs,
   );
   const played = await playRounds(plan, {
     gateway,
     workspace,
-    abort,
+    signal: controller.signal,
     mcp: held.server?.endpoints ?? null,
     recordReceipt,
   }).finally(() => {
@@ -277,15 +271,17 @@ interface RoundsPlayed {
 type Settled = { kind: 'done'; response: SubjectResponse } | { kind: 'threw'; error: unknown } | { kind: 'abandoned' };
 
 /** Wait for a round; once the budget is out, wait at most `graceMs` more for the subject to hand back its evidence. */
-function settle(pending: Promise<SubjectResponse>, abort: AttemptAbort, graceMs: number): Promise<Settled> {
+function settle(pending: Promise<SubjectResponse>, signal: AbortSignal, graceMs: number): Promise<Settled> {
   return new Promise((resolve) => {
     let grace: NodeJS.Timeout | undefined;
-    const stopWaiting = abort.whenAborted(() => {
+    const onAbort = () => {
       grace = setTimeout(() => resolve({ kind: 'abandoned' }), graceMs);
-    });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     const end = (settled: Settled) => {
       clearTimeout(grace);
-      stopWaiting();
+      signal.removeEventListener('abort', onAbort);
       resolve(settled);
     };
     pending.then(
@@ -297,7 +293,7 @@ function settle(pending: Promise<SubjectResponse>, abort: AttemptAbort, graceMs:
 
 async function playRounds(
   plan: AttemptPlan,
-  io: Pick<AttemptContext, 'workspace' | 'mcp' | 'recordReceipt'> & { gateway: ToolGateway; abort: AttemptAbort },
+  io: Pick<AttemptContext, 'workspace' | 'signal' | 'mcp' | 'recordReceipt'> & { gateway: ToolGateway },
 ): Promise<RoundsPlayed> {
   const inputs: JsonValue[] = [plan.case.input, ...plan.case.followUps].slice(0, plan.case.stop.maxRounds);
   const graceMs = plan.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
@@ -320,10 +316,7 @@ async function playRounds(
       round,
       seed: plan.seed,
       workspace: io.workspace,
-      // Read only by subjects that listen for their budget: the signal is made then (observe/attempt-abort).
-      get signal() {
-        return io.abort.signal;
-      },
+      signal: io.signal,
       stop: plan.case.stop,
       effectClass: plan.case.effectClass,
       history: [...played.rounds],
@@ -335,7 +328,7 @@ async function playRounds(
     const roundStarted = plan.clock.now();
     const settled = await settle(
       Promise.resolve().then(() => plan.subject.respond(input, context)),
-      io.abort,
+      io.signal,
       graceMs,
     );
     const durationMs = plan.clock.now() - roundStarted;
@@ -350,7 +343,7 @@ async function playRounds(
     if (settled.kind === 'threw') {
       played.failure = {
         status: 'subject_error',
-        message: io.abort.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error),
+        message: io.signal.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error),
       };
       break;
     }
@@ -395,7 +388,7 @@ async function playRounds(
       break;
     }
     if (response.last) break;
-    if (io.abort.aborted) {
+    if (io.signal.aborted) {
       played.failure = { status: 'subject_error', message: overBudget };
       break;
     }
