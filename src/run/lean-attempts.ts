@@ -47,21 +47,19 @@ export class LeanAttempts {
 
   /** The lean copy of `record` to keep in its place, equal to `leanAttempt(record)`. */
   of(record: AttemptRecord): AttemptRecord {
-    const findings = record.findings.map((finding) => (finding.judge === null ? finding : { ...finding, judge: null }));
-    const observation =
-      record.observation === null ? null : { ...record.observation, rounds: [], files: [], toolRequests: [], rows: [] };
-    // Each member as the record has it or equal to it: still the same variant of the union.
+    const lean = leanAttempt(record);
+    // Each member as the lean copy has it or equal to it: still the same variant of the union.
     return {
-      ...record,
-      arm: this.text(record.arm),
-      why: this.share('why', record.why),
-      reason: this.text(record.reason),
-      observation: this.share('observation', observation),
-      findings: this.share('findings', findings),
-      criteria: this.share('criteria', record.criteria),
-      claims: this.share('claims', record.claims),
-      error: this.share('error', record.error),
-      pressure: this.share('pressure', record.pressure),
+      ...lean,
+      arm: this.text(lean.arm),
+      why: this.share('why', lean.why),
+      reason: this.text(lean.reason),
+      observation: this.share('observation', lean.observation),
+      findings: this.share('findings', lean.findings),
+      criteria: this.share('criteria', lean.criteria),
+      claims: this.share('claims', lean.claims),
+      error: this.share('error', lean.error),
+      pressure: this.share('pressure', lean.pressure),
     } as AttemptRecord;
   }
 

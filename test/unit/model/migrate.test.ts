@@ -22,6 +22,13 @@ const runsOf = (version: string) =>
   readdirSync(path.join(artifacts, version)).map((run) => path.join(artifacts, version, run));
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8'));
 
+/** The attempts stored beside an Outcome file of an artifacts folder, one JSON line each, as written. */
+function storedAttempts<T = Record<string, unknown>>(dir: string, outcomeFile: string): T[] {
+  return readFileSync(path.join(dir, attemptsFileName(outcomeFile)), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as T);
+}
 describe('stored artifacts of every earlier version', () => {
   it('are kept for version 1 at least', () => {
     expect(versions).toContain('v1');
@@ -203,10 +210,7 @@ describe('outcome 2 → 3', () => {
     const dir = path.join(artifacts, 'v2', 'example', 'outcomes');
     let pointers = 0;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
-      const v2 = readFileSync(path.join(dir, attemptsFileName(file)), 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as { criteria: { coveredBy: unknown[] }[] });
+      const v2 = storedAttempts<{ criteria: { coveredBy: unknown[] }[] }>(dir, file);
       const v3 = readOutcomeFile(path.join(dir, file));
       expect(v3.attempts).toHaveLength(v2.length);
       v3.attempts.forEach((attempt, i) => {
@@ -399,10 +403,7 @@ describe('outcome 3 → 4', () => {
     const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
     let blocked = 0;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
-      const stored = readFileSync(path.join(dir, attemptsFileName(file)), 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const stored = storedAttempts(dir, file);
       expect(attemptsByStatus({ attempts: stored }).attempts).toEqual(stored);
       blocked += stored.filter((a) => a.status === 'blocked').length;
       // A v3 blocked attempt whose replay had no answer kept its subject's partial Observation: v4 drops it.
@@ -424,10 +425,7 @@ describe('outcome 3 → 4', () => {
     const dir = path.join(artifacts, 'v3', 'example', 'outcomes');
     let read = 0;
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
-      const stored = readFileSync(path.join(dir, attemptsFileName(file)), 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const stored = storedAttempts(dir, file);
       expect(stored.every((a) => !('why' in a))).toBe(true);
       expect(noAttemptReasons({ attempts: stored }).attempts).toEqual(stored.map((a) => ({ ...a, why: null })));
       const v4 = readOutcomeFile(path.join(dir, file));
