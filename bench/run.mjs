@@ -9,11 +9,11 @@
 //   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
 //                                                 (a checkout with dist/ and node_modules/), interleaved with this one
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { childrenCpuMs, fmt, folderBytes, installRiddle, tree } from './proc.mjs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -121,32 +121,6 @@ beforeAll(() => { phaseStart = Date.now(); });
 afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now() })); });
 `;
 
-const AGENT = path.join(root, 'example-project', 'agent', 'file-agent.mjs');
-const AGENT_TOOLS = pathToFileURL(path.join(root, 'example-project', 'agent', 'tools.mjs')).href;
-const AGENT_FIXTURES = path.join(root, 'example-project', 'agent', 'fixtures', 'notes');
-const MCP_INPUT = 'Delete notes/2020.txt';
-/** A riddle trial of N attempts of the example's MCP file agent, its tools served over `transport`. */
-const mcpTrial = (transport) => `${PHASE}import { expect } from 'vitest';
-import { commandSubject, trial } from 'riddle/trial';
-import { fileTools } from ${JSON.stringify(AGENT_TOOLS)};
-trial('file agent over MCP (${transport})', {
-  subject: commandSubject({
-    name: 'file-agent',
-    command: process.execPath,
-    args: [${JSON.stringify(AGENT)}, '--mcp-config', '{mcpConfig}'],
-    stdout: 'json',
-    mcp: '${transport}',
-  }),
-  revision: 'bench@1',
-  tools: fileTools,
-  rubric: { criteria: { replies: { description: 'replies', needs: 'text' } } },
-  checks: { replies: (o) => { expect(String(o.reply)).not.toBe(''); } },
-  case: { input: ${JSON.stringify(MCP_INPUT)}, fixtures: 'fixtures/notes', effectClass: 'write', expect: ['replies'] },
-  repeat: { n: N, stop: 'fixed', concurrency: 1 },
-  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
-});
-`;
-
 const workloads = {
   /** One trial of N attempts of a function subject with one mechanical check. */
   'riddle-attempts': {
@@ -217,70 +191,6 @@ for (let i = 0; i < N; i += 1)
   test.concurrent('waits ' + i, async ({ expect }) => { expect(await subject('a')).toMatch(/^Sure/); });
 `,
   },
-  /** One trial of N attempts of the example's MCP file agent (a Node process), its tools through the stdio bridge. */
-  'riddle-mcp-stdio': { config: RIDDLE_CONFIG, test: mcpTrial('stdio'), fixtures: true },
-  /** The same agent reaching the tools over streamable HTTP (`mcp: 'http'`): no bridge process. */
-  'riddle-mcp-http': { config: RIDDLE_CONFIG, test: mcpTrial('http'), fixtures: true },
-  /**
-   * The same agent in N plain tests, each copying the fixtures, serving the same tools over MCP (the SDK's streamable
-   * HTTP server, as a hand-made harness would) and checking the reply: the work riddle's share is measured against.
-   */
-  'plain-mcp': {
-    config: PLAIN_CONFIG,
-    fixtures: true,
-    test: `${PHASE}import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { test } from 'vitest';
-import { fileTools } from ${JSON.stringify(AGENT_TOOLS)};
-async function serve(workspace) {
-  const http = createServer(async (req, res) => {
-    const server = new Server({ name: 'tools', version: '1' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: fileTools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      try {
-        const tool = fileTools.find((t) => t.name === request.params.name);
-        const result = await tool.run(request.params.arguments ?? {}, { workspace });
-        return { content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }] };
-      } catch (error) {
-        return { isError: true, content: [{ type: 'text', text: error.message }] };
-      }
-    });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => { void transport.close(); void server.close(); });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  // No idle keep-alive: the agent would wait for it to end before exiting.
-  http.keepAliveTimeout = 1;
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
-for (let i = 0; i < N; i += 1)
-  test('file agent ' + i, async ({ expect }) => {
-    const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-mcp-'));
-    cpSync('fixtures/notes', workspace, { recursive: true });
-    const http = await serve(workspace);
-    const url = 'http://127.0.0.1:' + http.address().port + '/mcp';
-    const reply = await new Promise((resolve, reject) => {
-      const child = execFile(process.execPath, [${JSON.stringify(AGENT)}], { env: { ...process.env, RIDDLE_MCP_URL: url }, cwd: workspace },
-        (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
-      child.stdin.end(${JSON.stringify(MCP_INPUT)});
-    });
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-    rmSync(workspace, { recursive: true, force: true });
-    expect(String(reply.reply)).not.toBe('');
-  });
-`,
-  },
 };
 
 function prepare(name, workDir = work) {
@@ -290,7 +200,6 @@ function prepare(name, workDir = work) {
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
   writeFileSync(path.join(dir, 'vitest.config.mjs'), workload.config);
   writeFileSync(path.join(dir, 'workload.test.mjs'), workload.test);
-  if (workload.fixtures) cpSync(AGENT_FIXTURES, path.join(dir, 'fixtures', 'notes'), { recursive: true });
   return dir;
 }
 
@@ -306,32 +215,13 @@ async function measure(name, n, workDir = work) {
   const run = await vitestRun(dir, { BENCH_N: String(n), BENCH_TIMES: times, BENCH_REPORT: report });
   const phase = JSON.parse(readFileSync(times, 'utf8'));
   const artifactBytes = folderBytes(report);
-  const subjectCpuMs = subjectCpu(report);
   rmSync(report, { recursive: true, force: true });
   return {
     ...run,
     phaseMs: phase.end - phase.start,
     afterPhaseMs: run.exitedAt - phase.end,
     artifactBytes,
-    subjectCpuMs,
   };
-}
-
-/** The subject's own CPU per attempt (its process tree, as riddle's sampler saw it) in a run's attempts files; or null. */
-function subjectCpu(dir) {
-  if (!existsSync(dir)) return null;
-  let total = 0;
-  let attempts = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.attempts.jsonl')) continue;
-    for (const text of readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), 'utf8').split('\n')) {
-      const cpuMs = text.trim() === '' ? null : JSON.parse(text).observation?.resources?.cpuMs;
-      if (typeof cpuMs !== 'number') continue;
-      total += cpuMs;
-      attempts += 1;
-    }
-  }
-  return attempts === 0 ? null : total / attempts;
 }
 
 /**
@@ -353,7 +243,6 @@ async function paired(name, small, big, workDirs = [work]) {
         cpuMs: per('cpuMs'),
         wallMs: per('wallMs'),
         phaseMs: per('phaseMs'),
-        subjectCpuMs: runs[big].subjectCpuMs,
         big: runs[big],
       });
     }
@@ -489,25 +378,8 @@ if (wanted('io')) {
   line(`  ${'bare pool of 50 in one process'.padEnd(32)} ${(100 * median(bare)).toFixed(0)}% of ideal`);
 }
 
-if (wanted('mcp')) {
-  const [small, big] = quick ? [2, 8] : [4, 16];
-  console.log(
-    `\nMCP agent (the example's file agent, a Node process calling riddle's tools): ${big} − ${small} attempts, beside as many plain tests serving the same tools`,
-  );
-  const plain = describe('plain Vitest test (own MCP server)', await paired('plain-mcp', small, big), 'attempt');
-  for (const transport of ['http', 'stdio']) {
-    const [{ deltas }] = await pairedCopies(`riddle-mcp-${transport}`, small, big);
-    const riddle = describe(`riddle attempt, tools over ${transport}`, deltas, 'attempt');
-    // The agent's own CPU as riddle's sampler measured it in the same runs: over stdio it includes the bridge, a
-    // child the agent starts, so there the bridge counts as the agent's and the comparison with plain tests shows it.
-    const subject = median(deltas.map((d) => d.subjectCpuMs ?? Number.NaN));
-    const share = riddle.cpu - subject;
-    line(
-      `  over ${transport}: the agent's own process tree ${fmt(subject)} ms CPU per attempt; riddle's share (attempt − agent; an upper bound, the sampler misses each agent's last 50 ms) ${fmt(share)} ms; attempt − plain test ${fmt(riddle.cpu - plain.cpu)} ms`,
-    );
-    goal(`riddle's share of an MCP agent attempt (${transport}) ≤ 20 ms CPU`, share <= 20, `${fmt(share)} ms`);
-  }
-}
+// riddle's own CPU in an MCP agent's attempt: worker, main process and stdio bridge measured directly (bench/mcp.mjs).
+if (wanted('mcp')) await (await import('./mcp.mjs')).benchMcp({ quick, pairs: PAIRS, copies, line, goal });
 
 // One trial of 10k / 30k / 100k attempts: after-test time, peak RSS, linearity (bench/scale.mjs).
 if (wanted('scale')) await (await import('./scale.mjs')).benchScale({ quick, copies, line, goal });

@@ -213,17 +213,17 @@ async function runRound(
     RIDDLE_RECEIPTS: receiptsFile,
     ...(context.workspace === null ? {} : { RIDDLE_WORKSPACE: context.workspace }),
   };
+  // An isolated subject keeps the network only when declared and the Case's effect class reaches outside.
+  const network =
+    isolation === null || (isolation.network === 'allow' && effectRank(context.effectClass) >= effectRank('external'));
   let mcpConfig = '';
   if (context.mcp !== null) {
     mcpConfig = path.join(channel, 'mcp.json');
+    // Without a network the light bridge cannot reach the gateway's loopback port: the Node bridge's unix socket can.
+    const stdio = network ? context.mcp.stdio : context.mcp.stdioWithoutNetwork;
     const server =
       (options.mcp ?? 'stdio') === 'stdio'
-        ? {
-            type: 'stdio',
-            command: context.mcp.stdio.command,
-            args: context.mcp.stdio.args,
-            env: context.mcp.stdio.env,
-          }
+        ? { type: 'stdio', command: stdio.command, args: stdio.args, env: stdio.env }
         : { type: 'http', url: context.mcp.url };
     await writeFile(mcpConfig, JSON.stringify({ mcpServers: { riddle: server } }, null, 2));
     riddleEnv.RIDDLE_MCP_URL = context.mcp.url;
@@ -260,7 +260,6 @@ async function runRound(
           message: `command subject ${options.name} is declared isolated by ${engine.name}, which cannot run here: ${availability.detail}`,
         },
       };
-    const network = isolation.network === 'allow' && effectRank(context.effectClass) >= effectRank('external');
     if (!network && context.mcp !== null && (options.mcp ?? 'stdio') === 'http')
       return {
         reply: null,

@@ -1,7 +1,17 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { leftovers } from './leftovers.js';
+
+/** How a client launches a stdio MCP server. */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
 
 /**
  * A stdio MCP server that relays newline-delimited JSON-RPC to riddle's streamable HTTP gateway, for agents that
@@ -74,10 +84,8 @@ lines.on('close', () => {
 });
 `;
 
-export interface StdioBridge {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
+/** The Node bridge written into its folder, with the unix socket the gateway answers on beside it. */
+export interface StdioBridge extends StdioLaunch {
   /** The folder holding the bridge and its socket: an isolated subject needs it mounted to reach the tools. */
   folder: string;
   /** Where the gateway also listens, for the bridge (a unix socket in `folder`). */
@@ -103,4 +111,71 @@ export async function writeStdioBridge(url: string): Promise<StdioBridge> {
       leftovers.releaseFolder(folder);
     },
   };
+}
+
+/**
+ * The light stdio bridge: bash connects to the gateway's line port on loopback (`/dev/tcp`), sends the attempt's token
+ * as its first line, and two `cat`s copy lines between stdio and the connection (no interpreter to load: a few
+ * milliseconds of CPU where a Node process takes about a hundred). When the client closes stdin the copy towards the
+ * gateway ends and the copy back is stopped, which closes the connection.
+ */
+function lightBridgeScript(cat: string): string {
+  return [
+    'exec 3<>"/dev/tcp/127.0.0.1/$RIDDLE_MCP_PORT" || exit 2',
+    'printf \'%s\\n\' "$RIDDLE_MCP_TOKEN" >&3',
+    `${cat} <&3 &`,
+    `${cat} >&3`,
+    'kill $! 2>/dev/null',
+  ].join('\n');
+}
+
+/** The first executable file of that name in the usual system folders, or null. */
+function systemExecutable(name: string): string | null {
+  for (const folder of ['/bin', '/usr/bin']) {
+    const file = path.join(folder, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+/** Whether bash at `bash` opens `/dev/tcp` connections (some builds leave them out): tried once against a listener. */
+function opensTcp(bash: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer((socket) => socket.destroy());
+    probe.once('error', () => resolve(false));
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      execFile(bash, ['-c', `exec 3<>/dev/tcp/127.0.0.1/${port}`], { env: {}, timeout: 10_000 }, (error) => {
+        probe.close();
+        resolve(error === null);
+      });
+    });
+  });
+}
+
+let lightBridge: Promise<((port: number, token: string) => StdioLaunch) | null> | null = null;
+
+/**
+ * The light bridge's launch for a gateway line port and token, when this machine has bash (with `/dev/tcp`) and cat
+ * in /bin or /usr/bin; null otherwise (then the Node bridge serves). Found out once per process.
+ */
+export function findLightBridge(): Promise<((port: number, token: string) => StdioLaunch) | null> {
+  lightBridge ??= (async () => {
+    const bash = systemExecutable('bash');
+    const cat = systemExecutable('cat');
+    if (process.platform === 'win32' || bash === null || cat === null || !(await opensTcp(bash))) return null;
+    const script = lightBridgeScript(cat);
+    return (port, token) => ({
+      command: bash,
+      args: ['-c', script],
+      env: { RIDDLE_MCP_PORT: String(port), RIDDLE_MCP_TOKEN: token },
+    });
+  })();
+  return lightBridge;
 }

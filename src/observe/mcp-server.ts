@@ -1,11 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
-import { writeStdioBridge, type StdioBridge } from './mcp-bridge.js';
+import { findLightBridge, writeStdioBridge, type StdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
 import type { ToolGateway } from './tool-gateway.js';
 
@@ -30,13 +31,22 @@ function annotations(effect: EffectClass): NonNullable<Tool['annotations']> {
 type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
 
 async function importMcpSdk() {
-  const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-  return { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+  const [{ Server }, types, { isJsonContentType }, body, { AjvJsonSchemaValidator }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/shared/mediaType.js'),
+    import('@modelcontextprotocol/sdk/server/requestBody.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]);
+  return {
+    Server,
+    types,
+    isJsonContentType,
+    body,
+    // Every SDK Server makes its own validator (a fresh Ajv, milliseconds to build) unless given one; the gateway's
+    // servers never validate anything with it (it checks elicitation replies), so one serves them all.
+    validator: new AjvJsonSchemaValidator(),
+  };
 }
 
 // Loaded with the first attempt that serves tools over MCP: a worker whose trials never do does not hold the SDK
@@ -48,9 +58,12 @@ const loadMcpSdk = (): Promise<McpSdk> => {
 };
 
 function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
-  const { Server, CallToolRequestSchema, ListToolsRequestSchema } = sdk;
-  const server = new Server({ name: 'riddle-tool-gateway', version: '1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  const { Server, types } = sdk;
+  const server = new Server(
+    { name: 'riddle-tool-gateway', version: '1' },
+    { capabilities: { tools: {} }, jsonSchemaValidator: sdk.validator },
+  );
+  server.setRequestHandler(types.ListToolsRequestSchema, () => ({
     // Tools above the Case's effect class are listed too: a request for one is denied and kept as evidence.
     tools: gateway.tools.map(
       (tool): Tool => ({
@@ -61,7 +74,7 @@ function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
       }),
     ),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(types.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     try {
       // Arguments arrive as parsed JSON.
       const result = await gateway.call(
@@ -80,32 +93,224 @@ function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
   return server;
 }
 
+/** riddle's own refusals (host, token, method). */
 function refuse(res: ServerResponse, status: number, text: string): void {
   res
     .writeHead(status, { 'content-type': 'application/json' })
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: text } }));
 }
 
-/** The attempt's token, compared in constant time: a process that does not know it learns nothing by trying. */
-function holdsToken(pathname: string, token: string): boolean {
-  const expected = Buffer.from(`/mcp/${token}`);
-  const given = Buffer.from(pathname);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** One exchange's JSON-RPC requests (an HTTP request's, or a line's), waiting for their responses in their order. */
+interface Exchange {
+  readonly ids: number[];
+  readonly responses: Map<number, JSONRPCMessage>;
+  /** Give the client its replies (one, or a batch's); a client that went away meanwhile gets nothing. */
+  readonly reply: (text: string) => void;
 }
 
 /**
+ * The attempt's one SDK Server answers every HTTP request and bridge line through this transport, as the SDK's
+ * stateless streamable HTTP transport in JSON mode would answer each request with a Server of its own (and a web
+ * Request, Response and streams: most of the gateway's CPU). Request ids are made unique before the Server sees them,
+ * and given back in its responses, so two clients of one attempt that use the same ids at once never get each other's
+ * replies. What the Server sends that answers no request (notifications, requests of its own) has no stream to go to,
+ * as in the stateless transport, and is dropped.
+ */
+class ExchangeTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private next = 0;
+  private readonly pending = new Map<number, { id: string | number; exchange: Exchange }>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.pending.clear();
+    this.onclose?.();
+  }
+
+  async send(reply: JSONRPCMessage): Promise<void> {
+    if (!('id' in reply) || typeof reply.id !== 'number' || !('result' in reply || 'error' in reply)) return;
+    const waiting = this.pending.get(reply.id);
+    if (waiting === undefined) return;
+    this.pending.delete(reply.id);
+    const { exchange } = waiting;
+    exchange.responses.set(reply.id, { ...reply, id: waiting.id } as JSONRPCMessage);
+    if (exchange.responses.size < exchange.ids.length) return;
+    const replies = exchange.ids.map((id) => exchange.responses.get(id));
+    exchange.reply(JSON.stringify(replies.length === 1 ? replies[0] : replies));
+  }
+
+  /**
+   * Hand one exchange's messages to the Server; `reply` is called once every request among them has its response.
+   * Returns whether there was any request to answer.
+   */
+  deliver(messages: JSONRPCMessage[], isRequest: (message: JSONRPCMessage) => boolean, reply: (text: string) => void) {
+    const exchange: Exchange = { ids: [], responses: new Map(), reply };
+    const delivered = messages.map((message) => {
+      if (!isRequest(message) || !('id' in message) || message.id === undefined) return message;
+      this.next += 1;
+      exchange.ids.push(this.next);
+      this.pending.set(this.next, { id: message.id, exchange });
+      return { ...message, id: this.next } as JSONRPCMessage;
+    });
+    for (const message of delivered) this.onmessage?.(message);
+    return exchange.ids.length > 0;
+  }
+}
+
+/** Why a message (or batch) is refused: the HTTP status and the JSON-RPC error the SDK's transport answers with. */
+interface Refusal {
+  status: number;
+  code: number;
+  text: string;
+}
+
+const refusal = (status: number, text: string, code = -32000): Refusal => ({ status, code, text });
+/** The refusal's body, byte for byte as the SDK's transport writes it. */
+const refusalJson = (r: Refusal) =>
+  JSON.stringify({ jsonrpc: '2.0', error: { code: r.code, message: r.text }, id: null });
+const refuseLikeSdk = (res: ServerResponse, r: Refusal) =>
+  res.writeHead(r.status, { 'content-type': 'application/json' }).end(refusalJson(r));
+
+/** A body's (or line's) messages, checked as the SDK's streamable HTTP transport checks them, in the same order. */
+function readMessages(sdk: McpSdk, text: string, protocolVersion: string | undefined): JSONRPCMessage[] | Refusal {
+  const { types } = sdk;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return refusal(400, 'Parse error: Invalid JSON', -32700);
+  }
+  if (Array.isArray(raw) && raw.length > sdk.body.MAX_BATCH_SIZE)
+    return refusal(400, `Invalid Request: Batch must not exceed ${sdk.body.MAX_BATCH_SIZE} messages`, -32600);
+  let messages: JSONRPCMessage[];
+  try {
+    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => types.JSONRPCMessageSchema.parse(m));
+  } catch {
+    return refusal(400, 'Parse error: Invalid JSON-RPC message', -32700);
+  }
+  if (messages.some(types.isInitializeRequest)) {
+    if (messages.length > 1) return refusal(400, 'Invalid Request: Only one initialization request is allowed', -32600);
+  } else if (protocolVersion !== undefined && !types.SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
+    const supported = types.SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+    return refusal(
+      400,
+      `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${supported})`,
+    );
+  }
+  return messages;
+}
+
+/** The body as text, or null when it is larger than `maxBytes` (declared or as it arrives). */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+  if (Number(req.headers['content-length']) > maxBytes) return null;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > maxBytes) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Answer one POST as the SDK's stateless streamable HTTP transport with JSON responses does (same checks, statuses
+ * and JSON-RPC errors, in the same order), through the attempt's one Server.
+ */
+async function answer(sdk: McpSdk, transport: ExchangeTransport, req: IncomingMessage, res: ServerResponse) {
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
+    return refuseLikeSdk(
+      res,
+      refusal(406, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
+    );
+  if (!sdk.isJsonContentType(req.headers['content-type']))
+    return refuseLikeSdk(res, refusal(415, 'Unsupported Media Type: Content-Type must be application/json'));
+  const maxBytes = sdk.body.DEFAULT_MAX_REQUEST_BODY_SIZE;
+  let text: string | null;
+  try {
+    text = await readBody(req, maxBytes);
+  } catch {
+    return refuseLikeSdk(res, refusal(400, 'Parse error: Invalid JSON', -32700));
+  }
+  if (text === null) return refuseLikeSdk(res, refusal(413, sdk.body.requestBodyTooLargeMessage(maxBytes)));
+  const version = req.headers['mcp-protocol-version'];
+  const messages = readMessages(sdk, text, typeof version === 'string' ? version : undefined);
+  if (!Array.isArray(messages)) return refuseLikeSdk(res, messages);
+  const answered = transport.deliver(messages, sdk.types.isJSONRPCRequest, (replies) => {
+    // A client that went away meanwhile gets nothing; its requests were handled (and recorded) all the same.
+    if (!res.writableEnded && !res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(replies);
+  });
+  // Only notifications (or responses): accepted, nothing to answer.
+  if (!answered) res.writeHead(202).end();
+}
+
+/**
+ * Serve the light stdio bridge's connection: its first line must be the attempt's token (else it is dropped unread);
+ * then every line is a message, or a batch, answered with one line in the order its requests complete. A refused line
+ * is answered with the JSON-RPC error an HTTP client would get in the body (id null), as the Node bridge relays it.
+ */
+function serveLines(sdk: McpSdk, transport: ExchangeTransport, connection: Socket, token: string): void {
+  const maxBytes = sdk.body.DEFAULT_MAX_REQUEST_BODY_SIZE;
+  let buffered = '';
+  let admitted = false;
+  const write = (text: string) => {
+    if (!connection.destroyed && connection.writable) connection.write(`${text}\n`);
+  };
+  connection.setEncoding('utf8');
+  connection.on('error', () => connection.destroy());
+  connection.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end).trim();
+      buffered = buffered.slice(end + 1);
+      if (!admitted) {
+        if (!sameSecret(line, token)) return void connection.destroy();
+        admitted = true;
+        continue;
+      }
+      if (line === '') continue;
+      const messages = readMessages(sdk, line, undefined);
+      if (!Array.isArray(messages)) write(refusalJson(messages));
+      else transport.deliver(messages, sdk.types.isJSONRPCRequest, write);
+    }
+    if (Buffer.byteLength(buffered) > maxBytes) {
+      write(refusalJson(refusal(413, sdk.body.requestBodyTooLargeMessage(maxBytes))));
+      connection.destroy();
+    }
+  });
+}
+
+/** Two secrets compared in constant time: a process that does not know one learns nothing by trying. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The attempt's token in a URL path (`/mcp/<token>`). */
+const holdsToken = (pathname: string, token: string): boolean => sameSecret(pathname, `/mcp/${token}`);
+
+/**
  * Serve an attempt's tool gateway over MCP streamable HTTP on 127.0.0.1 (a free port), stateless with JSON
- * responses, plus a stdio bridge for clients that launch servers as commands. The gateway belongs to one attempt:
+ * responses, plus stdio bridges for clients that launch servers as commands. The gateway belongs to one attempt:
  * its URL carries a fresh unguessable token (`/mcp/<token>`), and a request without it is refused (401), so a
  * process of another trial or attempt that finds the port cannot list or call this attempt's tools, nor have its
  * requests recorded as this attempt's. Requests whose Host is not this loopback address are refused too, so a web
- * page cannot reach the tools through DNS rebinding. The same server answers on a unix socket beside the bridge,
- * which an isolated subject without a network reaches through the bridge.
+ * page cannot reach the tools through DNS rebinding. The light stdio bridge (bash, where it opens `/dev/tcp`) reaches
+ * a loopback line port that first asks for the same token; the Node bridge reaches the same gateway over a unix
+ * socket in its folder, which an isolated subject without a network can still use.
  */
 export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolServer> {
-  const sdk = await loadMcpSdk();
+  const [sdk, light] = await Promise.all([loadMcpSdk(), findLightBridge()]);
   let port = 0;
   const token = randomBytes(32).toString('base64url');
+  const server = mcpServer(sdk, gateway);
+  const transport = new ExchangeTransport();
+  await server.connect(transport);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
       return refuse(res, 403, 'host not allowed');
@@ -113,17 +318,7 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
       return refuse(res, 401, "not this attempt's tool gateway: the URL must carry its token (RIDDLE_MCP_URL)");
     // Stateless: there is no server-initiated stream to open, and no session to end.
     if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
-    const server = mcpServer(sdk, gateway);
-    const transport = new sdk.StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await answer(sdk, transport, req, res);
   };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
@@ -132,37 +327,42 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
   };
   const http = createServer(listener);
   const local = createServer(listener);
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(0, '127.0.0.1', () => resolve());
-  });
+  const lines = light === null ? null : createNetServer((socket) => serveLines(sdk, transport, socket, token));
+  /** Listen on a loopback port (`at` a number) or a unix socket (`at` a path). */
+  const listen = (listening: NetServer, at: number | string) =>
+    new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      if (typeof at === 'number') listening.listen(at, '127.0.0.1', () => resolve());
+      else listening.listen(at, () => resolve());
+    });
+  await listen(http, 0);
   port = (http.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/mcp/${token}`;
   const stop = async () => {
-    for (const server of [http, local]) {
-      server.closeAllConnections();
-      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    for (const listening of [http, local]) listening.closeAllConnections();
+    for (const listening of [http, local, lines])
+      if (listening?.listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
+    await server.close();
   };
   let bridge: StdioBridge | undefined;
   try {
+    if (lines !== null) await listen(lines, 0);
     bridge = await writeStdioBridge(url);
-    const socket = bridge.socket;
-    await new Promise<void>((resolve, reject) => {
-      local.once('error', reject);
-      local.listen(socket, () => resolve());
-    });
-    await chmod(socket, 0o600);
+    await listen(local, bridge.socket);
+    await chmod(bridge.socket, 0o600);
   } catch (error) {
     await stop();
     await bridge?.remove();
     throw error;
   }
   const opened = bridge;
+  const socketBridge = { command: opened.command, args: opened.args, env: opened.env };
+  const linePort = lines === null ? null : (lines.address() as AddressInfo).port;
   return {
     endpoints: {
       url,
-      stdio: { command: opened.command, args: opened.args, env: opened.env },
+      stdio: light === null || linePort === null ? socketBridge : light(linePort, token),
+      stdioWithoutNetwork: socketBridge,
       folder: opened.folder,
     },
     async close() {

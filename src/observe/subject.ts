@@ -76,9 +76,14 @@ export interface ToolCaller {
 export interface McpEndpoints {
   /** Streamable HTTP endpoint on 127.0.0.1; its path carries the attempt's token, without which requests are refused. */
   url: string;
-  /** A stdio MCP server relaying to `url`, for clients that only launch servers as commands. */
+  /**
+   * A stdio MCP server relaying to the gateway, for clients that only launch servers as commands: the lightest this
+   * machine offers (bash copying lines to a loopback port, where bash opens `/dev/tcp`; else `stdioWithoutNetwork`).
+   */
   stdio: { command: string; args: string[]; env: Record<string, string> };
-  /** Folder of the stdio bridge and the gateway's unix socket: mounted into an isolated subject's sandbox. */
+  /** A stdio MCP server (Node) reaching the gateway over the unix socket in `folder`: for a subject without a network. */
+  stdioWithoutNetwork: { command: string; args: string[]; env: Record<string, string> };
+  /** Folder of the Node stdio bridge and the gateway's unix socket: mounted into an isolated subject's sandbox. */
   folder: string;
 }
 

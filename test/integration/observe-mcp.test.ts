@@ -69,7 +69,7 @@ const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text: string }[])[0]?.text;
 
 describe('MCP tool gateway', () => {
-  test.each(['http', 'stdio'] as const)(
+  test.each(['http', 'stdio', 'stdioWithoutNetwork'] as const)(
     'the SDK client lists and calls tools over %s; every request is recorded',
     async (kind) => {
       const { gateway, server } = await served();
@@ -77,9 +77,9 @@ describe('MCP tool gateway', () => {
         kind === 'http'
           ? new StreamableHTTPClientTransport(new URL(server.endpoints.url))
           : new StdioClientTransport({
-              command: server.endpoints.stdio.command,
-              args: server.endpoints.stdio.args,
-              env: server.endpoints.stdio.env,
+              command: server.endpoints[kind].command,
+              args: server.endpoints[kind].args,
+              env: server.endpoints[kind].env,
             });
       const c = await client(transport);
       try {

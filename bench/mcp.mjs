@@ -1,0 +1,253 @@
+// riddle's own CPU in an MCP agent's attempt, measured directly rather than as (attempt − agent):
+//
+// - the Vitest worker: a workload runs a warm-up trial, then the measured trial of N attempts of the example's file
+//   agent; the worker's own CPU (process.cpuUsage: its threads, not its children, so neither the agent nor the
+//   bridge) is read around the measured trial's test. Paired big-minus-small runs (order alternating) give it per
+//   attempt: the trial's fixed part and the worker's start-up cancel out.
+// - the main process: its own CPU (utime + stime in /proc/<pid>/stat, read until it exits), paired the same way.
+// - the stdio bridge (over stdio only; a child of the agent, so counted in neither of the above): launched here as an
+//   agent launches it, fed the file agent's own conversation (initialize, then its five tool calls, each awaited),
+//   its CPU read exactly from this process's reaped children (cutime + cstime).
+//
+// riddle's share = worker + main + bridge. The user's tool functions run in the worker and are counted in it (they
+// are not riddle's, so the figure is an upper bound by about a millisecond).
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { childrenCpuMs, fmt } from './proc.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const AGENT = path.join(root, 'example-project', 'agent', 'file-agent.mjs');
+const AGENT_TOOLS = pathToFileURL(path.join(root, 'example-project', 'agent', 'tools.mjs')).href;
+const AGENT_FIXTURES = path.join(root, 'example-project', 'agent', 'fixtures', 'notes');
+const MCP_INPUT = 'Delete notes/2020.txt';
+
+const CONFIG = `import { defineConfig } from 'vitest/config';
+import { riddle } from 'riddle/plugin';
+export default defineConfig({
+  plugins: [riddle({ outputDir: process.env.BENCH_REPORT })],
+  test: { include: ['*.test.mjs'], testTimeout: 600_000, hookTimeout: 600_000 },
+});
+`;
+
+/** A warm-up trial of 2 attempts, then the measured trial of N; the worker's own CPU around each trial's test. */
+const workload = (transport) => `import { writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { commandSubject, trial } from 'riddle/trial';
+import { fileTools } from ${JSON.stringify(AGENT_TOOLS)};
+const N = Number(process.env.BENCH_N);
+const cpu = {};
+let before = null;
+beforeEach(() => { before = process.cpuUsage(); });
+afterEach(({ task }) => {
+  const used = process.cpuUsage(before);
+  cpu[task.name] = (used.user + used.system) / 1000;
+  writeFileSync(process.env.BENCH_CPU, JSON.stringify(cpu));
+});
+// One subject for both trials: its identity (a hash of the files it names) is computed once, in the warm-up.
+const subject = commandSubject({
+  name: 'file-agent',
+  command: process.execPath,
+  args: [${JSON.stringify(AGENT)}, '--mcp-config', '{mcpConfig}'],
+  stdout: 'json',
+  mcp: '${transport}',
+});
+for (const [name, n] of [['warm-up', 2], ['measured', N]])
+  trial(name, {
+    subject,
+    revision: 'bench@1',
+    tools: fileTools,
+    rubric: { criteria: { replies: { description: 'replies', needs: 'text' } } },
+    checks: { replies: (o) => { expect(String(o.reply)).not.toBe(''); } },
+    case: { input: ${JSON.stringify(MCP_INPUT)}, fixtures: 'fixtures/notes', effectClass: 'write', expect: ['replies'] },
+    repeat: { n, stop: 'fixed', concurrency: 1 },
+    passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
+  });
+`;
+
+function prepare(workDir, transport) {
+  const dir = path.join(workDir, `riddle-mcp-own-${transport}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), CONFIG);
+  writeFileSync(path.join(dir, 'workload.test.mjs'), workload(transport));
+  cpSync(AGENT_FIXTURES, path.join(dir, 'fixtures', 'notes'), { recursive: true });
+  return dir;
+}
+
+/** The process's own CPU (utime + stime, not its children's), in ms; null once it is gone. */
+function ownCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** One `vitest run` of the workload at size n: the worker's CPU around the measured trial, the main process's own. */
+function run(dir, n) {
+  const cpuFile = path.join(dir, `cpu-${n}.json`);
+  const report = path.join(dir, 'riddle-report');
+  rmSync(report, { recursive: true, force: true });
+  rmSync(path.join(dir, '.riddle'), { recursive: true, force: true });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vitestBin, 'run'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', CI: '1', BENCH_N: String(n), BENCH_CPU: cpuFile, BENCH_REPORT: report },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    let mainMs = 0;
+    const timer = setInterval(() => {
+      mainMs = ownCpuMs(child.pid) ?? mainMs;
+    }, 10);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      if (code !== 0) return reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
+      const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
+      rmSync(report, { recursive: true, force: true });
+      resolve({ workerMs: cpu.measured, mainMs });
+    });
+  });
+}
+
+/** The file agent's conversation for MCP_INPUT, as it sends it (one message at a time, each reply awaited). */
+const CONVERSATION = [
+  {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'file-agent', version: '1.0.0' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  ...[
+    ['list_files', { folder: 'notes' }],
+    ['read_file', { path: 'policy.json' }],
+    ['archive_file', { path: 'notes/2020.txt' }],
+    ['delete_file', { path: 'notes/2020.txt' }],
+    ['write_file', { path: 'CHANGELOG.md', content: '- deleted notes/2020.txt\n' }],
+  ].map(([name, args], i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: args } })),
+];
+
+/** Launch the bridge as an agent would, hold the conversation, end it; the bridge's CPU (it is reaped here) in ms. */
+async function bridgeOnce(stdio) {
+  const before = childrenCpuMs();
+  const bridge = spawn(stdio.command, stdio.args, { env: { ...stdio.env, PATH: process.env.PATH }, stdio: 'pipe' });
+  let buffered = '';
+  const replies = [];
+  let waiting = null;
+  bridge.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let at = buffered.indexOf('\n');
+    while (at >= 0) {
+      replies.push(JSON.parse(buffered.slice(0, at)));
+      buffered = buffered.slice(at + 1);
+      at = buffered.indexOf('\n');
+      waiting?.();
+    }
+  });
+  const exited = new Promise((resolve) => bridge.on('exit', resolve));
+  for (const message of CONVERSATION) {
+    const expected = replies.length + ('id' in message ? 1 : 0);
+    bridge.stdin.write(`${JSON.stringify(message)}\n`);
+    while (replies.length < expected) await new Promise((resolve) => (waiting = resolve));
+  }
+  bridge.stdin.end();
+  await exited;
+  const failed = replies.find((r) => r.error);
+  if (failed) throw new Error(`the bridge answered with an error: ${JSON.stringify(failed)}`);
+  if (replies.length !== 6) throw new Error(`the bridge gave ${replies.length} replies, not 6`);
+  return childrenCpuMs() - before;
+}
+
+/** The bridge's CPU for one conversation, `times` times, against a gateway served by the riddle at `riddleRoot`. */
+async function bridgeCpu(riddleRoot, times) {
+  const { createToolGateway } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/tool-gateway.js')));
+  const { serveToolsOverMcp } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/mcp-server.js')));
+  const { fileTools } = await import(AGENT_TOOLS);
+  const samples = [];
+  for (let i = 0; i < times; i += 1) {
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-bridge-'));
+    cpSync(AGENT_FIXTURES, workspace, { recursive: true });
+    const gateway = createToolGateway({
+      tools: fileTools,
+      maxEffect: 'write',
+      context: { workspace, signal: new AbortController().signal },
+      elapsedMs: () => 0,
+    });
+    const server = await serveToolsOverMcp(gateway);
+    try {
+      samples.push(await bridgeOnce(server.endpoints.stdio));
+    } finally {
+      await server.close();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+  return samples;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const range = (values) => `${fmt(Math.min(...values))}…${fmt(Math.max(...values))}`;
+
+/** The MCP section of `npm run bench`: riddle's own CPU per MCP attempt, per transport and copy of riddle. */
+export async function benchMcp({ quick, pairs, copies, line, goal }) {
+  const [small, big] = quick ? [2, 8] : [4, 16];
+  console.log(
+    `\nriddle's own CPU in an MCP agent's attempt (the example's file agent): worker around the measured trial and main process, ${big} − ${small} attempts paired; the stdio bridge launched and fed the agent's conversation directly`,
+  );
+  const bridges = [];
+  for (const copy of copies) {
+    const samples = await bridgeCpu(copy.root, quick ? 8 : 16);
+    bridges.push(samples);
+    line(
+      `  stdio bridge${copy.label}: ${fmt(median(samples))} ms CPU per conversation [${range(samples)}] (${samples.length} runs)`,
+    );
+  }
+  for (const transport of ['http', 'stdio']) {
+    const dirs = copies.map((copy) => prepare(copy.workDir, transport));
+    const deltas = copies.map(() => []);
+    for (let pair = 0; pair < pairs; pair += 1) {
+      const order = pair % 2 === 0 ? [small, big] : [big, small];
+      const which = copies.map((_, i) => i);
+      if (pair % 2 === 1) which.reverse();
+      for (const i of which) {
+        const runs = {};
+        for (const n of order) runs[n] = await run(dirs[i], n);
+        const per = (field) => (runs[big][field] - runs[small][field]) / (big - small);
+        deltas[i].push({ workerMs: per('workerMs'), mainMs: per('mainMs') });
+      }
+    }
+    copies.forEach((copy, i) => {
+      const worker = deltas[i].map((d) => d.workerMs);
+      const main = deltas[i].map((d) => d.mainMs);
+      const bridge = transport === 'stdio' ? median(bridges[i]) : 0;
+      const share = deltas[i].map((d) => d.workerMs + d.mainMs + bridge);
+      line(
+        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] + main ${fmt(median(main))} ms [${range(main)}]${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt`,
+      );
+      if (copy.label === '')
+        goal(
+          `riddle's share of an MCP agent attempt (${transport}) ≤ 20 ms CPU`,
+          median(share) <= 20,
+          `${fmt(median(share))} ms`,
+        );
+    });
+  }
+}
