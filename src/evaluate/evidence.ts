@@ -27,21 +27,26 @@ export interface EvidenceRecorder {
   readonly exchange: JudgeExchange | null;
 }
 
+/**
+ * A class, not an object literal with a getter: V8 keeps every literal with an accessor in dictionary mode (its
+ * properties in a table of its own), and an evidence recorder is made for every criterion of every attempt.
+ */
+class Recorder implements EvidenceRecorder {
+  readonly refs: EvidenceRef[] = [];
+  exchange: JudgeExchange | null = null;
+
+  record(ref: EvidenceRef): void {
+    const refs = this.refs;
+    if (!refs.some((r) => r.kind === ref.kind && r.target === ref.target && r.detail === ref.detail)) refs.push(ref);
+  }
+
+  retain(next: JudgeExchange): void {
+    this.exchange = next;
+  }
+}
+
 export function createEvidenceRecorder(): EvidenceRecorder {
-  const refs: EvidenceRef[] = [];
-  let exchange: JudgeExchange | null = null;
-  return {
-    refs,
-    record(ref) {
-      if (!refs.some((r) => r.kind === ref.kind && r.target === ref.target && r.detail === ref.detail)) refs.push(ref);
-    },
-    retain(next) {
-      exchange = next;
-    },
-    get exchange() {
-      return exchange;
-    },
-  };
+  return new Recorder();
 }
 
 /** Evidence about every target of its kind (a whole list read), as opposed to one file, tool or table. */

@@ -12,6 +12,7 @@ import {
 import { runsA } from './composition-subject.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
+import { AttemptAbort, withAttemptSignal } from './attempt-abort.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 import { processSecretValues, redactData } from './secrets.js';
 import type {
@@ -135,8 +136,8 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   const retain = plan.retainFileBytes ?? DEFAULT_RETAIN_FILE_BYTES;
   const notes: string[] = [];
   const observers: ObserverRecord[] = [];
-  const controller = new AbortController();
-  const interrupted = () => controller.abort(plan.signal?.reason);
+  const abort = new AttemptAbort();
+  const interrupted = () => abort.abort(plan.signal?.reason);
   if (plan.signal?.aborted) interrupted();
   else plan.signal?.addEventListener('abort', interrupted, { once: true });
   // Tool request times count from the first round: setup is riddle's time, not the subject's.
@@ -160,7 +161,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     held.gateway = createToolGateway({
       tools: plan.tools,
       maxEffect: plan.case.effectClass,
-      context: { workspace, signal: controller.signal },
+      context: withAttemptSignal({ workspace }, abort),
       elapsedMs: () => plan.clock.now() - roundsStarted,
     });
     const serve =
@@ -185,13 +186,13 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   };
   roundsStarted = plan.clock.now();
   const budget = setTimeout(
-    () => controller.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
+    () => abort.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
     plan.case.stop.timeoutMs,
   );
   const played = await playRounds(plan, {
     gateway,
     workspace,
-    signal: controller.signal,
+    abort,
     mcp: held.server?.endpoints ?? null,
     recordReceipt,
   }).finally(() => {
@@ -271,17 +272,15 @@ interface RoundsPlayed {
 type Settled = { kind: 'done'; response: SubjectResponse } | { kind: 'threw'; error: unknown } | { kind: 'abandoned' };
 
 /** Wait for a round; once the budget is out, wait at most `graceMs` more for the subject to hand back its evidence. */
-function settle(pending: Promise<SubjectResponse>, signal: AbortSignal, graceMs: number): Promise<Settled> {
+function settle(pending: Promise<SubjectResponse>, abort: AttemptAbort, graceMs: number): Promise<Settled> {
   return new Promise((resolve) => {
     let grace: NodeJS.Timeout | undefined;
-    const onAbort = () => {
+    const stopWaiting = abort.whenAborted(() => {
       grace = setTimeout(() => resolve({ kind: 'abandoned' }), graceMs);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    });
     const end = (settled: Settled) => {
       clearTimeout(grace);
-      signal.removeEventListener('abort', onAbort);
+      stopWaiting();
       resolve(settled);
     };
     pending.then(
@@ -293,7 +292,7 @@ function settle(pending: Promise<SubjectResponse>, signal: AbortSignal, graceMs:
 
 async function playRounds(
   plan: AttemptPlan,
-  io: Pick<AttemptContext, 'workspace' | 'signal' | 'mcp' | 'recordReceipt'> & { gateway: ToolGateway },
+  io: Pick<AttemptContext, 'workspace' | 'mcp' | 'recordReceipt'> & { gateway: ToolGateway; abort: AttemptAbort },
 ): Promise<RoundsPlayed> {
   const inputs: JsonValue[] = [plan.case.input, ...plan.case.followUps].slice(0, plan.case.stop.maxRounds);
   const graceMs = plan.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
@@ -310,25 +309,28 @@ async function playRounds(
   for (const [i, input] of inputs.entries()) {
     const round = i + 1;
     io.gateway.setRound(round);
-    const context: AttemptContext = {
-      arm: plan.arm,
-      attempt: plan.attempt,
-      round,
-      seed: plan.seed,
-      workspace: io.workspace,
-      signal: io.signal,
-      stop: plan.case.stop,
-      effectClass: plan.case.effectClass,
-      history: [...played.rounds],
-      tools: io.gateway,
-      mcp: io.mcp,
-      toolRequests: io.gateway.requests,
-      recordReceipt: io.recordReceipt,
-    };
+    // The signal is made only when a subject that listens for its budget reads it (observe/attempt-abort).
+    const context: AttemptContext = withAttemptSignal(
+      {
+        arm: plan.arm,
+        attempt: plan.attempt,
+        round,
+        seed: plan.seed,
+        workspace: io.workspace,
+        stop: plan.case.stop,
+        effectClass: plan.case.effectClass,
+        history: [...played.rounds],
+        tools: io.gateway,
+        mcp: io.mcp,
+        toolRequests: io.gateway.requests,
+        recordReceipt: io.recordReceipt,
+      },
+      io.abort,
+    );
     const roundStarted = plan.clock.now();
     const settled = await settle(
       Promise.resolve().then(() => plan.subject.respond(input, context)),
-      io.signal,
+      io.abort,
       graceMs,
     );
     const durationMs = plan.clock.now() - roundStarted;
@@ -343,7 +345,7 @@ async function playRounds(
     if (settled.kind === 'threw') {
       played.failure = {
         status: 'subject_error',
-        message: io.signal.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error),
+        message: io.abort.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error),
       };
       break;
     }
@@ -388,7 +390,7 @@ async function playRounds(
       break;
     }
     if (response.last) break;
-    if (io.signal.aborted) {
+    if (io.abort.aborted) {
       played.failure = { status: 'subject_error', message: overBudget };
       break;
     }

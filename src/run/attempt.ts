@@ -130,7 +130,19 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     expect: setup.expect,
     claims: { extractors: setup.claimExtractors },
   });
-  const record = finish({ ...judgment, observation });
+  // Written out member by member: a spread followed by a member made V8 build a new hidden class for every attempt.
+  const record = finish({
+    status: judgment.status,
+    verdict: judgment.verdict,
+    why: judgment.why,
+    reason: judgment.reason,
+    findings: judgment.findings,
+    criteria: judgment.criteria,
+    claims: judgment.claims,
+    error: judgment.error,
+    pressure: judgment.pressure,
+    observation,
+  } as Unfinished);
   if (!observed.sandbox) return record;
   if (judgment.verdict === 'PASS') {
     await observed.sandbox.discard();

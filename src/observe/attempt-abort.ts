@@ -1,0 +1,68 @@
+/**
+ * An attempt's abort: its budget running out or the run being interrupted. The AbortSignal subjects and tools see is
+ * made only when one of them asks for it. On Node 20 making an AbortSignal builds new hidden classes in the old
+ * generation, and whatever the attempt's objects they point to then outlives young-generation collections: one signal
+ * per attempt piled up about a kilobyte of each attempt in the old generation until a full collection, most of a
+ * long trial's memory, for subjects that never read it.
+ */
+export class AttemptAbort {
+  #controller: AbortController | null = null;
+  #aborted = false;
+  #reason: unknown;
+  readonly #waiting = new Set<() => void>();
+
+  /** Whether the attempt was told to stop. */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** The signal handed to subjects and tools: made on first reading, already aborted when the attempt was. */
+  get signal(): AbortSignal {
+    if (this.#controller === null) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Tell the attempt to stop (once; later calls keep the first reason). */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    for (const waiting of [...this.#waiting]) waiting();
+  }
+
+  /** Call `then` when the attempt is told to stop (at once when it was); returns a function that stops waiting. */
+  whenAborted(then: () => void): () => void {
+    if (this.#aborted) {
+      then();
+      return () => {};
+    }
+    this.#waiting.add(then);
+    return () => this.#waiting.delete(then);
+  }
+}
+
+const ABORT = Symbol('riddle.attemptAbort');
+
+/** The one getter every context shares: V8 reuses a hidden class only for the same accessor functions. */
+function readSignal(this: { [ABORT]: AttemptAbort }): AbortSignal {
+  return this[ABORT].signal;
+}
+
+/**
+ * `members` with a `signal` member that makes the attempt's signal when first read. An own, enumerable accessor, so
+ * a context spread into another (`{ ...context }`) still carries the signal; defined with one shared getter, because
+ * V8 keeps an object literal with a getter of its own (`get signal() {…}`) in dictionary mode, its properties in a
+ * table of their own, and reuses a hidden class with an accessor only for the same getter function.
+ */
+export function withAttemptSignal<T extends object>(
+  members: T,
+  abort: AttemptAbort,
+): T & { readonly signal: AbortSignal } {
+  Object.defineProperty(members, ABORT, { value: abort });
+  Object.defineProperty(members, 'signal', { get: readSignal, enumerable: true, configurable: true });
+  return members as T & { readonly signal: AbortSignal };
+}
