@@ -1,4 +1,11 @@
-import { canonicalJson, canonicalJsonPair, sha256, type AttemptRecord, type Outcome } from '../model/index.js';
+import {
+  canonicalJson,
+  canonicalJsonPair,
+  canonicalJsonSha256,
+  sha256,
+  type AttemptRecord,
+  type Outcome,
+} from '../model/index.js';
 
 /** Clock readings: timestamps (`…At`) and durations (`…Ms`); they differ between runs that observed the same. */
 const isClockKey = (key: string) => key.endsWith('At') || key.endsWith('Ms');
@@ -30,7 +37,8 @@ export function outcomeId(
     ...rest
   } = outcome;
   const results = { ...rest, attempts: attemptDigests };
-  return `sha256:${sha256(canonicalJson({ setup: outcome.setup, results }, isReading))}`;
+  // Hashed as it is written: at 100,000 attempts the text would be tens of megabytes held at once.
+  return `sha256:${canonicalJsonSha256({ setup: outcome.setup, results }, isReading)}`;
 }
 
 /**

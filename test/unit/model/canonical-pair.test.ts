@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalJsonPair } from '../../../src/model/index.js';
+import { canonicalJson, canonicalJsonPair, canonicalJsonSha256, sha256 } from '../../../src/model/index.js';
 import { attemptDigest, attemptLine } from '../../../src/run/outcome-id.js';
 import { attempt } from '../builders.js';
 
@@ -37,6 +37,8 @@ describe('canonicalJsonPair', () => {
     for (let i = 0; i < 500; i += 1) {
       const value = make(0);
       expect(canonicalJsonPair(value, omitTimes)).toEqual([canonicalJson(value), canonicalJson(value, omitTimes)]);
+      expect(canonicalJsonSha256(value, omitTimes)).toBe(sha256(canonicalJson(value, omitTimes)));
+      expect(canonicalJsonSha256(value)).toBe(sha256(canonicalJson(value)));
     }
   });
 
@@ -71,5 +73,22 @@ describe('canonicalJsonPair', () => {
     expect(json).toBe(canonicalJson(record));
     expect(digest).toBe(attemptDigest(record));
     expect(attemptLine({ ...record, durationMs: 99 }).digest).toBe(digest);
+  });
+
+  it('hashes text of many chunks as the whole text: surrogate pairs, lone surrogates and escapes at every boundary', () => {
+    // Over a megabyte of canonical JSON: many 64 KiB chunks, each ending wherever a value happened to end.
+    const texts = ['plain', 'é', '😀 emoji', '\ud800 lone', 'lone \udfff', 'quote " back \\ slash', '\u001b[31mred'];
+    const rows = Array.from({ length: 12_000 }, (_, i) => ({
+      index: i,
+      text: `${texts[i % texts.length]}${'x'.repeat(i % 97)}${texts[(i * 7) % texts.length]}`,
+      startedAt: `t${i}`,
+      nested: { b: [i, null, undefined, { tookMs: i }], a: i % 3 === 0 ? undefined : 'a' },
+    }));
+    const value = { setup: { id: 'x' }, rows };
+    expect(canonicalJson(value).length).toBeGreaterThan(1 << 20);
+    expect(canonicalJsonSha256(value)).toBe(sha256(canonicalJson(value)));
+    expect(canonicalJsonSha256(value, omitTimes)).toBe(sha256(canonicalJson(value, omitTimes)));
+    expect(canonicalJsonSha256(undefined)).toBe(sha256(''));
+    expect(canonicalJsonSha256('😀')).toBe(sha256('"😀"'));
   });
 });
