@@ -264,7 +264,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   // whose subject raised errors outside the awaited call.
   await new Promise((resolve) => setTimeout(resolve, 1));
   stray.close();
-  for (const arm of state.values()) {
+  // Most trials have no stray errors: then no attempt is looked up (a trial of 100,000 attempts would copy its list).
+  for (const arm of stray.anyAttributed() ? state.values() : []) {
     arm.records = arm.records.map((record) => {
       const armCase = caseOf(record.arm);
       const errors = stray.of(`${record.arm}#${record.index}`);

@@ -71,6 +71,11 @@ export class StrayErrors {
     this.byAttempt.set(attempt, [...(this.byAttempt.get(attempt) ?? []), message]);
   }
 
+  /** Whether any error was attributed to an attempt so far. */
+  anyAttributed(): boolean {
+    return this.byAttempt.size > 0;
+  }
+
   /** The errors attributed to an attempt so far. */
   of(attempt: string): string[] {
     return this.byAttempt.get(attempt) ?? [];

@@ -40,7 +40,7 @@ const observeWith = (run: (input: unknown, context: AttemptContext) => unknown, 
     attempt: 0,
     seed: 1,
     case: aCase({ stop: { timeoutMs, maxOutputBytes: 1024, maxRounds: 1 } }),
-    subject: functionSubject({ name: 'probe', revision: { declared: 'probe@1' }, run: run as never }),
+    subject: functionSubject({ name: 'probe', revision: 'probe@1', run: run as never }),
     tools: [],
     clock: systemClock,
   });
