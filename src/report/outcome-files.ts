@@ -5,6 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, migrate, RecordError, type Outcome } from '../model/index.js';
+import { prettyJsonChunks } from './pretty-json.js';
 
 /** Lines gathered before each write: few system calls, and never the whole file in memory at once. */
 const CHUNK_CHARS = 1 << 20;
@@ -35,7 +36,8 @@ export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: 
   const compactTemp = temporary(file);
   const out = openSync(compactTemp, 'w');
   try {
-    writeSync(out, `${JSON.stringify(compact, null, 2)}\n`);
+    for (const chunk of prettyJsonChunks(compact)) writeSync(out, chunk);
+    writeSync(out, '\n');
   } finally {
     closeSync(out);
   }
@@ -78,7 +80,9 @@ export async function writeOutcomeFilesAsync(
   const compactTemp = temporary(file);
   const handle = await open(compactTemp, 'w');
   try {
-    await handle.write(`${JSON.stringify(compact, null, 2)}\n`);
+    // A chunk at a time: the compact Outcome of 100,000 attempts is still megabytes of text (cost rows, order run).
+    for (const chunk of prettyJsonChunks(compact)) await handle.write(chunk);
+    await handle.write('\n');
   } finally {
     await handle.close();
   }

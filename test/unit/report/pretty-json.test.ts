@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
+
+const pretty = (value: unknown) => [...prettyJsonChunks(value)].join('');
+const stringify = (value: unknown) => JSON.stringify(value, null, 2) ?? '';
+
+/** Every stored Outcome under fixtures/artifacts (older versions included). */
+function storedOutcomes(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (dir.endsWith('outcomes') && entry.name.endsWith('.json')) found.push(full);
+    }
+  };
+  walk(path.resolve('fixtures/artifacts'));
+  return found;
+}
+
+describe('prettyJsonChunks writes what JSON.stringify(value, null, 2) writes, a chunk at a time', () => {
+  it('for edge cases: empty and nested containers, members without JSON, toJSON, non-finite numbers, escapes', () => {
+    const values: unknown[] = [
+      {},
+      [],
+      { a: [], b: {}, c: [[], [{}]], d: { e: { f: { g: [1, { h: [] }] } } } },
+      { skipped: undefined, fn: () => 1, sym: Symbol('s'), kept: null },
+      [undefined, () => 1, Symbol('s'), 1],
+      { when: new Date(Date.UTC(2026, 10, 30)), nested: [{ when: new Date(0) }] },
+      { custom: { toJSON: (key: string) => `key ${key}` }, list: [{ toJSON: (key: string) => ({ at: key }) }] },
+      { inf: Number.POSITIVE_INFINITY, nan: Number.NaN, neg: -0 },
+      { 'quote"d': 'line\nbreak', '\u001b[31m': '\ud800 lone 😀', 10: 'ten', 2: 'two' },
+      Object.assign(Object.create(null), { b: 1, a: [1, 2] }),
+      { boxed: [Object('text'), Object(2)] },
+      'plain',
+      42,
+      null,
+    ];
+    for (const value of values) expect(pretty(value)).toBe(stringify(value));
+    expect([...prettyJsonChunks(undefined)]).toEqual([]);
+    expect([...prettyJsonChunks(() => 1)]).toEqual([]);
+  });
+
+  it('for long arrays at any depth, seeded random records, and chunks far smaller than the whole', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const leaf = () => [1.5, 'text', null, true, undefined, '😀\n"', -3][Math.floor(random() * 7)];
+    const make = (depth: number): unknown => {
+      const pick = random();
+      if (depth > 4 || pick < 0.3) return leaf();
+      if (pick < 0.55)
+        return Array.from({ length: Math.floor(random() * (random() < 0.1 ? 200 : 5)) }, () => make(depth + 1));
+      const out: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 5); i > 0; i -= 1) out[`k${Math.floor(random() * 9)}`] = make(depth + 1);
+      return out;
+    };
+    for (let i = 0; i < 300; i += 1) {
+      const value = make(0);
+      expect(pretty(value)).toBe(stringify(value));
+    }
+    const outcomeLike = {
+      cost: { attempts: Array.from({ length: 20_000 }, (_, index) => ({ arm: 'case', index, usd: null, tokens: 0 })) },
+      execution: { order: Array.from({ length: 20_000 }, (_, index) => `case#${index}`) },
+    };
+    const chunks = [...prettyJsonChunks(outcomeLike)];
+    expect(chunks.join('')).toBe(stringify(outcomeLike));
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(stringify(outcomeLike).length / 10);
+  });
+
+  it('for every stored Outcome of every version', () => {
+    const files = storedOutcomes();
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      expect(pretty(value)).toBe(stringify(value));
+    }
+  });
+});
