@@ -9,8 +9,10 @@
 //   agent launches it, fed the file agent's own conversation (initialize, then its five tool calls, each awaited),
 //   its CPU read exactly from this process's reaped children (cutime + cstime).
 //
-// riddle's share = worker + main + bridge. The user's tool functions run in the worker and are counted in it (they
-// are not riddle's, so the figure is an upper bound by about a millisecond).
+// riddle's share = worker + bridge. The main process's part per attempt (reading the attempt's line at the end) is
+// printed beside it but not added: its whole-run CPU varies by ±200 ms between identical runs, far more than its
+// part (bench/scale.mjs measures the main process per attempt at scale: about 0.05 ms). The user's tool functions run
+// in the worker and are counted in it (they are not riddle's, so the figure is an upper bound by about a millisecond).
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -173,27 +175,33 @@ async function bridgeOnce(stdio) {
   return childrenCpuMs() - before;
 }
 
-/** The bridge's CPU for one conversation, `times` times, against a gateway served by the riddle at `riddleRoot`. */
+/**
+ * The bridges' CPU for one conversation, `times` times each, against a gateway served by the riddle at `riddleRoot`:
+ * `stdio` (what an agent on this machine gets) and, where the copy has it, `stdioWithoutNetwork` (the Node bridge an
+ * isolated subject without a network gets).
+ */
 async function bridgeCpu(riddleRoot, times) {
   const { createToolGateway } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/tool-gateway.js')));
   const { serveToolsOverMcp } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/mcp-server.js')));
   const { fileTools } = await import(AGENT_TOOLS);
-  const samples = [];
+  const samples = { stdio: [], stdioWithoutNetwork: [] };
   for (let i = 0; i < times; i += 1) {
-    const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-bridge-'));
-    cpSync(AGENT_FIXTURES, workspace, { recursive: true });
-    const gateway = createToolGateway({
-      tools: fileTools,
-      maxEffect: 'write',
-      context: { workspace, signal: new AbortController().signal },
-      elapsedMs: () => 0,
-    });
-    const server = await serveToolsOverMcp(gateway);
-    try {
-      samples.push(await bridgeOnce(server.endpoints.stdio));
-    } finally {
-      await server.close();
-      rmSync(workspace, { recursive: true, force: true });
+    for (const kind of Object.keys(samples)) {
+      const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-bridge-'));
+      cpSync(AGENT_FIXTURES, workspace, { recursive: true });
+      const gateway = createToolGateway({
+        tools: fileTools,
+        maxEffect: 'write',
+        context: { workspace, signal: new AbortController().signal },
+        elapsedMs: () => 0,
+      });
+      const server = await serveToolsOverMcp(gateway);
+      try {
+        if (server.endpoints[kind]) samples[kind].push(await bridgeOnce(server.endpoints[kind]));
+      } finally {
+        await server.close();
+        rmSync(workspace, { recursive: true, force: true });
+      }
     }
   }
   return samples;
@@ -215,10 +223,12 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
   const bridges = [];
   for (const copy of copies) {
     const samples = await bridgeCpu(copy.root, quick ? 8 : 16);
-    bridges.push(samples);
-    line(
-      `  stdio bridge${copy.label}: ${fmt(median(samples))} ms CPU per conversation [${range(samples)}] (${samples.length} runs)`,
-    );
+    bridges.push(samples.stdio);
+    for (const [kind, values] of Object.entries(samples))
+      if (values.length > 0)
+        line(
+          `  ${kind === 'stdio' ? 'stdio bridge' : 'stdio bridge without a network (Node)'}${copy.label}: ${fmt(median(values))} ms CPU per conversation [${range(values)}] (${values.length} runs)`,
+        );
   }
   for (const transport of ['http', 'stdio']) {
     const dirs = copies.map((copy) => prepare(copy.workDir, transport));
@@ -238,9 +248,9 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
       const worker = deltas[i].map((d) => d.workerMs);
       const main = deltas[i].map((d) => d.mainMs);
       const bridge = transport === 'stdio' ? median(bridges[i]) : 0;
-      const share = deltas[i].map((d) => d.workerMs + d.mainMs + bridge);
+      const share = worker.map((w) => w + bridge);
       line(
-        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] + main ${fmt(median(main))} ms [${range(main)}]${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt`,
+        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}]${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt; main process ${fmt(median(main))} ms [${range(main)}], not added (see above)`,
       );
       if (copy.label === '')
         goal(

@@ -129,6 +129,13 @@ function lightBridgeScript(cat: string): string {
   ].join('\n');
 }
 
+/**
+ * No start-up files and nothing from the environment: Node gives a child its stdio over socket pairs, and bash taking
+ * a socket on stdin for a remote shell's would read ~/.bashrc (a hundred milliseconds and more, here); `-p` also
+ * leaves BASH_ENV and ENV unread and functions exported by the agent's environment (a `printf`, say) unimported.
+ */
+const BASH_FLAGS = ['--norc', '--noprofile', '-p'];
+
 /** The first executable file of that name in the usual system folders, or null. */
 function systemExecutable(name: string): string | null {
   for (const folder of ['/bin', '/usr/bin']) {
@@ -151,10 +158,15 @@ function opensTcp(bash: string): Promise<boolean> {
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
-      execFile(bash, ['-c', `exec 3<>/dev/tcp/127.0.0.1/${port}`], { env: {}, timeout: 10_000 }, (error) => {
-        probe.close();
-        resolve(error === null);
-      });
+      execFile(
+        bash,
+        [...BASH_FLAGS, '-c', `exec 3<>/dev/tcp/127.0.0.1/${port}`],
+        { env: {}, timeout: 10_000 },
+        (error) => {
+          probe.close();
+          resolve(error === null);
+        },
+      );
     });
   });
 }
@@ -173,7 +185,7 @@ export function findLightBridge(): Promise<((port: number, token: string) => Std
     const script = lightBridgeScript(cat);
     return (port, token) => ({
       command: bash,
-      args: ['-c', script],
+      args: [...BASH_FLAGS, '-c', script],
       env: { RIDDLE_MCP_PORT: String(port), RIDDLE_MCP_TOKEN: token },
     });
   })();

@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -148,6 +151,43 @@ describe("the MCP gateway's wire", () => {
       const { server } = await serve([]);
       expect(server.endpoints.stdio.command).toMatch(/\/bash$/);
       expect(server.endpoints.stdioWithoutNetwork.command).toBe(process.execPath);
+    });
+
+    test("reads no start-up file and imports nothing from the agent's environment, with stdio over a socket pair", async () => {
+      const { tool, release } = gatedTool();
+      release();
+      const { gateway, server } = await serve([tool]);
+      const home = mkdtempSync(path.join(os.tmpdir(), 'riddle-bridge-home-'));
+      const marker = path.join(home, 'read');
+      try {
+        for (const file of ['.bashrc', '.bash_profile', '.profile', 'env.sh'])
+          writeFileSync(path.join(home, file), `echo ${file} >> ${marker}\n`);
+        const { command, args, env } = server.endpoints.stdio;
+        // Node hands a child its stdio over socket pairs, which bash takes for a remote shell's and reads ~/.bashrc.
+        const bridge = spawn(command, args, {
+          env: {
+            ...env,
+            HOME: home,
+            BASH_ENV: path.join(home, 'env.sh'),
+            ENV: path.join(home, 'env.sh'),
+            'BASH_FUNC_printf%%': '() { echo hijacked; }',
+          },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        // A bridge that ends without a reply (a hijacked printf never sends the token) gives null.
+        const reply = new Promise<string>((resolve) => {
+          bridge.stdout.once('data', (chunk: Buffer) => resolve(String(chunk)));
+          bridge.stdout.once('end', () => resolve('null'));
+        });
+        bridge.stdin.write(`${JSON.stringify(call(1, 'quiet'))}\n`);
+        expect(JSON.parse(await reply)).toMatchObject({ id: 1, result: { structuredContent: { word: 'quiet' } } });
+        bridge.stdin.end();
+        await new Promise((resolve) => bridge.once('close', resolve));
+        expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+        expect(gateway.requests.map((r) => r.tool)).toEqual(['echo']);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
     });
 
     test("its line port drops a connection that does not give the attempt's token first, unread", async () => {
