@@ -177,14 +177,14 @@ async function bridgeOnce(stdio) {
 
 /**
  * The bridges' CPU for one conversation, `times` times each, against a gateway served by the riddle at `riddleRoot`:
- * `stdio` (what an agent on this machine gets) and, where the copy has it, `stdioWithoutNetwork` (the Node bridge an
+ * `stdio` (what an agent on this machine gets) and, where the copy has it, `stdioOverSocket` (the Node bridge an
  * isolated subject without a network gets).
  */
 async function bridgeCpu(riddleRoot, times) {
   const { createToolGateway } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/tool-gateway.js')));
   const { serveToolsOverMcp } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/mcp-server.js')));
   const { fileTools } = await import(AGENT_TOOLS);
-  const samples = { stdio: [], stdioWithoutNetwork: [] };
+  const samples = { stdio: [], stdioOverSocket: [] };
   for (let i = 0; i < times; i += 1) {
     for (const kind of Object.keys(samples)) {
       const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-bridge-'));

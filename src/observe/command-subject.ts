@@ -219,8 +219,9 @@ async function runRound(
   let mcpConfig = '';
   if (context.mcp !== null) {
     mcpConfig = path.join(channel, 'mcp.json');
-    // Without a network the light bridge cannot reach the gateway's loopback port: the Node bridge's unix socket can.
-    const stdio = network ? context.mcp.stdio : context.mcp.stdioWithoutNetwork;
+    // A sandbox's loopback need not be the host's (and without a network there is none): an isolated subject gets
+    // the Node bridge, which reaches the gateway over the unix socket mounted into its sandbox.
+    const stdio = isolation === null ? context.mcp.stdio : context.mcp.stdioOverSocket;
     const server =
       (options.mcp ?? 'stdio') === 'stdio'
         ? { type: 'stdio', command: stdio.command, args: stdio.args, env: stdio.env }

@@ -362,7 +362,7 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
     endpoints: {
       url,
       stdio: light === null || linePort === null ? socketBridge : light(linePort, token),
-      stdioWithoutNetwork: socketBridge,
+      stdioOverSocket: socketBridge,
       folder: opened.folder,
     },
     async close() {

@@ -78,11 +78,14 @@ export interface McpEndpoints {
   url: string;
   /**
    * A stdio MCP server relaying to the gateway, for clients that only launch servers as commands: the lightest this
-   * machine offers (bash copying lines to a loopback port, where bash opens `/dev/tcp`; else `stdioWithoutNetwork`).
+   * machine offers (bash copying lines to a loopback port, where bash opens `/dev/tcp`; else `stdioOverSocket`).
    */
   stdio: { command: string; args: string[]; env: Record<string, string> };
-  /** A stdio MCP server (Node) reaching the gateway over the unix socket in `folder`: for a subject without a network. */
-  stdioWithoutNetwork: { command: string; args: string[]; env: Record<string, string> };
+  /**
+   * A stdio MCP server (Node) reaching the gateway over the unix socket in `folder`: for an isolated subject, whose
+   * sandbox may have no network or a loopback that is not the host's.
+   */
+  stdioOverSocket: { command: string; args: string[]; env: Record<string, string> };
   /** Folder of the Node stdio bridge and the gateway's unix socket: mounted into an isolated subject's sandbox. */
   folder: string;
 }

@@ -9,11 +9,16 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  commandSubject,
   createToolGateway,
+  observeAttempt,
   serveToolsOverMcp,
+  type CommandSubjectOptions,
+  type IsolationEngine,
   type McpToolServer,
   type ToolDefinition,
 } from '../../src/observe/index.js';
+import { plan } from './observe-support.js';
 
 // The gateway answers MCP itself through one SDK Server per attempt (not the SDK's HTTP transport and a Server per
 // request): these tests hold it to what that transport answered, and to the attempt's isolation on every path.
@@ -146,11 +151,40 @@ describe("the MCP gateway's wire", () => {
     }
   });
 
+  test("an isolated command subject's MCP config names the Node bridge over the socket, even with the network", async () => {
+    // A pass-through engine stands for a container whose loopback is not the host's: the light bridge could not
+    // reach the gateway's port from there, the unix socket mounted in is reachable.
+    const passThrough: IsolationEngine = {
+      name: 'pass-through',
+      available: async () => ({ available: true, detail: 'test' }),
+      wrap: (command, args) => ({ command, args: [...args] }),
+    };
+    const readsConfig = 'process.stdout.write(require("node:fs").readFileSync(process.env.RIDDLE_MCP_CONFIG, "utf8"))';
+    const named = async (isolation: CommandSubjectOptions['isolation']) => {
+      const subject = commandSubject({
+        name: 'reads-config',
+        command: process.execPath,
+        args: ['-e', readsConfig],
+        stdout: 'json',
+        revision: '1',
+        ...(isolation ? { isolation } : {}),
+      });
+      const observed = await observeAttempt(
+        plan(subject, 'go', { tools: [gatedTool().tool], caseOverrides: { effectClass: 'external' } }),
+      );
+      expect(observed.status, observed.error?.message).toBe('completed');
+      return (observed.observation?.rounds[0]?.reply as { mcpServers: { riddle: { command: string } } }).mcpServers
+        .riddle.command;
+    };
+    expect(await named({ engine: passThrough, network: 'allow' })).toBe(process.execPath);
+    if (process.platform === 'linux' && existsSync('/bin/bash')) expect(await named(undefined)).toMatch(/\/bash$/);
+  });
+
   describe.runIf(process.platform === 'linux' && existsSync('/bin/bash'))('the light stdio bridge', () => {
     test('is bash, not a Node process, where bash opens /dev/tcp', async () => {
       const { server } = await serve([]);
       expect(server.endpoints.stdio.command).toMatch(/\/bash$/);
-      expect(server.endpoints.stdioWithoutNetwork.command).toBe(process.execPath);
+      expect(server.endpoints.stdioOverSocket.command).toBe(process.execPath);
     });
 
     test("reads no start-up file and imports nothing from the agent's environment, with stdio over a socket pair", async () => {

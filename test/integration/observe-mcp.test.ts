@@ -69,7 +69,7 @@ const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text: string }[])[0]?.text;
 
 describe('MCP tool gateway', () => {
-  test.each(['http', 'stdio', 'stdioWithoutNetwork'] as const)(
+  test.each(['http', 'stdio', 'stdioOverSocket'] as const)(
     'the SDK client lists and calls tools over %s; every request is recorded',
     async (kind) => {
       const { gateway, server } = await served();
