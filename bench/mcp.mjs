@@ -18,7 +18,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { childrenCpuMs, fmt } from './proc.mjs';
+import { childrenCpuMs, fmt, runVitest } from './proc.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -93,37 +93,26 @@ function ownCpuMs(pid) {
 }
 
 /** One `vitest run` of the workload at size n: the worker's CPU around the measured trial, the main process's own. */
-function run(dir, n) {
+async function run(dir, n) {
   const cpuFile = path.join(dir, `cpu-${n}.json`);
   const report = path.join(dir, 'riddle-report');
   rmSync(report, { recursive: true, force: true });
   rmSync(path.join(dir, '.riddle'), { recursive: true, force: true });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vitestBin, 'run'], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', CI: '1', BENCH_N: String(n), BENCH_CPU: cpuFile, BENCH_REPORT: report },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    let mainMs = 0;
-    const timer = setInterval(() => {
-      mainMs = ownCpuMs(child.pid) ?? mainMs;
-    }, 10);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      if (code !== 0) return reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
-      const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
-      rmSync(report, { recursive: true, force: true });
-      resolve({ workerMs: cpu.measured, mainMs });
-    });
-  });
+  let mainMs = 0;
+  await runVitest(
+    vitestBin,
+    dir,
+    { BENCH_N: String(n), BENCH_CPU: cpuFile, BENCH_REPORT: report },
+    {
+      everyMs: 10,
+      sample: (pid) => {
+        mainMs = ownCpuMs(pid) ?? mainMs;
+      },
+    },
+  );
+  const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
+  rmSync(report, { recursive: true, force: true });
+  return { workerMs: cpu.measured, mainMs };
 }
 
 /** The file agent's conversation for MCP_INPUT, as it sends it (one message at a time, each reply awaited). */

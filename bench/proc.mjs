@@ -1,4 +1,5 @@
-// What both benchmarks read from /proc and the disk, how they print milliseconds, and how they install riddle.
+// How the benchmarks run Vitest, what they read from /proc and the disk, how they print milliseconds, and how they install riddle.
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -58,4 +59,36 @@ export function installRiddle(riddleRoot, dir) {
   rmSync(installed, { recursive: true, force: true });
   for (const part of ['package.json', 'dist', 'schema'])
     cpSync(path.join(riddleRoot, part), path.join(installed, part), { recursive: true });
+}
+
+/**
+ * `vitest run` in a workload folder, colours off, its output gathered; `sample(pid)` is called every `everyMs` while
+ * it runs. Resolves once it exited 0 (with its output and the moment it exited); rejects with the output's end
+ * otherwise.
+ */
+export function runVitest(vitestBin, dir, env, { everyMs, sample }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vitestBin, 'run'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    const timer = setInterval(() => sample(child.pid), everyMs);
+    child.on('error', (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearInterval(timer);
+      if (code !== 0) reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
+      else resolve({ output, exitedAt: Date.now() });
+    });
+  });
 }

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childrenCpuMs, fmt, folderBytes, installRiddle, tree } from './proc.mjs';
+import { childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,39 +63,17 @@ function treeRssBytes(pid) {
 }
 
 /** Run `vitest run` in a workload folder; CPU of the whole process tree, wall, peak summed RSS, exit time. */
-function vitestRun(dir, env) {
-  return new Promise((resolve, reject) => {
-    const cpuBefore = childrenCpuMs();
-    const started = performance.now();
-    const child = spawn(process.execPath, [vitestBin, 'run'], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    let peakRss = 0;
-    const timer = setInterval(() => {
-      peakRss = Math.max(peakRss, treeRssBytes(child.pid));
-    }, 50);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      const exitedAt = Date.now();
-      const wallMs = performance.now() - started;
-      const cpuMs = childrenCpuMs() - cpuBefore;
-      if (code !== 0) {
-        reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
-        return;
-      }
-      resolve({ cpuMs, wallMs, peakRss, exitedAt, output });
-    });
+async function vitestRun(dir, env) {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  let peakRss = 0;
+  const { output, exitedAt } = await runVitest(vitestBin, dir, env, {
+    everyMs: 50,
+    sample: (pid) => {
+      peakRss = Math.max(peakRss, treeRssBytes(pid));
+    },
   });
+  return { cpuMs: childrenCpuMs() - cpuBefore, wallMs: performance.now() - started, peakRss, exitedAt, output };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

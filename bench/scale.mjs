@@ -6,10 +6,9 @@
 //
 //   node bench/scale.mjs [--quick] [--sizes=10000,30000] [--baseline=/path/to/riddle]
 //   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { childrenCpuMs, fmt, folderBytes, installRiddle, tree } from './proc.mjs';
+import { childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -49,46 +48,28 @@ function processCpuMs(pid) {
 }
 
 /** `vitest run` in a folder: CPU of the whole tree, wall, peak summed RSS (sampled), summed per-process peaks. */
-function vitestRun(vitestBin, dir, env) {
-  return new Promise((resolve, reject) => {
-    const cpuBefore = childrenCpuMs();
-    const started = performance.now();
-    const child = spawn(process.execPath, [vitestBin, 'run'], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    let peakRss = 0;
-    const peaks = new Map();
-    // The main process's own CPU (Vitest and the riddle reporter), as last read before it exited.
-    let mainCpuMs = 0;
-    const timer = setInterval(() => {
-      peakRss = Math.max(peakRss, treeMemory(child.pid, peaks));
-      mainCpuMs = processCpuMs(child.pid) ?? mainCpuMs;
-    }, 25);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      const exitedAt = Date.now();
-      const wallMs = performance.now() - started;
-      const cpuMs = childrenCpuMs() - cpuBefore;
-      if (code !== 0) {
-        reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
-        return;
-      }
-      const peakPerProcess = [...peaks.values()].reduce((a, b) => a + b, 0);
-      const peakMain = peaks.get(child.pid) ?? 0;
-      const peakWorker = Math.max(0, ...[...peaks].filter(([pid]) => pid !== child.pid).map(([, peak]) => peak));
-      resolve({ cpuMs, wallMs, peakRss, peakPerProcess, peakMain, peakWorker, mainCpuMs, exitedAt, output });
-    });
+async function vitestRun(vitestBin, dir, env) {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  let peakRss = 0;
+  const peaks = new Map();
+  // The main process's own CPU (Vitest and the riddle reporter), as last read before it exited.
+  let mainCpuMs = 0;
+  let mainPid = null;
+  const { output, exitedAt } = await runVitest(vitestBin, dir, env, {
+    everyMs: 25,
+    sample: (pid) => {
+      mainPid = pid;
+      peakRss = Math.max(peakRss, treeMemory(pid, peaks));
+      mainCpuMs = processCpuMs(pid) ?? mainCpuMs;
+    },
   });
+  const wallMs = performance.now() - started;
+  const cpuMs = childrenCpuMs() - cpuBefore;
+  const peakPerProcess = [...peaks.values()].reduce((a, b) => a + b, 0);
+  const peakMain = peaks.get(mainPid) ?? 0;
+  const peakWorker = Math.max(0, ...[...peaks].filter(([pid]) => pid !== mainPid).map(([, peak]) => peak));
+  return { cpuMs, wallMs, peakRss, peakPerProcess, peakMain, peakWorker, mainCpuMs, exitedAt, output };
 }
 
 const PACKAGE = '{ "private": true, "type": "module" }\n';
