@@ -144,6 +144,7 @@ export {
   receiptCostUsd,
   costOf,
   costBreakdown,
+  costBreakdownOf,
 } from './spending.js';
 export { TrialProgress } from './progress.js';
 export {

@@ -100,17 +100,38 @@ export function costBreakdown(
   attempts: readonly { arm: string; index: number; receipts: readonly Receipt[] }[],
   prices: PriceTable = {},
 ): CostBreakdown {
-  // Members in canonical order: a trial of 100,000 attempts has as many rows, and canonical JSON sorts none of them.
-  const rows = attempts.map((a) => {
-    const { inputTokens, outputTokens, usd } = costOf(a.receipts, prices);
-    return { arm: a.arm, index: a.index, inputTokens, outputTokens, usd };
-  });
-  const arms = [...new Set(rows.map((r) => r.arm))].map((arm) => ({
-    arm,
-    ...costOf(
-      attempts.filter((a) => a.arm === arm).flatMap((a) => a.receipts),
-      prices,
-    ),
-  }));
+  return costBreakdownOf(attempts, (attempt) => attempt.receipts, prices);
+}
+
+/**
+ * `costBreakdown` of any records, each one's receipts read with `receiptsOf`: an Outcome's attempts are broken down
+ * as they are, without a copy of each (a trial of 100,000 attempts has as many rows). An attempt without receipts
+ * gets its zero row at once.
+ */
+export function costBreakdownOf<T extends { arm: string; index: number }>(
+  attempts: readonly T[],
+  receiptsOf: (attempt: T) => readonly Receipt[],
+  prices: PriceTable = {},
+): CostBreakdown {
+  const rows: CostBreakdown['attempts'] = [];
+  // Each arm's receipts, arms in order of first appearance.
+  const byArm = new Map<string, Receipt[]>();
+  for (const attempt of attempts) {
+    const receipts = receiptsOf(attempt);
+    let armReceipts = byArm.get(attempt.arm);
+    if (armReceipts === undefined) {
+      armReceipts = [];
+      byArm.set(attempt.arm, armReceipts);
+    }
+    // Members in canonical order: canonical JSON then sorts none of the rows.
+    if (receipts.length === 0) {
+      rows.push({ arm: attempt.arm, index: attempt.index, inputTokens: 0, outputTokens: 0, usd: null });
+      continue;
+    }
+    for (const receipt of receipts) armReceipts.push(receipt);
+    const { inputTokens, outputTokens, usd } = costOf(receipts, prices);
+    rows.push({ arm: attempt.arm, index: attempt.index, inputTokens, outputTokens, usd });
+  }
+  const arms = [...byArm].map(([arm, receipts]) => ({ arm, ...costOf(receipts, prices) }));
   return { arms, attempts: rows };
 }

@@ -1,5 +1,5 @@
 import {
-  costBreakdown,
+  costBreakdownOf,
   costOf,
   fingerprint,
   OUTCOME_SCHEMA,
@@ -154,10 +154,7 @@ export function assembleOutcome(parts: OutcomeParts): Outcome {
     compositions,
     cost: {
       ...costOf(receipts, prices),
-      ...costBreakdown(
-        parts.attempts.map((a) => ({ arm: a.arm, index: a.index, receipts: a.observation?.receipts ?? [] })),
-        prices,
-      ),
+      ...costBreakdownOf(parts.attempts, (a) => a.observation?.receipts ?? [], prices),
     },
     latency: {
       meanMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
