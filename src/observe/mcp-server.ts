@@ -327,7 +327,17 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
   };
   const http = createServer(listener);
   const local = createServer(listener);
-  const lines = light === null ? null : createNetServer((socket) => serveLines(sdk, transport, socket, token));
+  // The bridge connections still open when the attempt ends (a bridge the subject left running) are cut, as the HTTP
+  // servers' are: a line server closes only once its last connection has.
+  const bridgeConnections = new Set<Socket>();
+  const lines =
+    light === null
+      ? null
+      : createNetServer((socket) => {
+          bridgeConnections.add(socket);
+          socket.on('close', () => bridgeConnections.delete(socket));
+          serveLines(sdk, transport, socket, token);
+        });
   /** Listen on a loopback port (`at` a number) or a unix socket (`at` a path). */
   const listen = (listening: NetServer, at: number | string) =>
     new Promise<void>((resolve, reject) => {
@@ -340,6 +350,7 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
   const url = `http://127.0.0.1:${port}/mcp/${token}`;
   const stop = async () => {
     for (const listening of [http, local]) listening.closeAllConnections();
+    for (const connection of bridgeConnections) connection.destroy();
     for (const listening of [http, local, lines])
       if (listening?.listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
     await server.close();

@@ -274,5 +274,26 @@ describe("the MCP gateway's wire", () => {
         expect.objectContaining({ id: 'a', result: expect.objectContaining({ structuredContent: { word: 'after' } }) }),
       ]);
     });
+
+    test("the attempt's end cuts a bridge connection the subject left open, and its gateway closes", async () => {
+      const { server } = await serve([]);
+      opened.splice(opened.indexOf(server), 1);
+      const { RIDDLE_MCP_PORT: port, RIDDLE_MCP_TOKEN: token } = server.endpoints.stdio.env;
+      const socket = connect(Number(port), '127.0.0.1');
+      const cut = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => undefined);
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      // Admitted and idle, as a bridge a subject started in a session of its own and never ended.
+      socket.write(`${token}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Bounded far above what closing takes, so a gateway that waits for the connection fails here, not at the
+      // project's 20-minute timeout.
+      const waited = await Promise.race([
+        server.close().then(() => cut.then(() => 'closed')),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 60 s'), 60_000).unref()),
+      ]);
+      expect(waited).toBe('closed');
+      expect(socket.destroyed).toBe(true);
+    });
   });
 });
