@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RecordError, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
 import {
   DETAILED_ATTEMPTS,
@@ -94,6 +94,25 @@ describe('attempts summarised for the reports', () => {
     const order = attempts.map((a) => `${a.arm}#${a.index}`);
     const { summaries } = await fromFiles([{ ...outcome, attempts, execution: { ...outcome.execution, order } }]);
     expect(summaries[0]?.rows).toEqual(summary.rows);
+  });
+
+  it('read a small attempts file without making a megabyte buffer for it', async () => {
+    const [outcome] = example().filter((o) => o.attempts.length > 0);
+    if (!outcome) throw new Error('no Outcome with attempts');
+    const { dir } = await fromFiles([outcome]);
+    const file = path.join(dir, 'trial-0.attempts.jsonl');
+    expect(readFileSync(file).length).toBeLessThan(1 << 16);
+    const sizes: number[] = [];
+    const spies = [vi.spyOn(Buffer, 'alloc'), vi.spyOn(Buffer, 'allocUnsafe'), vi.spyOn(Buffer, 'allocUnsafeSlow')];
+    try {
+      const summary = await summarizeAttemptsFile(outcome, file);
+      expect(summary.count).toBe(outcome.attempts.length);
+      for (const spy of spies) for (const [size] of spy.mock.calls) sizes.push(Number(size));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    // One zero-filled megabyte per trial was the main process's largest cost per one-attempt trial at the run's end.
+    expect(Math.max(0, ...sizes)).toBeLessThanOrEqual(1 << 16);
   });
 
   it('name the file and line of an attempts file that is not JSON Lines', async () => {
