@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdtempSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -142,6 +142,40 @@ function readReply(stdout: string, mode: 'text' | 'json'): { reply: JsonValue; c
   return parsed.data.claims ? { reply: data.reply ?? null, claims: parsed.data.claims } : { reply: data.reply ?? null };
 }
 
+/** What riddle itself writes into a round's channel folder. */
+const CHANNEL_FILES = ['history.json', 'receipts.jsonl', 'mcp.json'];
+/** Texts up to this length are written in one synchronous call (see `writeSmall`). */
+const SYNC_WRITE_CHARS = 256 * 1024;
+
+/**
+ * Write a round's file: synchronously when small, as it nearly always is. A promise-based write costs the worker
+ * several times the CPU of the write itself (a thread-pool round trip and its promises), every round; a history of
+ * long replies is written without blocking.
+ */
+async function writeSmall(file: string, text: string): Promise<void> {
+  if (text.length <= SYNC_WRITE_CHARS) writeFileSync(file, text);
+  else await writeFile(file, text);
+}
+
+/**
+ * Remove a round's channel folder: the files riddle put there, then the folder; a folder the subject left more in is
+ * removed whole, without blocking.
+ */
+async function removeChannel(channel: string): Promise<void> {
+  for (const name of CHANNEL_FILES) {
+    try {
+      unlinkSync(path.join(channel, name));
+    } catch {
+      // not made this round, or not a file: the folder's removal below sees to it
+    }
+  }
+  try {
+    rmdirSync(channel);
+  } catch {
+    await rm(channel, { recursive: true, force: true });
+  }
+}
+
 /**
  * A subject that is a command, run once per round in the attempt's sandbox with an allowlisted environment.
  * Besides the input, each round gets (as environment variables) RIDDLE_ROUND; RIDDLE_WORKSPACE; RIDDLE_HISTORY, a
@@ -172,12 +206,12 @@ export function commandSubject(options: CommandSubjectOptions): Subject {
       return identity;
     },
     async respond(input, context) {
-      const channel = await mkdtemp(path.join(os.tmpdir(), 'riddle-channel-'));
+      const channel = mkdtempSync(path.join(os.tmpdir(), 'riddle-channel-'));
       leftovers.holdFolder(channel);
       try {
         return await runRound(options, exitCodes, isolation, input, context, channel);
       } finally {
-        await rm(channel, { recursive: true, force: true });
+        await removeChannel(channel);
         leftovers.releaseFolder(channel);
       }
     },
@@ -203,7 +237,7 @@ async function runRound(
     };
   const receiptsFile = path.join(channel, 'receipts.jsonl');
   const historyFile = path.join(channel, 'history.json');
-  await writeFile(
+  await writeSmall(
     historyFile,
     JSON.stringify(context.history.map((round) => ({ input: round.input, reply: round.reply }))),
   );
@@ -226,7 +260,7 @@ async function runRound(
       (options.mcp ?? 'stdio') === 'stdio'
         ? { type: 'stdio', command: stdio.command, args: stdio.args, env: stdio.env }
         : { type: 'http', url: context.mcp.url };
-    await writeFile(mcpConfig, JSON.stringify({ mcpServers: { riddle: server } }, null, 2));
+    writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { riddle: server } }, null, 2));
     riddleEnv.RIDDLE_MCP_URL = context.mcp.url;
     riddleEnv.RIDDLE_MCP_CONFIG = mcpConfig;
   }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFile, readlink, readdir } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, read, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { fingerprint, type FileChange } from '../model/index.js';
 
@@ -16,6 +16,20 @@ export interface FileEntry {
 export type FolderSnapshot = ReadonlyMap<string, FileEntry>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Files up to this size are read in one synchronous call: a promise-based read costs the worker several times the
+ * CPU of the read itself for a small file (a thread-pool round trip and its promises), and snapshots run twice an
+ * attempt. Larger files are read a chunk at a time without blocking, and never held whole.
+ */
+const SYNC_READ_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+/** Entries looked at between two turns given to the event loop, so a folder of many files never holds it long. */
+const ENTRIES_PER_TURN = 256;
+/**
+ * Never follow a link swapped in after the folder was listed (a process that escaped its group may still be
+ * running), never wait on a FIFO swapped in likewise.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 function textOf(bytes: Buffer, retainBytes: number): string | null {
   if (bytes.length > retainBytes || bytes.includes(0)) return null;
@@ -26,36 +40,101 @@ function textOf(bytes: Buffer, retainBytes: number): string | null {
   }
 }
 
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function linkEntry(target: string): FileEntry {
+  return {
+    size: Buffer.byteLength(target),
+    sha256: createHash('sha256').update(`symlink:${target}`).digest('hex'),
+    text: null,
+  };
+}
+
+/** Read the rest of a large file from `fd` a chunk at a time into the hash; the bytes kept only while few enough. */
+async function hashLarge(fd: number, retainBytes: number): Promise<FileEntry> {
+  const hash: Hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let size = 0;
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (;;) {
+    const got = await new Promise<number>((resolve, reject) =>
+      read(fd, chunk, 0, CHUNK_BYTES, size, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+    );
+    if (got === 0) break;
+    hash.update(chunk.subarray(0, got));
+    size += got;
+    if (size <= retainBytes) kept.push(Buffer.from(chunk.subarray(0, got)));
+  }
+  return {
+    size,
+    sha256: hash.digest('hex'),
+    text: size <= retainBytes ? textOf(Buffer.concat(kept), retainBytes) : null,
+  };
+}
+
+/** A regular file's entry; a link found in its place (swapped in since the listing) is recorded as the link. */
+async function fileEntry(full: string, retainBytes: number): Promise<FileEntry | null> {
+  let fd: number;
+  try {
+    fd = openSync(full, OPEN_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return linkEntry(readlinkSync(full));
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return null;
+    if (info.size > SYNC_READ_BYTES) return await hashLarge(fd, retainBytes);
+    const bytes = readAll(fd, info.size);
+    return {
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      text: textOf(bytes, retainBytes),
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The whole of a small file: the bytes its stat announced, and whatever it grew by since (read until the end). */
+function readAll(fd: number, expected: number): Buffer {
+  let bytes = Buffer.allocUnsafe(expected + 1);
+  let total = 0;
+  for (;;) {
+    if (total === bytes.length) {
+      const larger = Buffer.allocUnsafe(bytes.length * 2);
+      bytes.copy(larger);
+      bytes = larger;
+    }
+    const got = readSync(fd, bytes, total, bytes.length - total, total);
+    if (got === 0) return bytes.subarray(0, total);
+    total += got;
+  }
+}
+
 /**
  * Hash every regular file and symbolic link under `root` (links are recorded by their target, never followed, so
  * a subject cannot make riddle read outside its sandbox). Sockets, FIFOs and devices are skipped.
  */
 export async function snapshotFolder(root: string, retainBytes: number): Promise<FolderSnapshot> {
-  const entries = new Map<string, FileEntry>();
-  const walk = async (dir: string): Promise<void> => {
-    for (const dirent of await readdir(dir, { withFileTypes: true })) {
-      const full = path.join(dir, dirent.name);
-      const relative = path.relative(root, full).split(path.sep).join('/');
-      if (dirent.isDirectory()) await walk(full);
-      else if (dirent.isSymbolicLink()) {
-        const target = await readlink(full);
-        entries.set(relative, {
-          size: Buffer.byteLength(target),
-          sha256: createHash('sha256').update(`symlink:${target}`).digest('hex'),
-          text: null,
-        });
-      } else if (dirent.isFile()) {
-        const bytes = await readFile(full);
-        entries.set(relative, {
-          size: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          text: textOf(bytes, retainBytes),
-        });
+  const entries: [string, FileEntry][] = [];
+  const folders: { dir: string; relative: string }[] = [{ dir: root, relative: '' }];
+  let seen = 0;
+  for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
+    for (const dirent of readdirSync(next.dir, { withFileTypes: true })) {
+      seen += 1;
+      if (seen % ENTRIES_PER_TURN === 0) await turn();
+      const full = path.join(next.dir, dirent.name);
+      const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
+      if (dirent.isDirectory()) folders.push({ dir: full, relative });
+      else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
+      else if (dirent.isFile()) {
+        const entry = await fileEntry(full, retainBytes);
+        if (entry !== null) entries.push([relative, entry]);
       }
     }
-  };
-  await walk(root);
-  return new Map([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Files created, modified and deleted between two snapshots, by path. Deleted files keep their former text. */
