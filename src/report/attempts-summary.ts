@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { setImmediate as turn } from 'node:timers/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { RecordError, type AttemptRecord, type ClaimCheck, type Outcome, type Verdict } from '../model/index.js';
 import { neutraliseText, mapStrings } from './safe-text.js';
@@ -184,8 +185,11 @@ const FIRST_CHUNK_BYTES = 1 << 16;
 
 /**
  * The summary of an Outcome's attempts read from a JSON Lines file (one AttemptRecord per line, in the order run), a
- * chunk at a time and asynchronously, so neither the file nor its attempts are ever held whole and the event loop
- * is free between chunks. A line that is not JSON fails with the file and line number.
+ * chunk at a time with the event loop given a turn between full chunks, so neither the file nor its attempts are ever
+ * held whole and the loop is free between chunks. The reads themselves are synchronous: most attempts files end
+ * within the first chunk, and each asynchronous call (open, read, read, close) cost a round trip through the thread
+ * pool, about 0.05 ms of CPU each on the machine measured, more than reading a one-attempt trial's file. A line that
+ * is not JSON fails with the file and line number.
  */
 export async function summarizeAttemptsFile(
   outcome: Outcome,
@@ -213,15 +217,17 @@ export async function summarizeAttemptsFile(
     summarizer.add(value as AttemptRecord);
     read.each?.(value as AttemptRecord);
   };
-  const handle = await open(file, 'r');
+  const fd = openSync(file, 'r');
   try {
     const decoder = new StringDecoder('utf8');
     // Only the bytes read are ever looked at, so the buffer need not be zero-filled.
     let buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
     let rest = '';
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    for (let full = false; ; ) {
+      if (full) await turn();
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
+      full = bytesRead === buffer.length;
       // One line at a time (not the chunk split into all its lines at once): each is done with before the next.
       const text = rest + decoder.write(buffer.subarray(0, bytesRead));
       // A file that filled the first read is read on a megabyte at a time (the decoder has copied what it keeps).
@@ -235,7 +241,7 @@ export async function summarizeAttemptsFile(
     }
     take(rest + decoder.end());
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return summarizer.finish();
 }
