@@ -167,7 +167,10 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     const serve =
       plan.toolServer ?? (plan.tools.length > 0 && runsA(plan.subject, 'command', 'http') ? 'mcp' : 'direct');
     stage = 'MCP tool server';
-    if (serve === 'mcp') held.server = await serveToolsOverMcp(held.gateway);
+    // An unisolated command subject reaches the gateway over loopback: the Node bridge's socket is made only if read.
+    const unisolatedCommand = plan.subject.kind === 'command' && (plan.subject.isolation ?? null) === null;
+    if (serve === 'mcp')
+      held.server = await serveToolsOverMcp(held.gateway, { socketBridge: unisolatedCommand ? 'when-read' : 'now' });
   } catch (error) {
     return { status: 'harness_error', observation: null, error: { where: stage, message: message(error) } };
   }

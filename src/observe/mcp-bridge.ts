@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,26 +89,35 @@ export interface StdioBridge extends StdioLaunch {
   folder: string;
   /** Where the gateway also listens, for the bridge (a unix socket in `folder`). */
   socket: string;
-  remove(): Promise<void>;
+  remove(): void;
 }
 
-/** Write the bridge into a fresh temporary folder and say how to launch it against `url` (or the socket beside it). */
-export async function writeStdioBridge(url: string): Promise<StdioBridge> {
-  const folder = await mkdtemp(path.join(os.tmpdir(), 'riddle-mcp-'));
+/**
+ * Write the bridge into a fresh temporary folder and say how to launch it against `url` (or the socket beside it).
+ * Synchronous: two small calls, made at most once an attempt.
+ */
+export function writeStdioBridge(url: string): StdioBridge {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'riddle-mcp-'));
   leftovers.holdFolder(folder);
   const file = path.join(folder, 'riddle-mcp-bridge.mjs');
   const socket = path.join(folder, 'mcp.sock');
-  await writeFile(file, BRIDGE_SOURCE);
+  const remove = () => {
+    rmSync(folder, { recursive: true, force: true });
+    leftovers.releaseFolder(folder);
+  };
+  try {
+    writeFileSync(file, BRIDGE_SOURCE);
+  } catch (error) {
+    remove();
+    throw error;
+  }
   return {
     command: process.execPath,
     args: [file],
     env: { RIDDLE_MCP_URL: url, RIDDLE_MCP_SOCKET: socket },
     folder,
     socket,
-    async remove() {
-      await rm(folder, { recursive: true, force: true });
-      leftovers.releaseFolder(folder);
-    },
+    remove,
   };
 }
 

@@ -1,12 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod } from 'node:fs/promises';
+import { chmodSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
-import { findLightBridge, writeStdioBridge, type StdioBridge } from './mcp-bridge.js';
+import { findLightBridge, type StdioBridge, type StdioLaunch, writeStdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
 import type { ToolGateway } from './tool-gateway.js';
 
@@ -294,6 +294,34 @@ function sameSecret(given: string, expected: string): boolean {
 /** The attempt's token in a URL path (`/mcp/<token>`). */
 const holdsToken = (pathname: string, token: string): boolean => sameSecret(pathname, `/mcp/${token}`);
 
+/** What serving an attempt's tools over MCP may leave for later. */
+export interface McpServeOptions {
+  /**
+   * When the Node bridge's folder and unix socket are made: `now` (default), or `when-read`, the first time
+   * `endpoints.stdioOverSocket` or `endpoints.folder` is read (or `stdio`, where this machine has no light bridge).
+   * Only a subject that is isolated (or not riddle's command subject) reads them; making them costs every attempt
+   * about a millisecond of CPU.
+   */
+  socketBridge?: 'now' | 'when-read';
+}
+
+const launchOf = (bridge: StdioBridge): StdioLaunch => ({
+  command: bridge.command,
+  args: bridge.args,
+  env: bridge.env,
+});
+
+const SOCKET_BRIDGE = Symbol('riddle.socketBridge');
+type LazyEndpoints = McpEndpoints & { [SOCKET_BRIDGE]: () => StdioBridge };
+
+// Getters shared by every attempt's endpoints (V8 reuses a hidden class with an accessor only for the same function).
+function readStdioOverSocket(this: LazyEndpoints): StdioLaunch {
+  return launchOf(this[SOCKET_BRIDGE]());
+}
+function readFolder(this: LazyEndpoints): string {
+  return this[SOCKET_BRIDGE]().folder;
+}
+
 /**
  * Serve an attempt's tool gateway over MCP streamable HTTP on 127.0.0.1 (a free port), stateless with JSON
  * responses, plus stdio bridges for clients that launch servers as commands. The gateway belongs to one attempt:
@@ -304,7 +332,7 @@ const holdsToken = (pathname: string, token: string): boolean => sameSecret(path
  * a loopback line port that first asks for the same token; the Node bridge reaches the same gateway over a unix
  * socket in its folder, which an isolated subject without a network can still use.
  */
-export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolServer> {
+export async function serveToolsOverMcp(gateway: ToolGateway, options: McpServeOptions = {}): Promise<McpToolServer> {
   const [sdk, light] = await Promise.all([loadMcpSdk(), findLightBridge()]);
   let port = 0;
   const token = randomBytes(32).toString('base64url');
@@ -348,37 +376,54 @@ export async function serveToolsOverMcp(gateway: ToolGateway): Promise<McpToolSe
   await listen(http, 0);
   port = (http.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/mcp/${token}`;
+  let bridge: StdioBridge | null = null;
+  let closed = false;
   const stop = async () => {
+    closed = true;
     for (const listening of [http, local]) listening.closeAllConnections();
     for (const connection of bridgeConnections) connection.destroy();
     for (const listening of [http, local, lines])
       if (listening?.listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
     await server.close();
+    bridge?.remove();
   };
-  let bridge: StdioBridge | undefined;
+  /**
+   * The Node bridge and the unix socket it reaches, made on first use. A unix socket binds at once (Node listens on
+   * it synchronously), so the bridge can connect as soon as this returns.
+   */
+  const socketBridge = (): StdioBridge => {
+    if (bridge !== null) return bridge;
+    if (closed) throw new Error("the attempt's MCP tool gateway is closed: its Node bridge can no longer be made");
+    const made = writeStdioBridge(url);
+    try {
+      local.once('error', () => {});
+      local.listen(made.socket);
+      if (!local.listening) throw new Error(`could not listen on the unix socket ${made.socket}`);
+      chmodSync(made.socket, 0o600);
+    } catch (error) {
+      made.remove();
+      throw error;
+    }
+    bridge = made;
+    return made;
+  };
   try {
     if (lines !== null) await listen(lines, 0);
-    bridge = await writeStdioBridge(url);
-    await listen(local, bridge.socket);
-    await chmod(bridge.socket, 0o600);
+    if (options.socketBridge !== 'when-read' || light === null) socketBridge();
   } catch (error) {
     await stop();
-    await bridge?.remove();
     throw error;
   }
-  const opened = bridge;
-  const socketBridge = { command: opened.command, args: opened.args, env: opened.env };
   const linePort = lines === null ? null : (lines.address() as AddressInfo).port;
+  const endpoints = { url, [SOCKET_BRIDGE]: socketBridge } as LazyEndpoints;
+  Object.defineProperty(endpoints, 'stdio', {
+    value: light === null || linePort === null ? launchOf(socketBridge()) : light(linePort, token),
+    enumerable: true,
+  });
+  Object.defineProperty(endpoints, 'stdioOverSocket', { get: readStdioOverSocket, enumerable: true });
+  Object.defineProperty(endpoints, 'folder', { get: readFolder, enumerable: true });
   return {
-    endpoints: {
-      url,
-      stdio: light === null || linePort === null ? socketBridge : light(linePort, token),
-      stdioOverSocket: socketBridge,
-      folder: opened.folder,
-    },
-    async close() {
-      await stop();
-      await opened.remove();
-    },
+    endpoints,
+    close: stop,
   };
 }
