@@ -1,3 +1,4 @@
+import { AnswersKept } from './answers-kept.js';
 import { binomialVerdict } from './binomial-verdict.js';
 import type { AttemptsToSettle } from './types.js';
 import { atMost } from './tie.js';
@@ -45,6 +46,11 @@ function firstTrue(holds: (m: number) => boolean, cap: number): number | null {
  * failure never raises U), so each is found by binary search over m ≤ 100,000; null beyond that.
  */
 export function attemptsToSettle(x: number, n: number, threshold: number, alpha = 0.05): AttemptsToSettle {
+  return settled.get([x, n, threshold, alpha], () => searchToSettle(x, n, threshold, alpha));
+}
+const settled = new AnswersKept<AttemptsToSettle>();
+
+function searchToSettle(x: number, n: number, threshold: number, alpha: number): AttemptsToSettle {
   assertCounts('attemptsToSettle', x, n);
   assertOpenUnit('attemptsToSettle', 'threshold', threshold);
   assertOpenUnit('attemptsToSettle', 'alpha', alpha);

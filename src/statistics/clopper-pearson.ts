@@ -1,3 +1,4 @@
+import { AnswersKept } from './answers-kept.js';
 import { solveLowerBetaTail } from './beta-quantile.js';
 import { resolveIntervalOptions } from './interval-options.js';
 import type { Interval, IntervalOptions } from './types.js';
@@ -14,6 +15,11 @@ import type { Interval, IntervalOptions } from './types.js';
  * (Brown, Cai & DasGupta 2001). n = 0 gives [0, 1].
  */
 export function clopperPearson(x: number, n: number, opts?: IntervalOptions): Interval {
+  return intervals.get([x, n, opts?.alpha, opts?.sided], () => exactInterval(x, n, opts));
+}
+const intervals = new AnswersKept<Interval>();
+
+function exactInterval(x: number, n: number, opts?: IntervalOptions): Interval {
   const { alpha, sided, tail } = resolveIntervalOptions('clopperPearson', x, n, opts);
   const lower = x === 0 ? 0 : solveLowerBetaTail(tail, x, n - x + 1);
   const upper = x === n ? 1 : 1 - solveLowerBetaTail(tail, n - x, x + 1);
