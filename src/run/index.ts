@@ -98,3 +98,4 @@ export {
   type TrapGroup,
   type TrapOptions,
 } from './traps/index.js';
+export { outcomeForTransit, OutcomeFromTransit, type OutcomeInTransit } from './outcome-transit.js';

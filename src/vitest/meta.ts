@@ -1,11 +1,14 @@
-import type { Outcome } from '../model/index.js';
+import type { OutcomeInTransit } from '../run/outcome-transit.js';
 
-/** What a trial's Vitest test carries to the reporter: its whole Outcome, built in the worker. */
+/**
+ * What a trial's Vitest test carries to the reporter: its Outcome, built in the worker, as it travels (without the
+ * order and cost rows its attempts file gives back, run/outcome-transit).
+ */
 export interface RiddleTaskMeta {
   trial: string;
   /** Line of the `trial(…)` call in its test file, when it could be told (for annotations). */
   line?: number | null;
-  outcome?: Outcome;
+  outcome?: OutcomeInTransit;
 }
 
 declare module 'vitest' {
@@ -15,6 +18,6 @@ declare module 'vitest' {
      * On a suite: Outcomes of trials cut short after their test had already ended (the run was cancelled or the
      * test timed out), so they could not travel in the test's own meta.
      */
-    riddleCutShort?: Outcome[];
+    riddleCutShort?: OutcomeInTransit[];
   }
 }

@@ -11,10 +11,11 @@ import {
   type TestSuite,
   type Vitest,
 } from 'vitest/node';
-import { OUTCOME_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
+import { OUTCOME_SCHEMA, type BudgetRecord, type RunIndex } from '../model/index.js';
 import { incompleteReason, newRunId, renderTerminal, runBudgetText, writeRunArtifactsAsync } from '../report/index.js';
 // Single modules rather than the layers' indexes: the main process loads only what the reporter uses.
 import { readRunLedger } from '../run/run-budget.js';
+import type { OutcomeInTransit } from '../run/outcome-transit.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
@@ -35,13 +36,19 @@ export interface RiddleReporterOptions extends DefaultReporterOptions {
 
 /** What the reporter gathered from the final task tree. */
 export interface CollectedOutcomes {
-  outcomes: Outcome[];
+  /** As they travelled from the workers: readStreamedAttempts puts each back together. */
+  outcomes: OutcomeInTransit[];
   missing: RunIndex['missing'];
 }
 
-/** An Outcome of the version this riddle writes (from this run's workers, or a merged blob of the same version). */
-function isCurrentOutcome(value: unknown): value is Outcome {
-  return typeof value === 'object' && value !== null && (value as { schema?: unknown }).schema === OUTCOME_SCHEMA;
+/**
+ * An Outcome in transit of the version this riddle writes (from this run's workers, or a merged blob of the same
+ * version).
+ */
+function isCurrentOutcome(value: unknown): value is OutcomeInTransit {
+  if (typeof value !== 'object' || value === null || !('outcome' in value) || !('leftOut' in value)) return false;
+  const { outcome } = value;
+  return typeof outcome === 'object' && outcome !== null && (outcome as { schema?: unknown }).schema === OUTCOME_SCHEMA;
 }
 
 /**
@@ -54,12 +61,12 @@ export function collectOutcomes(
   modules: readonly TestModule[],
   run: { interrupted: boolean } = { interrupted: false },
 ): CollectedOutcomes {
-  const outcomes: Outcome[] = [];
+  const outcomes: OutcomeInTransit[] = [];
   const missing: RunIndex['missing'] = [];
   for (const module of modules) {
     const cutShort = new Map<string, unknown>();
     for (const suite of [module, ...module.children.allSuites()]) {
-      for (const outcome of suite.meta().riddleCutShort ?? []) cutShort.set(outcome.trial.name, outcome);
+      for (const transit of suite.meta().riddleCutShort ?? []) cutShort.set(transit.outcome.trial.name, transit);
     }
     for (const test of module.children.allTests()) {
       const meta = test.meta().riddle;
@@ -78,7 +85,9 @@ export function collectOutcomes(
       else missing.push({ name: test.name, file, reason: `not a ${OUTCOME_SCHEMA} Outcome (another riddle version?)` });
     }
   }
-  outcomes.sort((a, b) => (a.trial.id < b.trial.id ? -1 : a.trial.id > b.trial.id ? 1 : 0));
+  outcomes.sort((a, b) =>
+    a.outcome.trial.id < b.outcome.trial.id ? -1 : a.outcome.trial.id > b.outcome.trial.id ? 1 : 0,
+  );
   return { outcomes, missing };
 }
 

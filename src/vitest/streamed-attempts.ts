@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Outcome, RunIndex } from '../model/index.js';
+import { OutcomeFromTransit, type OutcomeInTransit } from '../run/outcome-transit.js';
 import { summarizeAttemptsFile, type AttemptsSummary } from '../report/index.js';
 
 /** The folder a run's trials write their attempts into while they run, before the reporter files them. */
@@ -21,20 +22,32 @@ export interface StreamedOutcomes {
 /**
  * Summarise the attempts of Outcomes whose trials wrote them while they ran (`attemptsFile` an absolute path, set in
  * the worker), reading each file a chunk at a time (report/attempts-summary): the reporter never holds a trial's
- * attempts, however many, and the file itself is moved into the run folder when the artifacts are written. Outcomes
+ * attempts, however many, and the file itself is moved into the run folder when the artifacts are written. An Outcome
+ * that travelled without its order and cost rows gets them back from the same reading (run/outcome-transit). Outcomes
  * holding their attempts inline pass as they are.
  */
-export async function readStreamedAttempts(outcomes: readonly Outcome[]): Promise<StreamedOutcomes> {
+export async function readStreamedAttempts(received: readonly OutcomeInTransit[]): Promise<StreamedOutcomes> {
   const result: StreamedOutcomes = { outcomes: [], summaries: [], attemptFiles: new Map(), missing: [] };
-  for (const outcome of outcomes) {
+  for (const transit of received) {
+    let outcome = transit.outcome;
     const file = outcome.attemptsFile;
-    if (file === null || !path.isAbsolute(file)) {
+    const { leftOut } = transit;
+    if (file === null || (leftOut === null && !path.isAbsolute(file))) {
       result.outcomes.push(outcome);
       result.summaries.push(undefined);
       continue;
     }
     try {
-      result.summaries.push(await summarizeAttemptsFile(outcome, file));
+      if (leftOut === null) result.summaries.push(await summarizeAttemptsFile(outcome, file));
+      else {
+        const whole = new OutcomeFromTransit({ outcome, leftOut }, file);
+        const summary = await summarizeAttemptsFile(outcome, file, {
+          attempts: leftOut.attempts,
+          each: (attempt) => whole.take(attempt),
+        });
+        outcome = whole.finish();
+        result.summaries.push(summary);
+      }
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       result.missing.push({

@@ -14,6 +14,7 @@ import {
   type ProjectSettings,
   type SuiteDeclaration,
   type TrialDeclaration,
+  outcomeForTransit,
 } from '../run/index.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
@@ -133,7 +134,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     try {
       await context.annotate(summaryLine(outcome), 'riddle');
     } finally {
-      context.task.meta.riddle = { trial: name, line, outcome };
+      context.task.meta.riddle = { trial: name, line, outcome: outcomeForTransit(outcome) };
     }
     if (test.outcome === 'skip') context.skip(test.reason);
     if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt.frames());

@@ -5,6 +5,11 @@ import { fixture, readLatestRun, runVitest, tempDir, type VitestRun } from './su
 
 const project = fixture('meta-once');
 
+interface Recorded {
+  seen: { trial: string; event: string; outcome: boolean }[];
+  travelled: { trial: string; bytes: number; order: number; costRows: number; leftOut: unknown }[];
+}
+
 describe("a trial's Outcome crosses from the worker to the reporter once", () => {
   const reportDir = tempDir('meta-once');
   const record = path.join(tempDir('meta-record'), 'seen.json');
@@ -19,8 +24,8 @@ describe("a trial's Outcome crosses from the worker to the reporter once", () =>
 
   it('not with the update sent when its annotation is recorded, only with its result', () => {
     expect(run.exitCode, run.output).toBe(0);
-    const seen = JSON.parse(readFileSync(record, 'utf8')) as { trial: string; event: string; outcome: boolean }[];
-    for (const trial of ['first', 'second', 'third']) {
+    const { seen } = JSON.parse(readFileSync(record, 'utf8')) as Recorded;
+    for (const trial of ['first', 'second', 'third', 'many']) {
       expect(seen.filter((s) => s.trial === trial)).toEqual([
         { trial, event: 'annotate', outcome: false },
         { trial, event: 'result', outcome: true },
@@ -30,6 +35,26 @@ describe("a trial's Outcome crosses from the worker to the reporter once", () =>
       readLatestRun(reportDir)
         .outcomes.map((o) => o.trial.name)
         .sort(),
-    ).toEqual(['first', 'second', 'third']);
+    ).toEqual(['first', 'many', 'second', 'third']);
+  });
+
+  it('without the order and cost rows its attempts file gives back, which the reporter puts back in the Outcome file', () => {
+    expect(run.exitCode, run.output).toBe(0);
+    const { travelled } = JSON.parse(readFileSync(record, 'utf8')) as Recorded;
+    const many = travelled.find((t) => t.trial === 'many');
+    expect(many).toMatchObject({ order: 0, costRows: 0, leftOut: { attempts: 600, spent: [] } });
+    const stored = readLatestRun(reportDir).outcomes.find((o) => o.trial.name === 'many');
+    expect(stored?.execution.order).toHaveLength(600);
+    expect(stored?.execution.order.slice(0, 4)).toEqual(['case#0', 'control#0', 'case#1', 'control#1']);
+    expect(stored?.cost.attempts).toHaveLength(600);
+    expect(stored?.cost.attempts[599]).toEqual({
+      arm: 'control',
+      index: 299,
+      inputTokens: 0,
+      outputTokens: 0,
+      usd: null,
+    });
+    // The meta stays small however many attempts ran: the Outcome file holds 600 entries of each list.
+    expect(many?.bytes).toBeLessThan(JSON.stringify(stored).length / 3);
   });
 });

@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expect as vitestExpect } from 'vitest';
+import { canonicalJson, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
+import type { AttemptContext } from '../../../src/observe/index.js';
+import {
+  AttemptStream,
+  OutcomeFromTransit,
+  outcomeForTransit,
+  resolveTrial,
+  runTrial,
+  type OutcomeInTransit,
+} from '../../../src/run/index.js';
+import { anEnvironment } from '../builders.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const lines = (file: string): AttemptRecord[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AttemptRecord);
+
+/**
+ * A trial of two interleaved arms at concurrency 3 (attempts finish out of order), whose subject spends tokens in
+ * every third attempt: some at the declared price, some at a cost of their own, and some with receipts of no tokens.
+ */
+async function streamedTrial(): Promise<Outcome> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'riddle-transit-'));
+  folders.push(folder);
+  const subject = async (_input: unknown, context: AttemptContext) => {
+    await new Promise((resolve) => setTimeout(resolve, (context.attempt * 7) % 5));
+    if (context.attempt % 3 === 0)
+      context.recordReceipt({
+        provider: 'test',
+        id: `r${context.attempt}`,
+        model: 'm',
+        inputTokens: context.attempt % 2 === 0 ? 100 : 0,
+        outputTokens: context.attempt % 2 === 0 ? 50 : 0,
+        costUsd: context.attempt % 4 === 0 ? 0.01 : null,
+        latencyMs: 1,
+      });
+    return 'yes';
+  };
+  const resolved = resolveTrial(
+    { name: 'transit trial', file: 'transit.test.ts', path: [] },
+    {
+      subject,
+      revision: 'transit@1',
+      rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+      checks: { answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/) },
+      case: { input: 'a', expect: ['answers'] },
+      control: { input: 'b', expect: ['answers'] },
+      repeat: { n: 12, stop: 'fixed', concurrency: 3, order: 'interleaved', seed: 5 },
+    },
+  );
+  return runTrial(
+    {
+      ...resolved,
+      environment: anEnvironment(),
+      unavailable: [],
+      fixtures: {},
+      prices: { m: { inputPerMillionUsd: 1, outputPerMillionUsd: 2 } },
+    },
+    {
+      clock: { now: () => Date.now() },
+      expect: vitestExpect,
+      attempts: new AttemptStream(path.join(folder, 'trial.attempts.jsonl')),
+    },
+  );
+}
+
+/** What the reporter does: the Outcome back together from its attempts file, line by line. */
+function rebuilt(transit: OutcomeInTransit, attempts: readonly { arm: string; index: number }[]): Outcome {
+  const { leftOut } = transit;
+  if (leftOut === null) throw new Error('nothing was left out');
+  const whole = new OutcomeFromTransit({ outcome: transit.outcome, leftOut }, 'trial.attempts.jsonl');
+  for (const attempt of attempts) whole.take(attempt);
+  return whole.finish();
+}
+
+describe('an Outcome in transit', () => {
+  it('leaves out the order and the zero cost rows, and is put back together from its attempts file exactly', async () => {
+    const outcome = await streamedTrial();
+    expect(outcome.execution.order).toHaveLength(24);
+    const transit = outcomeForTransit(outcome);
+    expect(transit.outcome.execution.order).toEqual([]);
+    expect(transit.outcome.cost.attempts).toEqual([]);
+    // Only rows of attempts that spent something travel: tokens, or a cost.
+    const spent = outcome.cost.attempts.filter((row) => row.inputTokens > 0 || row.usd !== null);
+    expect(spent.length).toBeGreaterThan(0);
+    expect(spent.length).toBeLessThan(24);
+    expect(transit.leftOut?.spent.map((s) => s.row)).toEqual(spent);
+    // What crosses to the main process is a fraction of the whole.
+    expect(JSON.stringify(transit).length).toBeLessThan(JSON.stringify(outcome).length);
+
+    const back = rebuilt(transit, lines(outcome.attemptsFile as string));
+    // The same bytes in the Outcome file (members in the same order) and the same canonical JSON the id was taken of.
+    expect(JSON.stringify(back, null, 2)).toBe(JSON.stringify(outcome, null, 2));
+    expect(canonicalJson(back)).toBe(canonicalJson(outcome));
+  });
+
+  it('travels whole when its attempts are inline, or its order and cost rows do not name the same attempts', async () => {
+    const outcome = await streamedTrial();
+    const inline = { ...outcome, attemptsFile: null };
+    expect(outcomeForTransit(inline)).toEqual({ outcome: inline, leftOut: null });
+    const order = [...outcome.execution.order];
+    [order[0], order[1]] = [order[1] as string, order[0] as string];
+    const swapped = { ...outcome, execution: { ...outcome.execution, order } };
+    expect(outcomeForTransit(swapped)).toEqual({ outcome: swapped, leftOut: null });
+    const shorter = { ...outcome, cost: { ...outcome.cost, attempts: outcome.cost.attempts.slice(1) } };
+    expect(outcomeForTransit(shorter).leftOut).toBeNull();
+  });
+
+  it('refuses an attempts file that does not match: truncated, or another attempt where a spent row sits', async () => {
+    const outcome = await streamedTrial();
+    const transit = outcomeForTransit(outcome);
+    const attempts = lines(outcome.attemptsFile as string);
+    expect(() => rebuilt(transit, attempts.slice(0, -1))).toThrow(
+      /trial.attempts.jsonl: holds 23 attempts where its Outcome ran 24; the file may be truncated/,
+    );
+    const at = transit.leftOut?.spent[0]?.at as number;
+    const moved = attempts.map((a, i) => (i === at ? { ...a, index: a.index + 100 } : a));
+    expect(() => rebuilt(transit, moved)).toThrow(
+      new RegExp(`line ${at + 1} holds \\w+#\\d+, but its Outcome's cost row there is for`),
+    );
+  });
+});
