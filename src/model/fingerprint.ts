@@ -1,4 +1,4 @@
-import { createHash, hash, type Hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * Canonical JSON: object keys sorted by code unit (array-index keys first, in numeric order, as any JavaScript
@@ -32,60 +32,173 @@ export function canonicalJsonPair(value: unknown, omitKey: (key: string) => bool
 }
 
 /**
- * `sha256(canonicalJson(value, omitKey))`, without the text ever held whole: it is hashed a chunk at a time as it is
- * written. For the largest records (an Outcome of 100,000 attempts writes tens of megabytes of canonical JSON for its
- * id). Chunks end only between whole JSON tokens, so no character is split across two chunks' UTF-8.
+ * `sha256(canonicalJson(value, omitKey))`, without the text ever held whole: it is written as UTF-8 into one buffer of
+ * HASH_CHUNK bytes, handed to the hash each time it fills. For the largest records (an Outcome of 100,000 attempts
+ * writes tens of megabytes of canonical JSON for its id). Text is never gathered into a string first: a string built
+ * by appending is a chain of pieces, and one still growing when the young generation is collected is moved into the
+ * old one, megabytes of it by the end of a large Outcome.
  */
 export function canonicalJsonSha256(value: unknown, omitKey?: (key: string) => boolean): string {
-  const hashing: Hashing = { text: '', hash: createHash('sha256'), omitKey };
+  const hashing = new Hashing(omitKey);
   writeHashed(value, hashing);
-  hashing.hash.update(hashing.text);
-  return hashing.hash.digest('hex');
+  return hashing.digest();
 }
 
-/** Text written since the last chunk was hashed; hashed once it passes this many characters. */
+/** Bytes of one sha256 digest. */
+const SHA256_BYTES = 32;
+
+/**
+ * sha256 digests held as their bytes, 32 each, where canonical JSON writes an array of their hex texts: 100,000 hex
+ * texts are 8 MB of strings, their bytes 3.2 MB in one buffer.
+ */
+export class Sha256List {
+  readonly length: number;
+  private readonly bytes: Buffer;
+
+  constructor(bytes: Uint8Array) {
+    if (bytes.length % SHA256_BYTES !== 0)
+      throw new Error(`riddle: a list of sha256 digests takes 32 bytes each, not ${bytes.length} bytes`);
+    this.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.length = bytes.length / SHA256_BYTES;
+  }
+
+  /** The `i`th digest as 64 hexadecimal digits. */
+  at(i: number): string {
+    return this.bytes.toString('hex', i * SHA256_BYTES, (i + 1) * SHA256_BYTES);
+  }
+
+  /** Write the `i`th digest's 64 hexadecimal digits (ASCII) into `target` at `offset`, making no string. */
+  writeHex(i: number, target: Uint8Array, offset: number): void {
+    const from = i * SHA256_BYTES;
+    for (let k = 0; k < SHA256_BYTES; k += 1) {
+      const byte = this.bytes[from + k] as number;
+      target[offset + 2 * k] = HEX_DIGITS[byte >> 4] as number;
+      target[offset + 2 * k + 1] = HEX_DIGITS[byte & 15] as number;
+    }
+  }
+}
+
+/** ASCII codes of the hexadecimal digits, lower case. */
+const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+
+/** A string JSON must escape something in: a quote, a backslash, a control character or a surrogate (lone ones). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Bytes of canonical JSON gathered before they are handed to the hash. */
 const HASH_CHUNK = 1 << 16;
 
-interface Hashing {
-  text: string;
-  hash: Hash;
-  omitKey: ((key: string) => boolean) | undefined;
+/** Canonical JSON on its way into a sha256: whole tokens written as UTF-8 into a buffer, hashed as it fills. */
+class Hashing {
+  private readonly hash = createHash('sha256');
+  private readonly buffer = Buffer.allocUnsafe(HASH_CHUNK);
+  private used = 0;
+
+  constructor(readonly omitKey: ((key: string) => boolean) | undefined) {}
+
+  /** One ASCII character, by its code. */
+  ascii(code: number): void {
+    if (this.used === HASH_CHUNK) this.flush();
+    this.buffer[this.used] = code;
+    this.used += 1;
+  }
+
+  /** A string value as JSON: written as it is between quotes when nothing in it needs escaping, as most do. */
+  string(value: string): void {
+    if (NEEDS_ESCAPE.test(value)) {
+      this.write(JSON.stringify(value));
+      return;
+    }
+    this.ascii(QUOTE);
+    this.write(value);
+    this.ascii(QUOTE);
+  }
+
+  /** A list of sha256 digests as the JSON array of their hex texts. */
+  digests(list: Sha256List): void {
+    this.ascii(OPEN_BRACKET);
+    for (let i = 0; i < list.length; i += 1) {
+      // A comma, two quotes and 64 digits.
+      if (this.used + 67 > HASH_CHUNK) this.flush();
+      if (i > 0) this.buffer[this.used++] = COMMA;
+      this.buffer[this.used++] = QUOTE;
+      list.writeHex(i, this.buffer, this.used);
+      this.used += 64;
+      this.buffer[this.used++] = QUOTE;
+    }
+    this.ascii(CLOSE_BRACKET);
+  }
+
+  write(text: string): void {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair, two units, takes 4).
+    if (this.used + text.length * 3 > HASH_CHUNK) {
+      this.flush();
+      if (text.length * 3 > HASH_CHUNK) {
+        this.hash.update(text);
+        return;
+      }
+    }
+    this.used += this.buffer.write(text, this.used);
+  }
+
+  digest(): string {
+    this.flush();
+    return this.hash.digest('hex');
+  }
+
+  private flush(): void {
+    if (this.used > 0) this.hash.update(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
 }
 
-/** `json` appended to `hashing.text`, handed to the hash a chunk at a time; false when the value has no JSON. */
+/** `json` written to `hashing` token by token; false when the value has no JSON. */
 function writeHashed(value: unknown, hashing: Hashing): boolean {
+  if (typeof value === 'string') {
+    hashing.string(value);
+    return true;
+  }
   if (typeof value !== 'object' || value === null) {
     const text = json(value, undefined);
     if (text === undefined) return false;
-    hashing.text += text;
+    hashing.write(text);
     return true;
   }
-  if (hashing.text.length >= HASH_CHUNK) {
-    hashing.hash.update(hashing.text);
-    hashing.text = '';
+  if (value instanceof Sha256List) {
+    hashing.digests(value);
+    return true;
   }
   if (Array.isArray(value)) {
-    hashing.text += '[';
+    hashing.ascii(OPEN_BRACKET);
     for (let i = 0; i < value.length; i += 1) {
-      if (i > 0) hashing.text += ',';
-      if (!writeHashed(value[i], hashing)) hashing.text += 'null';
+      if (i > 0) hashing.ascii(COMMA);
+      if (!writeHashed(value[i], hashing)) hashing.write('null');
     }
-    hashing.text += ']';
+    hashing.ascii(CLOSE_BRACKET);
     return true;
   }
-  hashing.text += '{';
+  hashing.ascii(OPEN_BRACE);
   let first = true;
-  for (const key of orderedKeys(value)) {
+  const keys = orderedKeys(value);
+  for (let k = 0; k < keys.length; k += 1) {
+    const key = keys[k] as string;
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
     if (hashing.omitKey?.(key)) continue;
-    hashing.text += first ? quotedKey(key) : `,${quotedKey(key)}`;
+    if (!first) hashing.ascii(COMMA);
+    hashing.write(quotedKey(key));
     first = false;
     writeHashed(member, hashing);
   }
-  hashing.text += '}';
+  hashing.ascii(CLOSE_BRACE);
   return true;
 }
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
 /** The whole text so far, and the spans of it the kept text leaves out: start, end, start, end… in order. */
 interface PairWriting {
@@ -103,6 +216,10 @@ function writePair(value: unknown, writing: PairWriting): boolean {
     const text = json(value, undefined);
     if (text === undefined) return false;
     writing.text += text;
+    return true;
+  }
+  if (value instanceof Sha256List) {
+    writing.text += json(value, undefined);
     return true;
   }
   if (Array.isArray(value)) {
@@ -188,7 +305,8 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
     case 'number':
       if (!Number.isFinite(value))
         throw new TypeError(`canonicalJson: ${value} is not JSON; record non-finite numbers as null or a string`);
-      return JSON.stringify(value);
+      // What JSON.stringify writes for a finite number (-0 as 0 too), through V8's cache of number texts.
+      return String(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':
@@ -196,6 +314,11 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
       throw new TypeError('canonicalJson: a BigInt is not JSON; record it as a string');
     case 'object': {
       if (value === null) return 'null';
+      if (value instanceof Sha256List)
+        return json(
+          Array.from({ length: value.length }, (_, i) => value.at(i)),
+          omitKey,
+        );
       if (Array.isArray(value)) {
         let out = '[';
         for (let i = 0; i < value.length; i += 1) out += `${i > 0 ? ',' : ''}${json(value[i], omitKey) ?? 'null'}`;

@@ -1,6 +1,13 @@
 export { JsonValue } from './json.js';
 export { systemClock, type Clock } from './clock.js';
-export { canonicalJson, canonicalJsonPair, canonicalJsonSha256, fingerprint, sha256 } from './fingerprint.js';
+export {
+  canonicalJson,
+  canonicalJsonPair,
+  canonicalJsonSha256,
+  fingerprint,
+  sha256,
+  Sha256List,
+} from './fingerprint.js';
 export {
   AttemptStatus,
   ATTEMPT_STATUSES,

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, type AttemptRecord } from '../model/index.js';
+import { canonicalJson, Sha256List, type AttemptRecord } from '../model/index.js';
 import { LeanAttempts } from './lean-attempts.js';
 import { attemptDigest, attemptLine } from './outcome-id.js';
 
@@ -57,8 +57,15 @@ class WrittenLines {
   key(i: number): string {
     return `${this.arms[this.armAt[i] as number]}#${this.indices[i]}`;
   }
-  digest(i: number): string {
-    return this.digests.toString('hex', i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES);
+  /** Every line's digest, in the order of the positions given (all lines in file order when none are). */
+  digestsIn(order: Uint32Array | null): Sha256List {
+    if (order === null) return new Sha256List(this.digests.subarray(0, this.count * DIGEST_BYTES));
+    const bytes = Buffer.allocUnsafe(this.count * DIGEST_BYTES);
+    for (let k = 0; k < this.count; k += 1) {
+      const i = order[k] as number;
+      this.digests.copy(bytes, k * DIGEST_BYTES, i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES);
+    }
+    return new Sha256List(bytes);
   }
   setDigest(i: number, digest: string): void {
     if (this.digests.write(digest, i * DIGEST_BYTES, DIGEST_BYTES, 'hex') !== DIGEST_BYTES || digest.length !== 64)
@@ -94,7 +101,8 @@ export interface StreamedAttempts {
   /** Absolute path of the JSON Lines file, one canonical AttemptRecord per line in `sequence` order. */
   file: string;
   count: number;
-  digests: string[];
+  /** Each attempt's digest (run/outcome-id attemptDigest), in `sequence` order. */
+  digests: Sha256List;
 }
 
 /**
@@ -155,9 +163,7 @@ export class AttemptStream {
     } finally {
       closeSync(fd);
     }
-    const digests = new Array<string>(lines.count);
-    for (let k = 0; k < lines.count; k += 1) digests[k] = lines.digest(order ? (order[k] as number) : k);
-    return { file: this.file, count: lines.count, digests };
+    return { file: this.file, count: lines.count, digests: lines.digestsIn(order) };
   }
 
   /**

@@ -3,6 +3,7 @@ import {
   canonicalJsonPair,
   canonicalJsonSha256,
   sha256,
+  type Sha256List,
   type AttemptRecord,
   type Outcome,
 } from '../model/index.js';
@@ -26,7 +27,7 @@ const isReading = (key: string) => isClockKey(key) || MACHINE_KEYS.has(key);
  */
 export function outcomeId(
   outcome: Omit<Outcome, 'id'>,
-  attemptDigests: readonly string[] = outcome.attempts.map(attemptDigest),
+  attemptDigests: readonly string[] | Sha256List = outcome.attempts.map(attemptDigest),
 ): string {
   const {
     pinned: _pinned,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalJsonPair, canonicalJsonSha256, sha256 } from '../../../src/model/index.js';
+import { canonicalJson, canonicalJsonPair, canonicalJsonSha256, Sha256List, sha256 } from '../../../src/model/index.js';
 import { attemptDigest, attemptLine } from '../../../src/run/outcome-id.js';
 import { attempt } from '../builders.js';
 
@@ -90,5 +90,40 @@ describe('canonicalJsonPair', () => {
     expect(canonicalJsonSha256(value, omitTimes)).toBe(sha256(canonicalJson(value, omitTimes)));
     expect(canonicalJsonSha256(undefined)).toBe(sha256(''));
     expect(canonicalJsonSha256('😀')).toBe(sha256('"😀"'));
+  });
+
+  it('hashes tokens longer than a chunk, and tokens that fill a chunk to its last byte, as the whole text', () => {
+    // Each at offsets across a chunk: after 0 to 6,000 short tokens (up to about 40,000 bytes).
+    const longs = [
+      'x'.repeat(70_000),
+      'é'.repeat(30_000),
+      '€'.repeat(21_000),
+      '😀'.repeat(11_000),
+      'y'.repeat(21_845),
+      'z'.repeat(21_843),
+    ];
+    for (const long of longs)
+      for (let before = 0; before <= 6_000; before += 1_500) {
+        const value = { a: Array.from({ length: before }, (_, i) => `t${i}`), b: long, c: [long, 'é', long] };
+        expect(canonicalJsonSha256(value)).toBe(sha256(canonicalJson(value)));
+      }
+  });
+});
+
+describe('Sha256List', () => {
+  it('is written as the array of its digests in hex, by every writer, and takes only whole digests', () => {
+    const digests = Array.from({ length: 2_500 }, (_, i) => sha256(`attempt ${i}`));
+    const list = new Sha256List(Buffer.from(digests.join(''), 'hex'));
+    expect(list.length).toBe(2_500);
+    expect(list.at(1_234)).toBe(digests[1_234]);
+    const held = { results: { b: list, a: 1, cMs: 2 }, setup: 'x' };
+    const written = { results: { b: digests, a: 1, cMs: 2 }, setup: 'x' };
+    expect(canonicalJson(held)).toBe(canonicalJson(written));
+    expect(canonicalJsonPair(held, omitTimes)).toEqual(canonicalJsonPair(written, omitTimes));
+    expect(canonicalJsonSha256(held, omitTimes)).toBe(sha256(canonicalJson(written, omitTimes)));
+    // A view into a larger buffer reads only its own bytes.
+    const bytes = Buffer.from(`ff${digests.slice(0, 3).join('')}ff`, 'hex');
+    expect(canonicalJson(new Sha256List(bytes.subarray(1, 97)))).toBe(JSON.stringify(digests.slice(0, 3)));
+    expect(() => new Sha256List(new Uint8Array(33))).toThrow(/32 bytes each, not 33 bytes/);
   });
 });
