@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { ProcessExit } from '../model/index.js';
 import { OutputCapture } from './captured-output.js';
 import { killGroup, leftovers } from './leftovers.js';
 import { sampleTree } from './process-sampler.js';
+import { checkArguments, startFailureMessage } from './start-failure.js';
 import type { RoundFailure, RoundResources } from './subject.js';
 
 /** How long output may keep flowing after the root process exited, in milliseconds. */
@@ -40,29 +42,43 @@ export interface ProcessRun {
  * session escapes the group; stopping that needs an OS sandbox (cgroups), which riddle does not require.
  */
 export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
-  // Loaded with the first command subject's round: a worker running function subjects only never holds execa.
-  const { execa } = await import('execa');
-  const subprocess = execa(spec.command, [...spec.args], {
-    cwd: spec.cwd,
-    env: { ...spec.env },
-    extendEnv: false,
-    ...(spec.stdin === null ? { stdin: 'ignore' as const } : { input: spec.stdin }),
-    detached: true,
-    buffer: false,
-    reject: false,
-    windowsHide: true,
-  });
-  const pid = subprocess.pid;
+  checkArguments(spec.args);
   const stdout = new OutputCapture(spec.maxOutputBytes);
   const stderr = new OutputCapture(spec.maxOutputBytes);
-  if (pid === undefined) {
-    const result = await subprocess;
-    return {
-      exit: null,
-      resources: { cpuMs: null, peakRssBytes: null },
-      failure: { status: 'harness_error', message: `could not start ${spec.command}: ${result.shortMessage}` },
-      notes: [],
-    };
+  const cannotStart = (error: unknown): ProcessRun => ({
+    exit: null,
+    resources: { cpuMs: null, peakRssBytes: null },
+    failure: {
+      status: 'harness_error',
+      message: `could not start ${spec.command}: ${startFailureMessage(spec.command, spec.args, spec.cwd, error)}`,
+    },
+    notes: [],
+  });
+  // child_process rather than execa: execa's layers (its stream handling, promises and checks) cost the worker about
+  // two milliseconds of CPU a round, as much as the spawn itself, for nothing riddle uses.
+  let subprocess: ChildProcess;
+  try {
+    subprocess = spawn(spec.command, [...spec.args], {
+      cwd: spec.cwd,
+      env: { ...spec.env },
+      stdio: [spec.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true,
+    });
+  } catch (error) {
+    return cannotStart(error);
+  }
+  // Whatever the subprocess does, its errors are answered here: an error event nobody listens to ends the worker.
+  const spawnError = new Promise<unknown>((resolve) => subprocess.on('error', resolve));
+  const pid = subprocess.pid;
+  if (pid === undefined) return cannotStart(await spawnError);
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    subprocess.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  if (subprocess.stdin !== null) {
+    // A subject that exits, or closes its stdin, before reading its input is not an error of riddle's.
+    subprocess.stdin.on('error', () => {});
+    subprocess.stdin.end(spec.stdin);
   }
   leftovers.holdGroup(pid);
   const sampler = sampleTree(pid);
@@ -95,7 +111,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
       subprocess.stderr?.destroy();
     }, PIPE_DRAIN_MS);
   });
-  const result = await subprocess;
+  const result = await closed;
   spec.signal.removeEventListener('abort', onAbort);
   clearTimeout(graceTimer);
   clearTimeout(drainTimer);
@@ -103,8 +119,8 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
   leftovers.releaseGroup(pid);
   const resources = sampler.stop();
   const exit: ProcessExit = {
-    code: result.exitCode ?? null,
-    signal: result.signal ?? null,
+    code: result.code,
+    signal: result.signal,
     timedOut: stopReason === 'timeout',
     stdout: stdout.finish(),
     stderr: stderr.finish(),
