@@ -23,6 +23,7 @@ import { progressReport } from './progress-writer.js';
 import { runLedger } from './run-ledger.js';
 import { captureDeclaration } from './declared-stack.js';
 import { lazyExpect } from './lazy-expect.js';
+import { annotateUnlocated } from './unlocated-annotation.js';
 import { attemptStreamFor, withAttemptsForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
@@ -132,7 +133,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     // meta included, so with the Outcome in it already it crossed to the main process twice (then with the end).
     // Set even when the annotation fails (the test ended meanwhile): a cut-short trial delivers it from the meta.
     try {
-      await context.annotate(summaryLine(outcome), 'riddle');
+      await annotateUnlocated(context, summaryLine(outcome), 'riddle');
     } finally {
       context.task.meta.riddle = { trial: name, line, outcome: outcomeForTransit(outcome) };
     }
