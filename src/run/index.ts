@@ -4,7 +4,7 @@ export { leanAttempt } from './lean-attempts.js';
 export { trialProgress } from './progress.js';
 export { runAttempt, type AttemptSetup } from './attempt.js';
 export { assembleOutcome, declarationWarnings, type OutcomeParts } from './outcome.js';
-export { scheduleAttempts, attemptSeed, type AttemptSlot } from './schedule.js';
+export { scheduleAttempts, attemptSeed, AttemptSchedule, type AttemptSlot } from './schedule.js';
 export { stoppingRuleFor, describeRule, sequentialFor } from './stopping.js';
 export { rejudgeOutcome, type RejudgeOptions } from './rejudge.js';
 export {

@@ -180,8 +180,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   let next = 0;
   const worker = async () => {
     while (next < schedule.length) {
-      const slot = schedule[next++];
-      if (!slot) break;
+      const slot = schedule.at(next++);
       const arm = state.get(slot.arm);
       if (!arm) continue;
       if (services.signal?.aborted) {

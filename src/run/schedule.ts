@@ -18,21 +18,65 @@ export function attemptSeed(trialSeed: number, arm: string, index: number): numb
  * attempt of each arm in turn (so drift over time hits all arms alike), `shuffled` is a permutation drawn from
  * the declared seed.
  */
-export function scheduleAttempts(suite: TrialSuite): AttemptSlot[] {
-  const { n, order, seed } = suite.repeat;
-  const slot = (arm: string, index: number): AttemptSlot => ({ arm, index, seed: attemptSeed(seed, arm, index) });
-  const arms = suite.arms.map((a) => a.id);
-  switch (order) {
-    case 'sequential':
-      return arms.flatMap((arm) => Array.from({ length: n }, (_, index) => slot(arm, index)));
-    case 'interleaved':
-      return Array.from({ length: n }, (_, index) => arms.map((arm) => slot(arm, index))).flat();
-    case 'shuffled':
-      return shuffle(
-        arms.flatMap((arm) => Array.from({ length: n }, (_, index) => slot(arm, index))),
-        seededRandom(seed),
-      );
-    default:
-      return order satisfies never;
+export function scheduleAttempts(suite: Pick<TrialSuite, 'repeat' | 'arms'>): AttemptSchedule {
+  return new AttemptSchedule(suite);
+}
+
+/**
+ * The planned attempts in their declared order, each made when asked for: a trial of 100,000 attempts holds two
+ * numbers an attempt for a shuffled order and nothing for the others, where a list of slots held an object each.
+ */
+export class AttemptSchedule {
+  readonly length: number;
+  private readonly arms: readonly string[];
+  private readonly n: number;
+  private readonly seed: number;
+  private readonly interleaved: boolean;
+  /** For a shuffled order: the sequential position of the slot at each place. */
+  private readonly positions: Uint32Array | null;
+
+  constructor(suite: Pick<TrialSuite, 'repeat' | 'arms'>) {
+    const { n, order, seed } = suite.repeat;
+    this.arms = suite.arms.map((a) => a.id);
+    this.n = n;
+    this.seed = seed;
+    this.length = this.arms.length * n;
+    this.interleaved = order === 'interleaved';
+    switch (order) {
+      case 'sequential':
+      case 'interleaved':
+        this.positions = null;
+        break;
+      case 'shuffled':
+        // The same permutation as shuffling the sequential list of slots itself.
+        this.positions = Uint32Array.from(
+          shuffle(
+            Array.from({ length: this.length }, (_, k) => k),
+            seededRandom(seed),
+          ),
+        );
+        break;
+      default:
+        throw new Error(`riddle: unknown attempt order ${String(order satisfies never)}`);
+    }
+  }
+
+  /** The slot at place `k` of the declared order (0-based). */
+  at(k: number): AttemptSlot {
+    if (!Number.isInteger(k) || k < 0 || k >= this.length)
+      throw new RangeError(`riddle: no attempt at place ${k} of a schedule of ${this.length}`);
+    const arms = this.arms.length;
+    let arm: number;
+    let index: number;
+    if (this.interleaved) {
+      arm = k % arms;
+      index = Math.floor(k / arms);
+    } else {
+      const position = this.positions === null ? k : (this.positions[k] as number);
+      arm = Math.floor(position / this.n);
+      index = position % this.n;
+    }
+    const id = this.arms[arm] as string;
+    return { arm: id, index, seed: attemptSeed(this.seed, id, index) };
   }
 }
