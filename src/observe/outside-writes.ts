@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideWrite, OutsideWrites, WatchedRoot } from '../model/outside-writes.js';
@@ -61,32 +61,46 @@ export function defaultOutsideRoots(project: string): OutsideRoot[] {
   return roots;
 }
 
-/** (modification time, size) of every entry under the root, breadth-first, up to `maxEntries`; links not followed. */
+const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * (modification time, size) of every entry under the root, breadth-first in name order, up to `maxEntries`; links
+ * not followed. A folder walked into needs no stamp of its own, so its type from the listing is enough: only the
+ * entries recorded are looked at one by one (two walks an attempt of a command subject, so this is kept lean).
+ */
 function walk(root: OutsideRoot, maxEntries: number): Walk {
   const entries = new Map<string, Stamp>();
   const queue: { dir: string; relative: string; depth: number }[] = [{ dir: root.path, relative: '', depth: 0 }];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    let names: string[];
+  for (let at = 0; at < queue.length; at += 1) {
+    const next = queue[at] as (typeof queue)[number];
+    let dirents: Dirent[];
     try {
-      names = readdirSync(next.dir);
+      dirents = readdirSync(next.dir, { withFileTypes: true });
     } catch {
       continue; // gone, or not readable: nothing seen there
     }
-    for (const name of names.sort()) {
+    const prefix = next.dir.endsWith(path.sep) ? next.dir : `${next.dir}${path.sep}`;
+    // A folder's own stamp changes when entries are created or removed directly in it: kept for folders at the
+    // depth limit; deeper folders are walked instead.
+    const deeper = root.depth === null || next.depth + 1 < root.depth;
+    for (const dirent of dirents.sort(byName)) {
+      const { name } = dirent;
       const relative = next.relative ? `${next.relative}/${name}` : name;
       if (root.skip(relative)) continue;
       if (entries.size >= maxEntries) return { entries, truncated: true };
-      const full = path.join(next.dir, name);
-      let info: ReturnType<typeof lstatSync>;
+      const full = prefix + name;
+      if (deeper && dirent.isDirectory()) {
+        queue.push({ dir: full, relative, depth: next.depth + 1 });
+        continue;
+      }
+      let info: Stats | undefined;
       try {
-        info = lstatSync(full);
+        info = lstatSync(full, { throwIfNoEntry: false });
       } catch {
         continue;
       }
-      // A folder's own stamp changes when entries are created or removed directly in it: kept for folders at the
-      // depth limit; deeper folders are walked instead.
-      const descend = info.isDirectory() && (root.depth === null || next.depth + 1 < root.depth);
-      if (descend) queue.push({ dir: full, relative, depth: next.depth + 1 });
+      if (info === undefined) continue;
+      if (deeper && info.isDirectory()) queue.push({ dir: full, relative, depth: next.depth + 1 });
       else entries.set(relative, { mtimeMs: info.mtimeMs, size: info.isDirectory() ? 0 : info.size });
     }
   }

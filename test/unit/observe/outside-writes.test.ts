@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,6 +80,42 @@ describe('OutsideWatch', () => {
       { root: 'home', path: 'src', change: 'modified', attempts: ['case#0'] },
       { root: 'home', path: 'top.txt', change: 'created', attempts: ['case#0'] },
     ]);
+  });
+
+  it('records a link to a folder as an entry, never walking through it; a change behind the link is not seen', () => {
+    const root = project();
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'outside-writes-target-'));
+    made.push(elsewhere);
+    symlinkSync(elsewhere, path.join(root.path, 'linked'));
+    const watch = new OutsideWatch([root], 'attempt');
+    watch.started('case#0');
+    writeFileSync(path.join(elsewhere, 'behind-the-link.txt'), 'x');
+    writeFileSync(path.join(root.path, 'src', 'b.ts'), 'deep in a walked folder');
+    rmSync(path.join(root.path, 'linked'));
+    mkdirSync(path.join(root.path, 'linked'));
+    writeFileSync(path.join(root.path, 'linked', 'now-a-folder.txt'), 'x');
+    watch.ended('case#0');
+    expect(watch.record().changes).toEqual([
+      { root: 'project', path: 'linked', change: 'deleted', attempts: ['case#0'] },
+      { root: 'project', path: 'linked/now-a-folder.txt', change: 'created', attempts: ['case#0'] },
+      { root: 'project', path: 'src/b.ts', change: 'created', attempts: ['case#0'] },
+    ]);
+  });
+
+  it('takes entries in name order, folder by folder, up to its bound: the same entries every walk', () => {
+    const root = project();
+    mkdirSync(path.join(root.path, 'b'));
+    mkdirSync(path.join(root.path, 'a'));
+    for (const name of ['z', 'y', 'x']) writeFileSync(path.join(root.path, 'b', name), name);
+    for (const name of ['3', '1', '2']) writeFileSync(path.join(root.path, 'a', name), name);
+    writeFileSync(path.join(root.path, 'top'), 't');
+    // Bound 5: top, then a/1, a/2, a/3, then b/x; src/a.ts and b/y, b/z are past it.
+    const watch = new OutsideWatch([root], 'attempt', 5);
+    watch.started('case#0');
+    for (const file of ['top', 'a/1', 'a/2', 'a/3', 'b/x', 'b/y', 'src/a.ts'])
+      writeFileSync(path.join(root.path, file), 'changed!');
+    watch.ended('case#0');
+    expect(watch.record().changes.map((change) => change.path)).toEqual(['a/1', 'a/2', 'a/3', 'b/x', 'top']);
   });
 
   it('in a trial window walks only before the first attempt and after the last, tying changes to no attempt', () => {

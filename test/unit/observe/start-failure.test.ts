@@ -34,7 +34,7 @@ async function execaSays(s: ReturnType<typeof spec>): Promise<string> {
     reject: false,
   });
   expect(result.failed).toBe(true);
-  return result.shortMessage;
+  return String(result.shortMessage);
 }
 
 describe('a command that cannot start', () => {
