@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -77,5 +78,24 @@ describe('createSandbox copies fixtures as fs.cp did', () => {
     expect((error as Error).message).toMatch(/could not copy fixtures from .*deep\/pipe is not a file, folder or link/);
     const left = execFileSync('ls', [os.tmpdir()], { encoding: 'utf8' }).split('\n');
     expect(left.filter((name) => name.startsWith('riddle-fifo-copy-check-'))).toEqual([]);
+  });
+});
+
+describe("a sandbox's removal", () => {
+  test.each([
+    ['a few entries, a link to a folder', 10, 'folder'],
+    ['a few entries, a link to a file', 10, 'file'],
+    ['more than are removed synchronously', 400, 'folder'],
+  ] as const)('takes everything in it (%s), and nothing a link in it points to', async (_, count, link) => {
+    const outside = scratch();
+    writeFileSync(path.join(outside, 'keep.txt'), 'keep');
+    const sandbox = await createSandbox(null, 'removal-check');
+    mkdirSync(path.join(sandbox.path, 'a', 'b'), { recursive: true });
+    for (let i = 0; i < count; i++) writeFileSync(path.join(sandbox.path, 'a', 'b', `f${i}`), 'x');
+    if (link === 'folder') symlinkSync(outside, path.join(sandbox.path, 'a', 'to-outside'));
+    else symlinkSync(path.join(outside, 'keep.txt'), path.join(sandbox.path, 'file-link'));
+    await sandbox.remove();
+    expect(existsSync(sandbox.path)).toBe(false);
+    expect(readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep');
   });
 });
