@@ -17,9 +17,17 @@ export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean
  * fingerprinted without some members (an attempt's line, and its digest without clock readings). The whole text is
  * written once; the kept one is the whole with the omitted members (and the commas they leave over) cut out.
  */
-export function canonicalJsonPair(value: unknown, omitKey: (key: string) => boolean): [whole: string, kept: string] {
+export function canonicalJsonPair(
+  value: unknown,
+  omitKey: (key: string) => boolean,
+  /**
+   * A member of the top-level object already written (e.g. a part many records share, written once): its text and
+   * cuts, or undefined to write it. It must be what this walk would write for that member.
+   */
+  written?: (key: string, member: unknown) => WrittenMember | undefined,
+): [whole: string, kept: string] {
   const writing: PairWriting = { text: '', cuts: [], omitKey };
-  if (!writePair(value, writing)) return ['', ''];
+  if (!writePair(value, writing, written)) return ['', ''];
   const { text, cuts } = writing;
   if (cuts.length === 0) return [text, text];
   let kept = '';
@@ -200,6 +208,19 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
+/** A value's canonical JSON and the spans of it `omitKey` leaves out (start, end, … from its first character). */
+export interface WrittenMember {
+  text: string;
+  cuts: readonly number[];
+}
+
+/** What canonicalJsonPair writes for `value`, with its cuts, to be given again through its `written`. */
+export function canonicalJsonMember(value: unknown, omitKey: (key: string) => boolean): WrittenMember {
+  const writing: PairWriting = { text: '', cuts: [], omitKey };
+  if (!writePair(value, writing)) throw new TypeError('canonicalJsonMember: the value has no JSON');
+  return { text: writing.text, cuts: writing.cuts };
+}
+
 /** The whole text so far, and the spans of it the kept text leaves out: start, end, start, end… in order. */
 interface PairWriting {
   text: string;
@@ -211,7 +232,11 @@ interface PairWriting {
  * `json` appended to `writing.text`, noting the spans the kept text leaves out: an omitted member with the comma
  * before it, or, when the kept text's first member is not the whole's first, the comma before that member.
  */
-function writePair(value: unknown, writing: PairWriting): boolean {
+function writePair(
+  value: unknown,
+  writing: PairWriting,
+  written?: (key: string, member: unknown) => WrittenMember | undefined,
+): boolean {
   if (typeof value !== 'object' || value === null) {
     const text = json(value, undefined);
     if (text === undefined) return false;
@@ -252,7 +277,13 @@ function writePair(value: unknown, writing: PairWriting): boolean {
     }
     firstWhole = false;
     firstKept = false;
-    writePair(member, writing);
+    const before = written?.(key, member);
+    if (before === undefined) writePair(member, writing);
+    else {
+      const at = writing.text.length;
+      writing.text += before.text;
+      for (let c = 0; c < before.cuts.length; c += 1) writing.cuts.push(at + (before.cuts[c] as number));
+    }
   }
   writing.text += '}';
   return true;

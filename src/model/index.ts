@@ -2,11 +2,13 @@ export { JsonValue } from './json.js';
 export { systemClock, type Clock } from './clock.js';
 export {
   canonicalJson,
+  canonicalJsonMember,
   canonicalJsonPair,
   canonicalJsonSha256,
   fingerprint,
   sha256,
   Sha256List,
+  type WrittenMember,
 } from './fingerprint.js';
 export {
   AttemptStatus,

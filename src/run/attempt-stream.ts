@@ -1,11 +1,14 @@
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, Sha256List, type AttemptRecord } from '../model/index.js';
+import { canonicalJson, Sha256List, type AttemptRecord, type WrittenMember } from '../model/index.js';
 import { LeanAttempts } from './lean-attempts.js';
-import { attemptDigest, attemptLine } from './outcome-id.js';
+import { attemptDigest, attemptLine, attemptMember } from './outcome-id.js';
 
 /** Lines gathered before each write when the file is put in order: few system calls, never the whole file. */
 const CHUNK_BYTES = 1 << 20;
+
+/** Members of an attempt a lean copy may hold as a shared value equal to the attempt's own (run/lean-attempts). */
+const SHARED_MEMBERS: ReadonlySet<string> = new Set(['why', 'findings', 'criteria', 'claims', 'error', 'pressure']);
 
 /** Bytes of an attempt's digest (a sha256, written as 64 hexadecimal digits). */
 const DIGEST_BYTES = 32;
@@ -119,6 +122,8 @@ export class AttemptStream {
   private inOrder = true;
   private finished = false;
   private readonly lean = new LeanAttempts();
+  /** Each shared value's written text (LeanAttempts keeps at most DISTINCT_SHARED of each part). */
+  private readonly writtenMembers = new WeakMap<object, WrittenMember>();
 
   constructor(readonly file: string) {}
 
@@ -130,14 +135,39 @@ export class AttemptStream {
       // 'wx+': a stream never appends to a file another trial or an earlier run wrote; it reads its lines back to order them.
       this.fd = openSync(this.file, 'wx+');
     }
-    const { json, digest } = attemptLine(record);
+    const lean = this.lean.of(record);
+    const { json, digest } = attemptLine(record, (key, member) => this.sharedMember(record, lean, key, member));
     const text = `${json}\n`;
     const bytes = Buffer.byteLength(text);
     writeSync(this.fd, text);
     if (this.lines.count > 0 && this.lines.sequence(this.lines.count - 1) > record.sequence) this.inOrder = false;
     this.lines.add(record, this.offset, bytes, digest);
     this.offset += bytes;
-    return this.lean.of(record);
+    return lean;
+  }
+
+  /**
+   * A member of `record` as written already, when its lean copy holds a shared value equal to it as data (so with the
+   * same canonical JSON): most attempts of a trial share their findings, criteria, claims and reason, and each shared
+   * value is written once. The lean copy's findings differ from the record's when a model judge's exchange was
+   * dropped from them; those are written anew.
+   */
+  private sharedMember(
+    record: AttemptRecord,
+    lean: AttemptRecord,
+    key: string,
+    member: unknown,
+  ): WrittenMember | undefined {
+    if (!SHARED_MEMBERS.has(key)) return undefined;
+    const shared = (lean as unknown as Record<string, unknown>)[key];
+    if (!this.lean.isShared(shared)) return undefined;
+    if (key === 'findings' && record.findings.some((finding) => finding.judge !== null)) return undefined;
+    let written = this.writtenMembers.get(shared as object);
+    if (written === undefined) {
+      written = attemptMember(member);
+      this.writtenMembers.set(shared as object, written);
+    }
+    return written;
   }
 
   /** How many attempts were written so far. */

@@ -44,6 +44,13 @@ export class LeanAttempts {
   private readonly texts = new Map<string, string>();
   /** Each part's shared value the last attempt kept. */
   private readonly last = new Map<Part, unknown>();
+  /** Every shared value (frozen, kept for the trial): what an attempt's lean copy holds in place of its own. */
+  private readonly sharedValues = new WeakSet<object>();
+
+  /** Whether a lean copy's member is a value shared between attempts (not the attempt's own). */
+  isShared(value: unknown): boolean {
+    return typeof value === 'object' && value !== null && this.sharedValues.has(value);
+  }
 
   /** The lean copy of `record` to keep in its place, equal to `leanAttempt(record)`. */
   of(record: AttemptRecord): AttemptRecord {
@@ -107,6 +114,7 @@ export class LeanAttempts {
       return undefined;
     }
     seen.set(key, deepFreeze(value));
+    if (typeof value === 'object' && value !== null) this.sharedValues.add(value);
     return value;
   }
 }

@@ -1,9 +1,11 @@
 import {
   canonicalJson,
+  canonicalJsonMember,
   canonicalJsonPair,
   canonicalJsonSha256,
   sha256,
   type Sha256List,
+  type WrittenMember,
   type AttemptRecord,
   type Outcome,
 } from '../model/index.js';
@@ -51,8 +53,19 @@ export function attemptDigest(attempt: AttemptRecord): string {
   return sha256(canonicalJson(attempt, isReading));
 }
 
-/** An attempt's canonical JSON and its `attemptDigest`, from one walk over the record. */
-export function attemptLine(attempt: AttemptRecord): { json: string; digest: string } {
-  const [json, kept] = canonicalJsonPair(attempt, isReading);
+/**
+ * An attempt's canonical JSON and its `attemptDigest`, from one walk over the record; members `written` gives are
+ * taken as written already (see canonicalJsonPair).
+ */
+export function attemptLine(
+  attempt: AttemptRecord,
+  written?: (key: string, member: unknown) => WrittenMember | undefined,
+): { json: string; digest: string } {
+  const [json, kept] = canonicalJsonPair(attempt, isReading, written);
   return { json, digest: sha256(kept) };
+}
+
+/** A member of attempts as attemptLine writes it, with the clock and machine readings it leaves out of the digest. */
+export function attemptMember(value: unknown): WrittenMember {
+  return canonicalJsonMember(value, isReading);
 }

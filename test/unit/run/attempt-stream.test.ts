@@ -5,10 +5,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
-import type { AttemptRecord, Outcome, Sha256List } from '../../../src/model/index.js';
+import { canonicalJson, type AttemptRecord, type Outcome, type Sha256List } from '../../../src/model/index.js';
 import { attemptDigest } from '../../../src/run/outcome-id.js';
 import { AttemptStream, resolveTrial, runTrial, type TrialDeclaration } from '../../../src/run/index.js';
-import { anEnvironment, attempt } from '../builders.js';
+import { anEnvironment, attempt, result } from '../builders.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -203,5 +203,41 @@ describe('AttemptStream.finish', () => {
     first.add(attempt('case', 0, 'PASS'));
     first.finish();
     expect(() => new AttemptStream(file).add(attempt('case', 0, 'PASS'))).toThrow(/EEXIST/);
+  });
+});
+
+describe('an attempt line whose members are shared with earlier attempts', () => {
+  it('is written as canonicalJson writes the record, with the digest attemptDigest gives, whatever is shared', () => {
+    const file = streamFile();
+    const stream = new AttemptStream(file);
+    // Clock readings inside shared members (cut out of the digest at their place), findings with and without a model
+    // judge's exchange (the lean copy drops it, so those are not shared with the record), errors and reasons that
+    // repeat and ones that do not.
+    const criterion = (i: number) => ({ ...result('answers', i % 5 === 0 ? 'unmet' : 'met'), checkedMs: i % 3 });
+    const finding = (i: number, judged: boolean) => ({
+      criterion: 'answers',
+      evaluator: 'judge',
+      judge: judged ? { model: 'm', prompt: 'p', reply: `reply ${i % 2}` } : null,
+      startedAt: `t${i % 2}`,
+      note: 'n',
+    });
+    const records: AttemptRecord[] = Array.from({ length: 300 }, (_, i) => ({
+      ...attempt(i % 2 === 0 ? 'case' : 'control', i >> 1, i % 5 === 0 ? 'FAIL' : 'PASS'),
+      sequence: i,
+      durationMs: i,
+      startedAt: `2026-12-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+      why: { kind: 'passed', declared: 1 + (i % 2), tookMs: i % 4 },
+      criteria: [criterion(i), criterion(i + 1)],
+      findings: [finding(i, i % 7 === 0)] as unknown as AttemptRecord['findings'],
+      error: i % 11 === 0 ? { where: 'subject', message: `failed ${i % 3}` } : null,
+      reason: `reason ${i % 4}`,
+    })) as AttemptRecord[];
+    for (const record of records) stream.add(record);
+    const finished = stream.finish();
+    const written = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(written).toEqual(records.map((record) => canonicalJson(record)));
+    expect(finished && digestTexts(finished.digests)).toEqual(records.map(attemptDigest));
   });
 });
