@@ -109,6 +109,14 @@ interface Exchange {
 }
 
 /**
+ * Whether a message that passed `JSONRPCMessageSchema` is a request, as `isJSONRPCRequest` would say, without parsing it
+ * again: of that union's strict members only the request has both a method and an id.
+ */
+export function isCheckedRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
+  return 'method' in message && 'id' in message;
+}
+
+/**
  * The attempt's one SDK Server answers every HTTP request and bridge line through this transport, as the SDK's
  * stateless streamable HTTP transport in JSON mode would answer each request with a Server of its own (and a web
  * Request, Response and streams: most of the gateway's CPU). Request ids are made unique before the Server sees them,
@@ -143,13 +151,13 @@ class ExchangeTransport implements Transport {
   }
 
   /**
-   * Hand one exchange's messages to the Server; `reply` is called once every request among them has its response.
-   * Returns whether there was any request to answer.
+   * Hand one exchange's messages (checked by `readMessages`) to the Server; `reply` is called once every request among
+   * them has its response. Returns whether there was any request to answer.
    */
-  deliver(messages: JSONRPCMessage[], isRequest: (message: JSONRPCMessage) => boolean, reply: (text: string) => void) {
+  deliver(messages: JSONRPCMessage[], reply: (text: string) => void) {
     const exchange: Exchange = { ids: [], responses: new Map(), reply };
     const delivered = messages.map((message) => {
-      if (!isRequest(message) || !('id' in message) || message.id === undefined) return message;
+      if (!isCheckedRequest(message) || message.id === undefined) return message;
       this.next += 1;
       exchange.ids.push(this.next);
       this.pending.set(this.next, { id: message.id, exchange });
@@ -191,7 +199,8 @@ function readMessages(sdk: McpSdk, text: string, protocolVersion: string | undef
   } catch {
     return refusal(400, 'Parse error: Invalid JSON-RPC message', -32700);
   }
-  if (messages.some(types.isInitializeRequest)) {
+  // Only a message whose method is `initialize` can be an initialize request: the rest skip its (failing) parse.
+  if (messages.some((m) => 'method' in m && m.method === 'initialize' && types.isInitializeRequest(m))) {
     if (messages.length > 1) return refusal(400, 'Invalid Request: Only one initialization request is allowed', -32600);
   } else if (protocolVersion !== undefined && !types.SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
     const supported = types.SUPPORTED_PROTOCOL_VERSIONS.join(', ');
@@ -240,7 +249,7 @@ async function answer(sdk: McpSdk, transport: ExchangeTransport, req: IncomingMe
   const version = req.headers['mcp-protocol-version'];
   const messages = readMessages(sdk, text, typeof version === 'string' ? version : undefined);
   if (!Array.isArray(messages)) return refuseLikeSdk(res, messages);
-  const answered = transport.deliver(messages, sdk.types.isJSONRPCRequest, (replies) => {
+  const answered = transport.deliver(messages, (replies) => {
     // A client that went away meanwhile gets nothing; its requests were handled (and recorded) all the same.
     if (!res.writableEnded && !res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(replies);
   });
@@ -275,7 +284,7 @@ function serveLines(sdk: McpSdk, transport: ExchangeTransport, connection: Socke
       if (line === '') continue;
       const messages = readMessages(sdk, line, undefined);
       if (!Array.isArray(messages)) write(refusalJson(messages));
-      else transport.deliver(messages, sdk.types.isJSONRPCRequest, write);
+      else transport.deliver(messages, write);
     }
     if (Buffer.byteLength(buffered) > maxBytes) {
       write(refusalJson(refusal(413, sdk.body.requestBodyTooLargeMessage(maxBytes))));
