@@ -6,6 +6,7 @@
 //   npm run bench             full run (several minutes on 2 cores)
 //   npm run bench -- --quick  3 pairs instead of 5 and smaller sizes
 //   npm run bench -- --only=attempts,trials,io,scale,sampler,mcp
+//   npm run bench -- --pairs=9                    more big/small pairs per figure (on a busy machine)
 //   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
 //                                                 (a checkout with dist/ and node_modules/), interleaved with this one
 import { spawn } from 'node:child_process';
@@ -27,7 +28,8 @@ const only =
     ?.slice(7)
     .split(',') ?? null;
 const wanted = (name) => only === null || only.includes(name);
-const PAIRS = quick ? 3 : 5;
+const pairsArg = Number(process.argv.find((a) => a.startsWith('--pairs='))?.slice(8));
+const PAIRS = pairsArg > 0 ? pairsArg : quick ? 3 : 5;
 const baselineRoot = process.argv.find((a) => a.startsWith('--baseline='))?.slice(11) ?? null;
 if (baselineRoot !== null && !existsSync(path.join(baselineRoot, 'dist', 'vitest', 'index.js')))
   throw new Error(`--baseline=${baselineRoot}: no built riddle there (dist/vitest/index.js); run its build first`);
@@ -294,14 +296,19 @@ if (wanted('trials')) {
   // big size first registers every trial, so the pairs measure a run whose registrations are in place, as in a project
   // that commits them (a first run also writes each trial's registration).
   for (const copy of copies) await measure('riddle-trials', big, copy.workDir);
-  const [riddle, ...others] = (await pairedCopies('riddle-trials', small, big)).map((c) =>
-    describe(`riddle one-attempt trial${c.label}`, c.deltas, 'trial'),
-  );
+  const trialCopies = await pairedCopies('riddle-trials', small, big);
+  const [riddle, ...others] = trialCopies.map((c) => describe(`riddle one-attempt trial${c.label}`, c.deltas, 'trial'));
   const plain = describe('plain Vitest test', await paired('plain-attempts', small, big), 'test');
   for (const other of others)
     line(
       `  baseline's fixed cost per trial: ${fmt(other.cpu - plain.cpu)} ms CPU, ${fmt(other.wall - plain.wall)} ms wall`,
     );
+  // Each pair ran both copies back to back, so the difference within a pair cancels most of the machine's drifting
+  // load, which moves the figures of either copy alone by several ms a trial from one pair to the next.
+  for (const other of trialCopies.slice(1)) {
+    const saved = other.deltas.map((d, i) => d.cpuMs - (trialCopies[0]?.deltas[i]?.cpuMs ?? Number.NaN));
+    line(`  baseline − this, within each pair: ${fmt(median(saved))} ms CPU per trial [${spread(saved)}]`);
+  }
   line(
     `  a one-attempt trial beyond a plain test: ${fmt(riddle.cpu - plain.cpu)} ms CPU, ${fmt(riddle.wall - plain.wall)} ms wall`,
   );
