@@ -18,6 +18,12 @@ export function coveringEvidence(
   });
 }
 
+/** Whether an attempt left a criterion uncovered: no result for it (an error before judging), or one no evidence covered. */
+export function leftUncovered(attempt: Pick<AttemptRecord, 'criteria'>, criterion: string): boolean {
+  const result = attempt.criteria.find((r) => r.criterion === criterion);
+  return !result || result.coveredBy.length === 0;
+}
+
 /**
  * The coverage table of an Outcome: per criterion, how many attempts it was covered in and which attempts left it
  * uncovered, bound to the exact Rubric (by fingerprint) and the subject revision. The evidence that covered it is
@@ -32,11 +38,8 @@ export function coverageTable(
 ): CoverageRow[] {
   return rubric.criteria.map((criterion) => {
     const uncoveredAttempts: CoverageRow['uncoveredAttempts'] = [];
-    for (const attempt of attempts) {
-      const result = attempt.criteria.find((r) => r.criterion === criterion.name);
-      if (!result || result.coveredBy.length === 0)
-        uncoveredAttempts.push({ arm: attempt.arm, attempt: attempt.index });
-    }
+    for (const attempt of attempts)
+      if (leftUncovered(attempt, criterion.name)) uncoveredAttempts.push({ arm: attempt.arm, attempt: attempt.index });
     return {
       criterion: criterion.name,
       needs: criterion.needs,

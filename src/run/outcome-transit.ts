@@ -1,16 +1,20 @@
-import type { Outcome } from '../model/index.js';
+import type { AttemptRecord, Outcome } from '../model/index.js';
+// The module itself, not the layer's index: the reporter's process loads this one.
+import { leftUncovered } from '../evaluate/coverage.js';
 
 type CostRow = Outcome['cost']['attempts'][number];
 
 /**
  * An Outcome on its way from the worker that built it to the reporter. When its attempts were written to a file as
- * they finished, that file already names every attempt in `sequence` order, so two lists of one entry per attempt are
- * left out: the order run (each line's `arm#index`) and the cost rows of attempts that spent nothing (each a zero
- * row). At 100,000 attempts they are 8.5 MB of the Outcome's 8.6 MB, and they crossed into the main process through
- * Vitest's task updates while the worker still held its own copy: the run's highest memory.
+ * they finished, that file already names every attempt in `sequence` order, so the lists of up to one entry per
+ * attempt are left out: the order run (each line's `arm#index`), the cost rows of attempts that spent nothing (each a
+ * zero row) and each criterion's uncovered attempts (read from each line's criteria, as the coverage table was). At
+ * 100,000 attempts the first two are 8.5 MB of the Outcome's 8.6 MB (the third as much again when a criterion is never
+ * covered), and they crossed into the main process through Vitest's task updates while the worker still held its own
+ * copy: the run's highest memory.
  */
 export interface OutcomeInTransit {
-  /** The Outcome; `execution.order` and `cost.attempts` are empty when `leftOut` is set. */
+  /** The Outcome; `execution.order`, `cost.attempts` and each `coverage[].uncoveredAttempts` empty when `leftOut` is set. */
   outcome: Outcome;
   /** What was left out, or null when the Outcome travels whole. */
   leftOut: {
@@ -44,6 +48,7 @@ export function outcomeForTransit(outcome: Outcome): OutcomeInTransit {
       ...outcome,
       execution: { ...outcome.execution, order: [] },
       cost: { ...outcome.cost, attempts: [] },
+      coverage: outcome.coverage.map((row) => ({ ...row, uncoveredAttempts: [] })),
     },
     leftOut: { attempts: rows.length, spent },
   };
@@ -51,21 +56,30 @@ export function outcomeForTransit(outcome: Outcome): OutcomeInTransit {
 
 /**
  * Puts an Outcome in transit back together from its attempts file, given each line's attempt in file order. It
- * checks the file against what the worker sent: as many attempts, and each spent row's attempt at its place.
+ * checks the file against what the worker sent: as many attempts, each spent row's attempt at its place, and as many
+ * attempts leaving each criterion uncovered as the coverage table counted.
  */
 export class OutcomeFromTransit {
   private readonly order: string[] = [];
   private readonly rows: CostRow[] = [];
   private spentAt = 0;
+  /** Per row of the coverage table, in its order: the attempts that left its criterion uncovered. */
+  private readonly uncovered: Outcome['coverage'][number]['uncoveredAttempts'][];
 
   constructor(
     private readonly transit: OutcomeInTransit & { leftOut: NonNullable<OutcomeInTransit['leftOut']> },
     /** Where the attempts come from, for the messages. */
     private readonly file: string,
-  ) {}
+  ) {
+    this.uncovered = transit.outcome.coverage.map(() => []);
+  }
 
   /** The next line's attempt. */
-  take(attempt: { arm: string; index: number }): void {
+  take(attempt: Pick<AttemptRecord, 'arm' | 'index' | 'criteria'>): void {
+    const { coverage } = this.transit.outcome;
+    for (let row = 0; row < coverage.length; row += 1)
+      if (leftUncovered(attempt, (coverage[row] as Outcome['coverage'][number]).criterion))
+        this.uncovered[row]?.push({ arm: attempt.arm, attempt: attempt.index });
     const at = this.order.length;
     const { spent } = this.transit.leftOut;
     this.order.push(`${attempt.arm}#${attempt.index}`);
@@ -90,10 +104,19 @@ export class OutcomeFromTransit {
       throw new Error(
         `${this.file}: holds ${this.order.length} attempts where its Outcome ran ${leftOut.attempts}; the file may be truncated`,
       );
+    const coverage = outcome.coverage.map((row, i) => {
+      const uncoveredAttempts = this.uncovered[i] ?? [];
+      if (uncoveredAttempts.length !== row.uncovered)
+        throw new Error(
+          `${this.file}: ${uncoveredAttempts.length} attempts leave criterion ${row.criterion} uncovered where its Outcome counted ${row.uncovered}`,
+        );
+      return { ...row, uncoveredAttempts };
+    });
     return {
       ...outcome,
       execution: { ...outcome.execution, order: this.order },
       cost: { ...outcome.cost, attempts: this.rows },
+      coverage,
     };
   }
 }

@@ -52,10 +52,22 @@ async function streamedTrial(): Promise<Outcome> {
     {
       subject,
       revision: 'transit@1',
-      rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
-      checks: { answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/) },
-      case: { input: 'a', expect: ['answers'] },
-      control: { input: 'b', expect: ['answers'] },
+      rubric: {
+        criteria: {
+          answers: { description: 'answers', needs: 'text' },
+          spends: { description: 'spends through a provider', needs: 'receipt' },
+        },
+      },
+      checks: {
+        answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/),
+        // Covered by a receipt where the attempt has one; text alone leaves it uncovered.
+        spends: (o) =>
+          void (o.receipts.length > 0
+            ? vitestExpect(o.receipts[0]?.provider).toBe('test')
+            : vitestExpect(String(o.reply)).toMatch(/^yes/)),
+      },
+      case: { input: 'a', expect: ['answers', 'spends'] },
+      control: { input: 'b', expect: ['answers', 'spends'] },
       repeat: { n: 12, stop: 'fixed', concurrency: 3, order: 'interleaved', seed: 5 },
     },
   );
@@ -76,7 +88,7 @@ async function streamedTrial(): Promise<Outcome> {
 }
 
 /** What the reporter does: the Outcome back together from its attempts file, line by line. */
-function rebuilt(transit: OutcomeInTransit, attempts: readonly { arm: string; index: number }[]): Outcome {
+function rebuilt(transit: OutcomeInTransit, attempts: readonly AttemptRecord[]): Outcome {
   const { leftOut } = transit;
   if (leftOut === null) throw new Error('nothing was left out');
   const whole = new OutcomeFromTransit({ outcome: transit.outcome, leftOut }, 'trial.attempts.jsonl');
@@ -91,6 +103,11 @@ describe('an Outcome in transit', () => {
     const transit = outcomeForTransit(outcome);
     expect(transit.outcome.execution.order).toEqual([]);
     expect(transit.outcome.cost.attempts).toEqual([]);
+    expect(transit.outcome.coverage.map((row) => row.uncoveredAttempts)).toEqual([[], []]);
+    // Each criterion's uncovered attempts travel as a count only.
+    const spends = outcome.coverage.find((row) => row.criterion === 'spends');
+    expect(spends?.uncoveredAttempts.length).toBeGreaterThan(0);
+    expect(spends?.covered).toBeGreaterThan(0);
     // Only rows of attempts that spent something travel: tokens, or a cost.
     const spent = outcome.cost.attempts.filter((row) => row.inputTokens > 0 || row.usd !== null);
     expect(spent.length).toBeGreaterThan(0);
@@ -128,6 +145,10 @@ describe('an Outcome in transit', () => {
     const moved = attempts.map((a, i) => (i === at ? { ...a, index: a.index + 100 } : a));
     expect(() => rebuilt(transit, moved)).toThrow(
       new RegExp(`line ${at + 1} holds \\w+#\\d+, but its Outcome's cost row there is for`),
+    );
+    const covered = attempts.map((a) => ({ ...a, criteria: [] }));
+    expect(() => rebuilt(transit, covered)).toThrow(
+      /24 attempts leave criterion answers uncovered where its Outcome counted 0/,
     );
   });
 });
