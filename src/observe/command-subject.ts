@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,8 +151,8 @@ function readReply(stdout: string, mode: 'text' | 'json'): { reply: JsonValue; c
   return parsed.data.claims ? { reply: data.reply ?? null, claims: parsed.data.claims } : { reply: data.reply ?? null };
 }
 
-/** What riddle itself writes into a round's channel folder. */
-const CHANNEL_FILES = ['history.json', 'receipts.jsonl', 'mcp.json'];
+/** Entries a round's channel folder may hold to be removed with synchronous calls: riddle's own files, a few more. */
+const SYNC_CHANNEL_ENTRIES = 16;
 /** Texts up to this length are written in one synchronous call (see `writeSmall`). */
 const SYNC_WRITE_CHARS = 256 * 1024;
 
@@ -158,22 +167,22 @@ async function writeSmall(file: string, text: string): Promise<void> {
 }
 
 /**
- * Remove a round's channel folder: the files riddle put there, then the folder; a folder the subject left more in is
- * removed whole, without blocking.
+ * Remove a round's channel folder: the files in it and the folder, with synchronous calls (listed first: a missing
+ * file's failed removal would cost an exception); a folder the subject left a folder or many files in is removed
+ * whole, without blocking.
  */
 async function removeChannel(channel: string): Promise<void> {
-  for (const name of CHANNEL_FILES) {
-    try {
-      unlinkSync(path.join(channel, name));
-    } catch {
-      // not made this round, or not a file: the folder's removal below sees to it
-    }
-  }
   try {
-    rmdirSync(channel);
+    const dirents = readdirSync(channel, { withFileTypes: true });
+    if (dirents.length <= SYNC_CHANNEL_ENTRIES && !dirents.some((dirent) => dirent.isDirectory())) {
+      for (const dirent of dirents) unlinkSync(path.join(channel, dirent.name));
+      rmdirSync(channel);
+      return;
+    }
   } catch {
-    await rm(channel, { recursive: true, force: true });
+    // changed meanwhile (a process still writing there): removed whole below
   }
+  await rm(channel, { recursive: true, force: true });
 }
 
 /**

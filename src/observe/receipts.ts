@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Receipt } from '../model/index.js';
 
@@ -80,7 +81,8 @@ export function receiptsFromAiSdk(result: AiSdkResult, options: ReceiptOptions =
  * not a valid Receipt is left out and named in a note; a missing file means none were recorded.
  */
 export async function readReceiptsFile(file: string): Promise<{ receipts: Receipt[]; notes: string[] }> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+  // Most commands write no receipts: a missing file is told without the exception of a failed read.
+  const text = existsSync(file) ? await readFile(file, 'utf8').catch(() => '') : '';
   const receipts: Receipt[] = [];
   const notes: string[] = [];
   for (const [index, line] of text.split('\n').entries()) {

@@ -30,6 +30,23 @@ describe("a round's channel folder", () => {
     expect(existsSync('/etc/hostname') || existsSync('/etc/passwd')).toBe(true);
   });
 
+  test.each([3, 40])('is removed with %i files the subject left in it', async (count) => {
+    const subject = commandSubject({
+      name: 'files',
+      command: process.execPath,
+      args: [
+        '-e',
+        `const fs = require('fs'); const path = require('path');
+         const channel = path.dirname(process.env.RIDDLE_HISTORY);
+         for (let i = 0; i < ${count}; i++) fs.writeFileSync(path.join(channel, 'left-' + i), 'x');
+         process.stdout.write(channel);`,
+      ],
+    });
+    const observed = await observeAttempt(plan(subject, 'go'));
+    expect(observed.status).toBe('completed');
+    expect(existsSync(String(observed.observation?.rounds[0]?.reply))).toBe(false);
+  });
+
   test('is removed after an ordinary round, and a long history reaches the next round whole', async () => {
     const long = 'é'.repeat(400 * 1024);
     const subject = commandSubject({
