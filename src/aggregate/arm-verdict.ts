@@ -60,6 +60,15 @@ function armRule(full: number, required: number, attempts: number, rubric: Rubri
   return requiredVerdict === 'PASS' ? 'PARTIAL' : requiredVerdict;
 }
 
+/** How an attempt is listed among its arm's exclusions under the `exclude` policy: when it has no verdict; else null. */
+export function exclusionOf(
+  attempt: Pick<AttemptRecord, 'index' | 'status' | 'verdict' | 'reason'>,
+): ArmSummary['exclusions'][number] | null {
+  return attempt.verdict === 'UNKNOWN'
+    ? { index: attempt.index, status: attempt.status, reason: attempt.reason }
+    : null;
+}
+
 /**
  * An arm's distribution and verdict, by the arm rule above. An attempt passes fully when PASS; it meets every
  * required criterion when PASS or PARTIAL; FAIL and CONTRADICTED attempts do neither. DISPUTED attempts are counted
@@ -86,12 +95,7 @@ export function summarizeArm(input: ArmInput): DecidedArm {
   const disputed = verdicts.DISPUTED;
   const missing = rubric.missingEvidence === 'bound' ? verdicts.UNKNOWN : 0;
   const attemptsInBound = successes + failures + disputed + missing;
-  const exclusions =
-    rubric.missingEvidence === 'exclude'
-      ? attempts
-          .filter((a) => a.verdict === 'UNKNOWN')
-          .map((a) => ({ index: a.index, status: a.status, reason: a.reason }))
-      : [];
+  const exclusions = rubric.missingEvidence === 'exclude' ? attempts.flatMap((a) => exclusionOf(a) ?? []) : [];
   const { rate: tau, alpha } = rubric.threshold;
   const bound = clopperPearson(successes, attemptsInBound, { alpha, sided: 'one' });
   const requiredBound = clopperPearson(requiredMet, attemptsInBound, { alpha, sided: 'one' });

@@ -1,6 +1,7 @@
 import type { AttemptRecord, Outcome } from '../model/index.js';
 // The module itself, not the layer's index: the reporter's process loads this one.
 import { leftUncovered } from '../evaluate/coverage.js';
+import { exclusionOf } from '../aggregate/arm-verdict.js';
 
 type CostRow = Outcome['cost']['attempts'][number];
 
@@ -8,13 +9,17 @@ type CostRow = Outcome['cost']['attempts'][number];
  * An Outcome on its way from the worker that built it to the reporter. When its attempts were written to a file as
  * they finished, that file already names every attempt in `sequence` order, so the lists of up to one entry per
  * attempt are left out: the order run (each line's `arm#index`), the cost rows of attempts that spent nothing (each a
- * zero row) and each criterion's uncovered attempts (read from each line's criteria, as the coverage table was). At
+ * zero row), each criterion's uncovered attempts (read from each line's criteria, as the coverage table was) and,
+ * under the Rubric's `exclude` policy, each arm's exclusions (its attempts without a verdict, in index order). At
  * 100,000 attempts the first two are 8.5 MB of the Outcome's 8.6 MB (the third as much again when a criterion is never
  * covered), and they crossed into the main process through Vitest's task updates while the worker still held its own
  * copy: the run's highest memory.
  */
 export interface OutcomeInTransit {
-  /** The Outcome; `execution.order`, `cost.attempts` and each `coverage[].uncoveredAttempts` empty when `leftOut` is set. */
+  /**
+   * The Outcome; `execution.order`, `cost.attempts` and each `coverage[].uncoveredAttempts` empty when `leftOut` is
+   * set, and each `arms[].exclusions` when `leftOut.exclusions` is.
+   */
   outcome: Outcome;
   /** What was left out, or null when the Outcome travels whole. */
   leftOut: {
@@ -22,6 +27,8 @@ export interface OutcomeInTransit {
     attempts: number;
     /** The cost rows of attempts that spent something, by position in `sequence` order. */
     spent: { at: number; row: CostRow }[];
+    /** Whether each arm's exclusions (the Rubric's `exclude` policy) were left out too. */
+    exclusions: boolean;
   } | null;
 }
 
@@ -42,22 +49,28 @@ export function outcomeForTransit(outcome: Outcome): OutcomeInTransit {
     if (order[at] !== `${row.arm}#${row.index}`) return { outcome, leftOut: null };
     if (!isZeroRow(row)) spent.push({ at, row });
   }
+  // Every attempt without a verdict is an exclusion under `exclude` (aggregate/arm-verdict): the count checks them.
+  const exclusions =
+    outcome.records.rubric.missingEvidence === 'exclude' &&
+    outcome.arms.every((arm) => arm.exclusions.length === arm.verdicts.UNKNOWN);
   return {
     // Members replaced in place: the Outcome file is written in member order.
     outcome: {
       ...outcome,
       execution: { ...outcome.execution, order: [] },
+      arms: exclusions ? outcome.arms.map((arm) => ({ ...arm, exclusions: [] })) : outcome.arms,
       cost: { ...outcome.cost, attempts: [] },
       coverage: outcome.coverage.map((row) => ({ ...row, uncoveredAttempts: [] })),
     },
-    leftOut: { attempts: rows.length, spent },
+    leftOut: { attempts: rows.length, spent, exclusions },
   };
 }
 
 /**
  * Puts an Outcome in transit back together from its attempts file, given each line's attempt in file order. It
- * checks the file against what the worker sent: as many attempts, each spent row's attempt at its place, and as many
- * attempts leaving each criterion uncovered as the coverage table counted.
+ * checks the file against what the worker sent: as many attempts, each spent row's attempt at its place, as many
+ * attempts leaving each criterion uncovered as the coverage table counted, and as many without a verdict in each arm
+ * as it counted.
  */
 export class OutcomeFromTransit {
   private readonly order: string[] = [];
@@ -65,6 +78,8 @@ export class OutcomeFromTransit {
   private spentAt = 0;
   /** Per row of the coverage table, in its order: the attempts that left its criterion uncovered. */
   private readonly uncovered: Outcome['coverage'][number]['uncoveredAttempts'][];
+  /** Per arm, when its exclusions were left out: the attempts without a verdict. */
+  private readonly exclusions = new Map<string, Outcome['arms'][number]['exclusions']>();
 
   constructor(
     private readonly transit: OutcomeInTransit & { leftOut: NonNullable<OutcomeInTransit['leftOut']> },
@@ -75,11 +90,19 @@ export class OutcomeFromTransit {
   }
 
   /** The next line's attempt. */
-  take(attempt: Pick<AttemptRecord, 'arm' | 'index' | 'criteria'>): void {
+  take(attempt: Pick<AttemptRecord, 'arm' | 'index' | 'criteria' | 'status' | 'verdict' | 'reason'>): void {
     const { coverage } = this.transit.outcome;
     for (let row = 0; row < coverage.length; row += 1)
       if (leftUncovered(attempt, (coverage[row] as Outcome['coverage'][number]).criterion))
         this.uncovered[row]?.push({ arm: attempt.arm, attempt: attempt.index });
+    if (this.transit.leftOut.exclusions) {
+      const exclusion = exclusionOf(attempt);
+      if (exclusion !== null) {
+        const listed = this.exclusions.get(attempt.arm);
+        if (listed === undefined) this.exclusions.set(attempt.arm, [exclusion]);
+        else listed.push(exclusion);
+      }
+    }
     const at = this.order.length;
     const { spent } = this.transit.leftOut;
     this.order.push(`${attempt.arm}#${attempt.index}`);
@@ -112,9 +135,21 @@ export class OutcomeFromTransit {
         );
       return { ...row, uncoveredAttempts };
     });
+    const arms = leftOut.exclusions
+      ? outcome.arms.map((arm) => {
+          // The arm's attempts in index order, as the arm was decided.
+          const exclusions = (this.exclusions.get(arm.arm) ?? []).sort((a, b) => a.index - b.index);
+          if (exclusions.length !== arm.verdicts.UNKNOWN)
+            throw new Error(
+              `${this.file}: ${exclusions.length} attempts of arm ${arm.arm} have no verdict where its Outcome counted ${arm.verdicts.UNKNOWN}`,
+            );
+          return { ...arm, exclusions };
+        })
+      : outcome.arms;
     return {
       ...outcome,
       execution: { ...outcome.execution, order: this.order },
+      arms,
       cost: { ...outcome.cost, attempts: this.rows },
       coverage,
     };

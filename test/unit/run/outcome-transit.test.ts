@@ -30,7 +30,12 @@ const lines = (file: string): AttemptRecord[] =>
  * A trial of two interleaved arms at concurrency 3 (attempts finish out of order), whose subject spends tokens in
  * every third attempt: some at the declared price, some at a cost of their own, and some with receipts of no tokens.
  */
-async function streamedTrial(): Promise<Outcome> {
+async function streamedTrial(
+  policy: { missingEvidence: 'bound' | 'exclude'; order: 'interleaved' | 'shuffled' } = {
+    missingEvidence: 'bound',
+    order: 'interleaved',
+  },
+): Promise<Outcome> {
   const folder = mkdtempSync(path.join(tmpdir(), 'riddle-transit-'));
   folders.push(folder);
   const subject = async (_input: unknown, context: AttemptContext) => {
@@ -57,6 +62,7 @@ async function streamedTrial(): Promise<Outcome> {
           answers: { description: 'answers', needs: 'text' },
           spends: { description: 'spends through a provider', needs: 'receipt' },
         },
+        missingEvidence: policy.missingEvidence,
       },
       checks: {
         answers: (o) => void vitestExpect(String(o.reply)).toMatch(/^yes/),
@@ -68,7 +74,7 @@ async function streamedTrial(): Promise<Outcome> {
       },
       case: { input: 'a', expect: ['answers', 'spends'] },
       control: { input: 'b', expect: ['answers', 'spends'] },
-      repeat: { n: 12, stop: 'fixed', concurrency: 3, order: 'interleaved', seed: 5 },
+      repeat: { n: 12, stop: 'fixed', concurrency: 3, order: policy.order, seed: 5 },
     },
   );
   return runTrial(
@@ -120,6 +126,24 @@ describe('an Outcome in transit', () => {
     // The same bytes in the Outcome file (members in the same order) and the same canonical JSON the id was taken of.
     expect(JSON.stringify(back, null, 2)).toBe(JSON.stringify(outcome, null, 2));
     expect(canonicalJson(back)).toBe(canonicalJson(outcome));
+  });
+
+  it("leaves out each arm's exclusions under the exclude policy, and rebuilds them in index order", async () => {
+    const outcome = await streamedTrial({ missingEvidence: 'exclude', order: 'shuffled' });
+    const transit = outcomeForTransit(outcome);
+    expect(transit.leftOut?.exclusions).toBe(true);
+    expect(transit.outcome.arms.map((arm) => arm.exclusions)).toEqual([[], []]);
+    expect(outcome.arms.every((arm) => arm.exclusions.length > 0)).toBe(true);
+    const attempts = lines(outcome.attemptsFile as string);
+    // Shuffled: the file's order is not each arm's index order.
+    expect(attempts.map((a) => a.index)).not.toEqual([...attempts.map((a) => a.index)].sort((a, b) => a - b));
+    expect(JSON.stringify(rebuilt(transit, attempts), null, 2)).toBe(JSON.stringify(outcome, null, 2));
+    const decided = attempts.map((a) => (a.verdict === 'UNKNOWN' ? ({ ...a, verdict: 'PASS' } as AttemptRecord) : a));
+    expect(() => rebuilt(transit, decided)).toThrow(
+      /0 attempts of arm \w+ have no verdict where its Outcome counted \d+/,
+    );
+    // Under `bound` no attempt is an exclusion: the arms travel as they are.
+    expect(outcomeForTransit(await streamedTrial()).leftOut?.exclusions).toBe(false);
   });
 
   it('travels whole when its attempts are inline, or its order and cost rows do not name the same attempts', async () => {
