@@ -36,8 +36,12 @@ export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: 
   const compactTemp = temporary(file);
   const out = openSync(compactTemp, 'w');
   try {
-    for (const chunk of prettyJsonChunks(compact)) writeSync(out, chunk);
-    writeSync(out, '\n');
+    // A few attempts' compact Outcome is a few kilobytes: JSON.stringify writes the same text in half the time.
+    if (fewAttempts(outcome)) writeSync(out, `${JSON.stringify(compact, null, 2)}\n`);
+    else {
+      for (const chunk of prettyJsonChunks(compact)) writeSync(out, chunk);
+      writeSync(out, '\n');
+    }
   } finally {
     closeSync(out);
   }
@@ -51,6 +55,10 @@ export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: 
  */
 const WRITTEN_AT_ONCE_ATTEMPTS = 100;
 
+/** An Outcome whose files are small enough to be written at once (see WRITTEN_AT_ONCE_ATTEMPTS). */
+const fewAttempts = (outcome: Outcome) =>
+  Math.max(outcome.attempts.length, outcome.execution.order.length) <= WRITTEN_AT_ONCE_ATTEMPTS;
+
 /**
  * `writeOutcomeFiles` without blocking the event loop: the same two files, the attempts written a chunk at a time
  * with a turn of the loop between chunks. An Outcome of a few attempts is written at once (`writeOutcomeFiles`).
@@ -60,8 +68,7 @@ export async function writeOutcomeFilesAsync(
   outcome: Outcome,
   streamedFrom: string | null = null,
 ): Promise<void> {
-  if (Math.max(outcome.attempts.length, outcome.execution.order.length) <= WRITTEN_AT_ONCE_ATTEMPTS)
-    return writeOutcomeFiles(file, outcome, streamedFrom);
+  if (fewAttempts(outcome)) return writeOutcomeFiles(file, outcome, streamedFrom);
   await mkdir(path.dirname(file), { recursive: true });
   const linesName = attemptsFileName(file);
   const lines = path.join(path.dirname(file), linesName);

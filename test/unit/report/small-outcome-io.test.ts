@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptRecord, Outcome } from '../../../src/model/index.js';
+import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
 import {
   readOutcomeFile,
   summarizeAttempts,
@@ -33,6 +34,20 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     writeFile: counted(actual.writeFile),
   };
   return { ...replaced, default: replaced };
+});
+
+/** Compact Outcomes written a chunk at a time (report/pretty-json), counted. */
+const chunked = vi.hoisted(() => ({ calls: 0 }));
+
+vi.mock('../../../src/report/pretty-json.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/report/pretty-json.js')>();
+  return {
+    ...actual,
+    prettyJsonChunks: (value: unknown) => {
+      chunked.calls += 1;
+      return actual.prettyJsonChunks(value);
+    },
+  };
 });
 
 const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
@@ -80,6 +95,7 @@ function withAttempts(count: number): Outcome {
 
 beforeEach(() => {
   asyncPaths.length = 0;
+  chunked.calls = 0;
 });
 
 describe('the files of a small trial at the end of the run', () => {
@@ -111,6 +127,20 @@ describe('the files of a small trial at the end of the run', () => {
     const trialFiles = asyncPaths.filter((p) => p.startsWith(streaming) || p.includes(`${path.sep}outcomes`));
     expect(trialFiles).toEqual([]);
     expect(asyncPaths.some((p) => p.includes('index.html'))).toBe(true);
+  });
+
+  it('have their compact Outcome written by one JSON.stringify, the text the chunked writer writes', () => {
+    const dir = folder();
+    for (const [i, outcome] of example().entries()) {
+      const file = path.join(dir, `trial-${i}.json`);
+      writeOutcomeFiles(file, outcome);
+      expect(chunked.calls).toBe(0);
+      const compact = { ...outcome, attempts: [], attemptsFile: `trial-${i}.attempts.jsonl` };
+      expect(readFileSync(file, 'utf8')).toBe(`${[...prettyJsonChunks(compact)].join('')}\n`);
+      chunked.calls = 0;
+    }
+    writeOutcomeFiles(path.join(dir, 'large.json'), withAttempts(101));
+    expect(chunked.calls).toBe(1);
   });
 
   it('are written and read a chunk at a time with turns of the event loop past a hundred attempts', async () => {
