@@ -9,6 +9,10 @@
 //   agent launches it, fed the file agent's own conversation (initialize, then its five tool calls, each awaited),
 //   its CPU read exactly from this process's reaped children (cutime + cstime).
 //
+// - a trivial command subject (`/bin/true`, the same fixtures, no tools): the worker's CPU per attempt the same way,
+//   riddle's fixed part of any command subject's attempt (sandbox, fixtures, channel folder, spawn, snapshots,
+//   outside-writes walks, the pipeline), apart from the MCP traffic.
+//
 // riddle's share = worker + bridge. The main process's part per attempt (reading the attempt's line at the end) is
 // printed beside it but not added: its whole-run CPU varies by ±200 ms between identical runs, far more than its
 // part (bench/scale.mjs measures the main process per attempt at scale: about 0.05 ms). The user's tool functions run
@@ -36,8 +40,26 @@ export default defineConfig({
 });
 `;
 
+/**
+ * The subject of a workload: the example's file agent over `http` or `stdio`, or (`command`) `/bin/true` with the same
+ * fixtures and no tools, whose attempt is riddle's fixed part of any command subject's (sandbox and fixtures, channel
+ * folder, spawn, outside-writes walks, snapshots, the pipeline).
+ */
+const SUBJECTS = {
+  http: `commandSubject({ name: 'file-agent', command: process.execPath, args: [${JSON.stringify(AGENT)}, '--mcp-config', '{mcpConfig}'], stdout: 'json', mcp: 'http' })`,
+  stdio: `commandSubject({ name: 'file-agent', command: process.execPath, args: [${JSON.stringify(AGENT)}, '--mcp-config', '{mcpConfig}'], stdout: 'json', mcp: 'stdio' })`,
+  command: `commandSubject({ name: 'true', command: '/bin/true' })`,
+};
+
+/** What each workload's one check reads: the agent's reply, or the empty reply of `/bin/true`. */
+const CHECKS = {
+  http: "expect(String(o.reply)).not.toBe('');",
+  stdio: "expect(String(o.reply)).not.toBe('');",
+  command: "expect(o.reply).toBe('');",
+};
+
 /** A warm-up trial of 2 attempts, then the measured trial of N; the worker's own CPU around each trial's test. */
-const workload = (transport) => `import { writeFileSync } from 'node:fs';
+const workload = (kind) => `import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { commandSubject, trial } from 'riddle/trial';
 import { fileTools } from ${JSON.stringify(AGENT_TOOLS)};
@@ -51,32 +73,26 @@ afterEach(({ task }) => {
   writeFileSync(process.env.BENCH_CPU, JSON.stringify(cpu));
 });
 // One subject for both trials: its identity (a hash of the files it names) is computed once, in the warm-up.
-const subject = commandSubject({
-  name: 'file-agent',
-  command: process.execPath,
-  args: [${JSON.stringify(AGENT)}, '--mcp-config', '{mcpConfig}'],
-  stdout: 'json',
-  mcp: '${transport}',
-});
+const subject = ${SUBJECTS[kind]};
 for (const [name, n] of [['warm-up', 2], ['measured', N]])
   trial(name, {
     subject,
     revision: 'bench@1',
-    tools: fileTools,
+    ${kind === 'command' ? '' : 'tools: fileTools,'}
     rubric: { criteria: { replies: { description: 'replies', needs: 'text' } } },
-    checks: { replies: (o) => { expect(String(o.reply)).not.toBe(''); } },
+    checks: { replies: (o) => { ${CHECKS[kind]} } },
     case: { input: ${JSON.stringify(MCP_INPUT)}, fixtures: 'fixtures/notes', effectClass: 'write', expect: ['replies'] },
     repeat: { n, stop: 'fixed', concurrency: 1 },
     passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
   });
 `;
 
-function prepare(workDir, transport) {
-  const dir = path.join(workDir, `riddle-mcp-own-${transport}`);
+function prepare(workDir, kind) {
+  const dir = path.join(workDir, `riddle-mcp-own-${kind}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
   writeFileSync(path.join(dir, 'vitest.config.mjs'), CONFIG);
-  writeFileSync(path.join(dir, 'workload.test.mjs'), workload(transport));
+  writeFileSync(path.join(dir, 'workload.test.mjs'), workload(kind));
   cpSync(AGENT_FIXTURES, path.join(dir, 'fixtures', 'notes'), { recursive: true });
   return dir;
 }
@@ -219,20 +235,26 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
           `  ${kind === 'stdio' ? 'stdio bridge' : 'stdio bridge without a network (Node)'}${copy.label}: ${fmt(median(values))} ms CPU per conversation [${range(values)}] (${values.length} runs)`,
         );
   }
-  for (const transport of ['http', 'stdio']) {
-    const dirs = copies.map((copy) => prepare(copy.workDir, transport));
+  /** Per copy, the paired big − small differences per attempt of the worker's and the main process's CPU. */
+  const paired = async (kind, sizes) => {
+    const [few, many] = sizes;
+    const dirs = copies.map((copy) => prepare(copy.workDir, kind));
     const deltas = copies.map(() => []);
     for (let pair = 0; pair < pairs; pair += 1) {
-      const order = pair % 2 === 0 ? [small, big] : [big, small];
+      const order = pair % 2 === 0 ? [few, many] : [many, few];
       const which = copies.map((_, i) => i);
       if (pair % 2 === 1) which.reverse();
       for (const i of which) {
         const runs = {};
         for (const n of order) runs[n] = await run(dirs[i], n);
-        const per = (field) => (runs[big][field] - runs[small][field]) / (big - small);
+        const per = (field) => (runs[many][field] - runs[few][field]) / (many - few);
         deltas[i].push({ workerMs: per('workerMs'), mainMs: per('mainMs') });
       }
     }
+    return deltas;
+  };
+  for (const transport of ['http', 'stdio']) {
+    const deltas = await paired(transport, [small, big]);
     copies.forEach((copy, i) => {
       const worker = deltas[i].map((d) => d.workerMs);
       const main = deltas[i].map((d) => d.mainMs);
@@ -249,4 +271,13 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
         );
     });
   }
+  // riddle's fixed part of any command subject's attempt, without the agent's MCP traffic: more attempts, as each is short.
+  const [few, many] = quick ? [2, 22] : [4, 44];
+  const fixed = await paired('command', [few, many]);
+  copies.forEach((copy, i) => {
+    const worker = fixed[i].map((d) => d.workerMs);
+    line(
+      `  a trivial command subject (/bin/true, the same fixtures, no tools)${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] per attempt (${many} − ${few})`,
+    );
+  });
 }
