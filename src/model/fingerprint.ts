@@ -95,13 +95,20 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** Bytes of canonical JSON gathered before they are handed to the hash. */
 const HASH_CHUNK = 1 << 16;
 
+/** A finished hashing's buffer, for the next (a hashing that threw does not give its back). */
+let spareBuffer: Buffer | null = null;
+
 /** Canonical JSON on its way into a sha256: whole tokens written as UTF-8 into a buffer, hashed as it fills. */
 class Hashing {
   private readonly hash = createHash('sha256');
-  private readonly buffer = Buffer.allocUnsafe(HASH_CHUNK);
+  private readonly buffer: Buffer;
   private used = 0;
 
-  constructor(readonly omitKey: ((key: string) => boolean) | undefined) {}
+  constructor(readonly omitKey: ((key: string) => boolean) | undefined) {
+    // The buffer of the hashing before, when it finished: one a process rather than one an Outcome id.
+    this.buffer = spareBuffer ?? Buffer.allocUnsafe(HASH_CHUNK);
+    spareBuffer = null;
+  }
 
   /** One ASCII character, by its code. */
   ascii(code: number): void {
@@ -150,6 +157,7 @@ class Hashing {
 
   digest(): string {
     this.flush();
+    spareBuffer = this.buffer;
     return this.hash.digest('hex');
   }
 

@@ -110,6 +110,18 @@ describe('canonicalJsonPair', () => {
   });
 });
 
+describe('canonicalJsonSha256 one after another', () => {
+  it('hashes each value alone, after a large one and after one that threw part-way', () => {
+    const large = { rows: Array.from({ length: 5_000 }, (_, i) => ({ i, text: `row ${i}` })) };
+    const small = { a: 'b' };
+    expect(canonicalJsonSha256(large)).toBe(sha256(canonicalJson(large)));
+    expect(canonicalJsonSha256(small)).toBe(sha256(canonicalJson(small)));
+    expect(() => canonicalJsonSha256({ rows: large.rows, bad: Number.NaN })).toThrow(/NaN is not JSON/);
+    expect(canonicalJsonSha256(small)).toBe(sha256(canonicalJson(small)));
+    expect(canonicalJsonSha256(large)).toBe(sha256(canonicalJson(large)));
+  });
+});
+
 describe('Sha256List', () => {
   it('is written as the array of its digests in hex, by every writer, and takes only whole digests', () => {
     const digests = Array.from({ length: 2_500 }, (_, i) => sha256(`attempt ${i}`));
