@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   existsSync,
+  lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -173,8 +174,9 @@ async function writeSmall(file: string, text: string): Promise<void> {
  */
 async function removeChannel(channel: string): Promise<void> {
   try {
-    const dirents = readdirSync(channel, { withFileTypes: true });
-    if (dirents.length <= SYNC_CHANNEL_ENTRIES && !dirents.some((dirent) => dirent.isDirectory())) {
+    // A channel the subject replaced with a link would list the link's target: fs.rm removes the link alone.
+    const dirents = lstatSync(channel).isDirectory() ? readdirSync(channel, { withFileTypes: true }) : [];
+    if (dirents.length > 0 && dirents.length <= SYNC_CHANNEL_ENTRIES && !dirents.some((d) => d.isDirectory())) {
       for (const dirent of dirents) unlinkSync(path.join(channel, dirent.name));
       rmdirSync(channel);
       return;

@@ -85,6 +85,8 @@ function removeSmallTree(folder: string): boolean {
   const files: string[] = [];
   const folders: string[] = [folder];
   try {
+    // A sandbox the subject replaced with a link: listing it would list the link's target.
+    if (!lstatSync(folder).isDirectory()) return false;
     for (let at = 0; at < folders.length; at += 1) {
       const dir = folders[at] as string;
       for (const dirent of readdirSync(dir, { withFileTypes: true })) {

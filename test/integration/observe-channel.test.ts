@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { commandSubject, observeAttempt } from '../../src/observe/index.js';
 import { plan } from './observe-support.js';
@@ -28,6 +30,31 @@ describe("a round's channel folder", () => {
     expect(channel).toMatch(/riddle-channel-/);
     expect(existsSync(channel)).toBe(false);
     expect(existsSync('/etc/hostname') || existsSync('/etc/passwd')).toBe(true);
+  });
+
+  test('replaced by a link (by a hostile subject), is removed as a link: its target keeps its files', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'riddle-channel-target-'));
+    try {
+      writeFileSync(path.join(outside, 'keep.txt'), 'keep');
+      const subject = commandSubject({
+        name: 'swap',
+        command: process.execPath,
+        args: [
+          '-e',
+          `const fs = require('fs'); const path = require('path');
+           const channel = path.dirname(process.env.RIDDLE_HISTORY);
+           fs.rmSync(channel, { recursive: true });
+           fs.symlinkSync(${JSON.stringify(outside)}, channel);
+           process.stdout.write(channel);`,
+        ],
+      });
+      const observed = await observeAttempt(plan(subject, 'go'));
+      expect(observed.status).toBe('completed');
+      expect(existsSync(String(observed.observation?.rounds[0]?.reply))).toBe(false);
+      expect(readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   test.each([3, 40])('is removed with %i files the subject left in it', async (count) => {

@@ -98,4 +98,18 @@ describe("a sandbox's removal", () => {
     expect(existsSync(sandbox.path)).toBe(false);
     expect(readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep');
   });
+
+  test('a sandbox replaced by a link (by a hostile subject) is removed as a link: its target keeps its files', async () => {
+    const outside = scratch();
+    writeFileSync(path.join(outside, 'keep.txt'), 'keep');
+    mkdirSync(path.join(outside, 'sub'));
+    writeFileSync(path.join(outside, 'sub', 'keep.txt'), 'keep');
+    const sandbox = await createSandbox(null, 'replaced-check');
+    rmSync(sandbox.path, { recursive: true });
+    symlinkSync(outside, sandbox.path);
+    await sandbox.remove();
+    expect(existsSync(sandbox.path)).toBe(false);
+    expect(readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+    expect(readFileSync(path.join(outside, 'sub', 'keep.txt'), 'utf8')).toBe('keep');
+  });
 });
