@@ -42,6 +42,7 @@ export class LeanAttempts {
   /** Parts that passed DISTINCT_SHARED distinct values: no longer looked up. */
   private readonly unshared = new Set<Part>();
   private readonly texts = new Map<string, string>();
+  private lastStartedAt = '';
   /** Each part's shared value the last attempt kept. */
   private readonly last = new Map<Part, unknown>();
   /** Every shared value (frozen, kept for the trial): what an attempt's lean copy holds in place of its own. */
@@ -67,7 +68,7 @@ export class LeanAttempts {
       verdict: lean.verdict,
       why: this.share('why', lean.why),
       reason: this.text(lean.reason),
-      startedAt: lean.startedAt,
+      startedAt: this.startedAt(lean.startedAt),
       durationMs: lean.durationMs,
       sandbox: lean.sandbox,
       observation: this.share('observation', lean.observation),
@@ -77,6 +78,15 @@ export class LeanAttempts {
       error: this.share('error', lean.error),
       pressure: this.share('pressure', lean.pressure),
     } as AttemptRecord;
+  }
+
+  /**
+   * The start time the attempt before kept, when this one started in the same millisecond (several attempts a
+   * millisecond start so in a trial of quick attempts): one string for them, not one each.
+   */
+  private startedAt(value: string): string {
+    if (value !== this.lastStartedAt) this.lastStartedAt = value;
+    return this.lastStartedAt;
   }
 
   /** One string for equal texts (a reason is built anew by every attempt that gives it). */
