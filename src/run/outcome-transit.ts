@@ -35,9 +35,10 @@ export interface OutcomeInTransit {
 const isZeroRow = (row: CostRow) => row.inputTokens === 0 && row.outputTokens === 0 && row.usd === null;
 
 /**
- * The Outcome as it travels: the two lists left out when its attempts file can give them back exactly, which is when
- * the order run and the cost rows name the same attempts in the same order (they always do for a trial this riddle
- * ran; anything else travels whole).
+ * The Outcome as it travels: its lists of one entry per attempt left out when its attempts file can give them back
+ * exactly, which is when the order run and the cost rows name the same attempts in the same order (they always do for
+ * a trial this riddle ran; anything else travels whole). Each arm's exclusions are left out only when every arm lists
+ * all its attempts without a verdict, as the `exclude` policy does.
  */
 export function outcomeForTransit(outcome: Outcome): OutcomeInTransit {
   const { order } = outcome.execution;
