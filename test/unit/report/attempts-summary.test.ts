@@ -1,11 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { RecordError, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
 import {
   DETAILED_ATTEMPTS,
-  readOutcomeFile,
   renderHtml,
   renderJobSummary,
   renderTerminal,
@@ -15,14 +14,7 @@ import {
 } from '../../../src/report/index.js';
 import { scriptJson } from '../../../src/report/attempts-summary.js';
 import { mapStrings, neutraliseText } from '../../../src/report/safe-text.js';
-
-/** A real run of the example (claims contradicted by receipts, failing samples, many arms), migrated. */
-const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
-const example = (): Outcome[] =>
-  readdirSync(EXAMPLE)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => readOutcomeFile(path.join(EXAMPLE, name)));
+import { exampleOutcomes } from './example-run.js';
 
 /** Each Outcome written as this riddle writes it, then its compact form and its attempts file's summary. */
 async function fromFiles(outcomes: readonly Outcome[]) {
@@ -40,7 +32,7 @@ async function fromFiles(outcomes: readonly Outcome[]) {
 
 describe('attempts summarised for the reports', () => {
   it('render the terminal, HTML and job summary from the attempts file exactly as from the attempts inline', async () => {
-    const outcomes = example();
+    const outcomes = exampleOutcomes();
     expect(outcomes.some((o) => o.attempts.some((a) => a.claims.some((c) => c.status === 'contradicted')))).toBe(true);
     const { compact, summaries } = await fromFiles(outcomes);
     expect(summaries.map((s) => s.count)).toEqual(outcomes.map((o) => o.attempts.length));
@@ -53,7 +45,7 @@ describe('attempts summarised for the reports', () => {
   });
 
   it('keep only what the reports show: one verdict per attempt, capped lists, and rows without detail past the cap', () => {
-    const [outcome] = example().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
+    const [outcome] = exampleOutcomes().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
     if (!outcome) throw new Error('the example has a trial of one arm');
     const [first] = outcome.attempts;
     if (!first) throw new Error('no attempt');
@@ -71,7 +63,7 @@ describe('attempts summarised for the reports', () => {
   });
 
   it('make rows without detail as the detailed ones are made, hostile and long reasons too, read across chunks', async () => {
-    const [outcome] = example().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
+    const [outcome] = exampleOutcomes().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
     const first = outcome?.attempts[0];
     if (!outcome || !first) throw new Error('the example has a trial of one arm');
     const hostile = ['</script><!-- & \u202e\u0007 end', 'x'.repeat(3000), 'plain'];
@@ -97,7 +89,7 @@ describe('attempts summarised for the reports', () => {
   });
 
   it('read a small attempts file without making a megabyte buffer for it', async () => {
-    const [outcome] = example().filter((o) => o.attempts.length > 0);
+    const [outcome] = exampleOutcomes().filter((o) => o.attempts.length > 0);
     if (!outcome) throw new Error('no Outcome with attempts');
     const { dir } = await fromFiles([outcome]);
     const file = path.join(dir, 'trial-0.attempts.jsonl');
@@ -116,7 +108,7 @@ describe('attempts summarised for the reports', () => {
   });
 
   it('name the file and line of an attempts file that is not JSON Lines', async () => {
-    const [outcome] = example();
+    const [outcome] = exampleOutcomes();
     if (!outcome) throw new Error('no Outcome');
     const { dir } = await fromFiles([outcome]);
     const file = path.join(dir, 'trial-0.attempts.jsonl');

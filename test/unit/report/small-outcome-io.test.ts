@@ -1,19 +1,18 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptRecord, Outcome } from '../../../src/model/index.js';
 import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
 import {
-  readOutcomeFile,
   summarizeAttempts,
   summarizeAttemptsFile,
   writeOutcomeFiles,
   writeOutcomeFilesAsync,
   writeRunArtifacts,
   writeRunArtifactsAsync,
-  type RunArtifacts,
 } from '../../../src/report/index.js';
+import { exampleOutcomes, runArtifacts, fileTree } from './example-run.js';
 
 /** Paths given to `node:fs/promises` (each call a round trip through the thread pool), in order. */
 const asyncPaths = vi.hoisted(() => [] as string[]);
@@ -50,42 +49,11 @@ vi.mock('../../../src/report/pretty-json.js', async (importOriginal) => {
   };
 });
 
-const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
-const example = (): Outcome[] =>
-  readdirSync(EXAMPLE)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => readOutcomeFile(path.join(EXAMPLE, name)));
-
 const folder = () => mkdtempSync(path.join(os.tmpdir(), 'riddle-small-outcome-io-'));
-
-const run = (outputDir: string, outcomes: readonly Outcome[]): RunArtifacts => ({
-  outputDir,
-  runId: 'run-1',
-  startedAt: 's',
-  finishedAt: 'f',
-  versions: { riddle: '0', vitest: '4.1.12', node: 'v20' },
-  outcomes,
-  missing: [],
-});
-
-/** Every file under a folder, by relative path, with its content. */
-function tree(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files[path.relative(dir, full)] = readFileSync(full, 'utf8');
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 /** An Outcome of the example with `count` attempts (copies of its first, numbered), its order to match. */
 function withAttempts(count: number): Outcome {
-  const [outcome] = example().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
+  const [outcome] = exampleOutcomes().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
   const first = outcome?.attempts[0];
   if (!outcome || !first) throw new Error('the example has a trial of one arm');
   const attempts: AttemptRecord[] = Array.from({ length: count }, (_, i) => ({ ...first, index: i, sequence: i }));
@@ -100,9 +68,9 @@ beforeEach(() => {
 
 describe('the files of a small trial at the end of the run', () => {
   it('are written and read with no call through the thread pool, as the synchronous writer writes them', async () => {
-    const outcomes = example();
+    const outcomes = exampleOutcomes();
     const reference = folder();
-    writeRunArtifacts(run(reference, outcomes));
+    writeRunArtifacts(runArtifacts(reference, outcomes));
     const index = JSON.parse(readFileSync(path.join(reference, 'runs', 'run-1', 'index.json'), 'utf8'));
     // As the reporter has them: compact Outcomes from the workers, their attempts streamed into a file each.
     const streaming = folder();
@@ -121,8 +89,8 @@ describe('the files of a small trial at the end of the run', () => {
     }
     expect(summaries.map((s) => s.count)).toEqual(outcomes.map((o) => o.attempts.length));
     const dir = folder();
-    await writeRunArtifactsAsync({ ...run(dir, compact), attemptFiles, summaries });
-    expect(tree(dir)).toEqual(tree(reference));
+    await writeRunArtifactsAsync({ ...runArtifacts(dir, compact), attemptFiles, summaries });
+    expect(fileTree(dir)).toEqual(fileTree(reference));
     // The run's own files (index, summary, page) are still written asynchronously; no trial's file is.
     const trialFiles = asyncPaths.filter((p) => p.startsWith(streaming) || p.includes(`${path.sep}outcomes`));
     expect(trialFiles).toEqual([]);
@@ -131,7 +99,7 @@ describe('the files of a small trial at the end of the run', () => {
 
   it('have their compact Outcome written by one JSON.stringify, the text the chunked writer writes', () => {
     const dir = folder();
-    for (const [i, outcome] of example().entries()) {
+    for (const [i, outcome] of exampleOutcomes().entries()) {
       const file = path.join(dir, `trial-${i}.json`);
       writeOutcomeFiles(file, outcome);
       expect(chunked.calls).toBe(0);
@@ -150,7 +118,7 @@ describe('the files of a small trial at the end of the run', () => {
     asyncPaths.length = 0;
     await writeOutcomeFilesAsync(path.join(async, 'trial.json'), large);
     expect(asyncPaths.filter((p) => p.startsWith(async)).length).toBeGreaterThan(0);
-    expect(tree(async)).toEqual(tree(sync));
+    expect(fileTree(async)).toEqual(fileTree(sync));
 
     // A file past the first 64 KiB read: the loop gets turns between chunks, and the summary is the inline one.
     const long = withAttempts(1500);

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Outcome } from '../../../src/model/index.js';
+import { readOutcomeFile, type RunArtifacts } from '../../../src/report/index.js';
+
+/** A real run of the example (claims contradicted by receipts, failing samples, many arms), migrated. */
+const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
+
+/** The example run's Outcomes, read and migrated, in file-name order. */
+export const exampleOutcomes = (): Outcome[] =>
+  readdirSync(EXAMPLE)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => readOutcomeFile(path.join(EXAMPLE, name)));
+
+/** A run's artifacts to write into `outputDir`, with fixed ids, times and versions. */
+export const runArtifacts = (outputDir: string, outcomes: readonly Outcome[]): RunArtifacts => ({
+  outputDir,
+  runId: 'run-1',
+  startedAt: 's',
+  finishedAt: 'f',
+  versions: { riddle: '0', vitest: '4.1.12', node: 'v20' },
+  outcomes,
+  missing: [],
+});
+
+/** Every file under a folder, by relative path, with its content. */
+export function fileTree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files[path.relative(dir, full)] = readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return files;
+}
