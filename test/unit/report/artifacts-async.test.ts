@@ -1,10 +1,9 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../../../src/model/index.js';
-import { summarizeAttemptsFile, writeRunArtifacts, writeRunArtifactsAsync } from '../../../src/report/index.js';
-import { exampleOutcomes, runArtifacts, fileTree } from './example-run.js';
+import { writeRunArtifacts, writeRunArtifactsAsync } from '../../../src/report/index.js';
+import { asStreamed, exampleOutcomes, fileTree, runArtifacts } from './example-run.js';
 
 const folder = () => mkdtempSync(path.join(os.tmpdir(), 'riddle-artifacts-async-'));
 
@@ -23,22 +22,9 @@ describe("the reporter's asynchronous artifact writer", () => {
     const outcomes = exampleOutcomes();
     const reference = folder();
     writeRunArtifacts(runArtifacts(reference, outcomes));
-    const index = JSON.parse(readFileSync(path.join(reference, 'runs', 'run-1', 'index.json'), 'utf8'));
     // As the reporter has them: compact Outcomes from the workers, their attempts in a streaming file each.
     const streaming = folder();
-    const compact: Outcome[] = [];
-    const attemptFiles = new Map<Outcome, string>();
-    const summaries = [];
-    for (const [i, outcome] of outcomes.entries()) {
-      const row = index.trials.find((t: { outcomeId: string }) => t.outcomeId === outcome.id);
-      const lines = path.join(reference, 'runs', 'run-1', row.outcome.replace(/\.json$/, '.attempts.jsonl'));
-      const streamed = path.join(streaming, `${i}.attempts.jsonl`);
-      copyFileSync(lines, streamed);
-      const view: Outcome = { ...outcome, attempts: [], attemptsFile: streamed };
-      compact.push(view);
-      attemptFiles.set(view, streamed);
-      summaries.push(await summarizeAttemptsFile(view, streamed));
-    }
+    const { compact, attemptFiles, summaries } = await asStreamed(outcomes, reference, streaming);
     const dir = folder();
     await writeRunArtifactsAsync({ ...runArtifacts(dir, compact), attemptFiles, summaries });
     expect(readdirSync(streaming)).toEqual([]);

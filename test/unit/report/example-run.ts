@@ -1,7 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Outcome } from '../../../src/model/index.js';
-import { readOutcomeFile, type RunArtifacts } from '../../../src/report/index.js';
+import {
+  readOutcomeFile,
+  summarizeAttemptsFile,
+  type AttemptsSummary,
+  type RunArtifacts,
+} from '../../../src/report/index.js';
 
 /** A real run of the example (claims contradicted by receipts, failing samples, many arms), migrated. */
 const EXAMPLE = path.resolve('fixtures/artifacts/v3/example/outcomes');
@@ -36,4 +41,29 @@ export function fileTree(dir: string): Record<string, string> {
   };
   walk(dir);
   return files;
+}
+
+/**
+ * A run's Outcomes as the reporter has them, from a run `writeRunArtifacts` wrote into `reference`: compact, each one's
+ * attempts in a file of its own under `streaming` (copied from the reference's), with their summaries read from it.
+ */
+export async function asStreamed(
+  outcomes: readonly Outcome[],
+  reference: string,
+  streaming: string,
+): Promise<{ compact: Outcome[]; attemptFiles: Map<Outcome, string>; summaries: AttemptsSummary[] }> {
+  const index = JSON.parse(readFileSync(path.join(reference, 'runs', 'run-1', 'index.json'), 'utf8'));
+  const compact: Outcome[] = [];
+  const attemptFiles = new Map<Outcome, string>();
+  const summaries: AttemptsSummary[] = [];
+  for (const [i, outcome] of outcomes.entries()) {
+    const row = index.trials.find((t: { outcomeId: string }) => t.outcomeId === outcome.id);
+    const streamed = path.join(streaming, `${i}.attempts.jsonl`);
+    copyFileSync(path.join(reference, 'runs', 'run-1', row.outcome.replace(/\.json$/, '.attempts.jsonl')), streamed);
+    const view: Outcome = { ...outcome, attempts: [], attemptsFile: streamed };
+    compact.push(view);
+    attemptFiles.set(view, streamed);
+    summaries.push(await summarizeAttemptsFile(view, streamed));
+  }
+  return { compact, attemptFiles, summaries };
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,7 @@ import {
   writeRunArtifacts,
   writeRunArtifactsAsync,
 } from '../../../src/report/index.js';
-import { exampleOutcomes, runArtifacts, fileTree } from './example-run.js';
+import { asStreamed, exampleOutcomes, fileTree, runArtifacts } from './example-run.js';
 
 /** Paths given to `node:fs/promises` (each call a round trip through the thread pool), in order. */
 const asyncPaths = vi.hoisted(() => [] as string[]);
@@ -71,22 +71,10 @@ describe('the files of a small trial at the end of the run', () => {
     const outcomes = exampleOutcomes();
     const reference = folder();
     writeRunArtifacts(runArtifacts(reference, outcomes));
-    const index = JSON.parse(readFileSync(path.join(reference, 'runs', 'run-1', 'index.json'), 'utf8'));
     // As the reporter has them: compact Outcomes from the workers, their attempts streamed into a file each.
     const streaming = folder();
-    const compact: Outcome[] = [];
-    const attemptFiles = new Map<Outcome, string>();
-    const summaries = [];
     asyncPaths.length = 0;
-    for (const [i, outcome] of outcomes.entries()) {
-      const row = index.trials.find((t: { outcomeId: string }) => t.outcomeId === outcome.id);
-      const streamed = path.join(streaming, `${i}.attempts.jsonl`);
-      copyFileSync(path.join(reference, 'runs', 'run-1', row.outcome.replace(/\.json$/, '.attempts.jsonl')), streamed);
-      const view: Outcome = { ...outcome, attempts: [], attemptsFile: streamed };
-      compact.push(view);
-      attemptFiles.set(view, streamed);
-      summaries.push(await summarizeAttemptsFile(view, streamed));
-    }
+    const { compact, attemptFiles, summaries } = await asStreamed(outcomes, reference, streaming);
     expect(summaries.map((s) => s.count)).toEqual(outcomes.map((o) => o.attempts.length));
     const dir = folder();
     await writeRunArtifactsAsync({ ...runArtifacts(dir, compact), attemptFiles, summaries });
