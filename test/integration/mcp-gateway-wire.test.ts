@@ -9,16 +9,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
-  commandSubject,
   createToolGateway,
   observeAttempt,
   serveToolsOverMcp,
   type CommandSubjectOptions,
-  type IsolationEngine,
   type McpToolServer,
   type ToolDefinition,
 } from '../../src/observe/index.js';
-import { plan } from './observe-support.js';
+import { mcpConfigReader, passThroughIsolation, plan } from './observe-support.js';
 
 // The gateway answers MCP itself through one SDK Server per attempt (not the SDK's HTTP transport and a Server per
 // request): these tests hold it to what that transport answered, and to the attempt's isolation on every path.
@@ -154,21 +152,8 @@ describe("the MCP gateway's wire", () => {
   test("an isolated command subject's MCP config names the Node bridge over the socket, even with the network", async () => {
     // A pass-through engine stands for a container whose loopback is not the host's: the light bridge could not
     // reach the gateway's port from there, the unix socket mounted in is reachable.
-    const passThrough: IsolationEngine = {
-      name: 'pass-through',
-      available: async () => ({ available: true, detail: 'test' }),
-      wrap: (command, args) => ({ command, args: [...args] }),
-    };
-    const readsConfig = 'process.stdout.write(require("node:fs").readFileSync(process.env.RIDDLE_MCP_CONFIG, "utf8"))';
     const named = async (isolation: CommandSubjectOptions['isolation']) => {
-      const subject = commandSubject({
-        name: 'reads-config',
-        command: process.execPath,
-        args: ['-e', readsConfig],
-        stdout: 'json',
-        revision: '1',
-        ...(isolation ? { isolation } : {}),
-      });
+      const subject = mcpConfigReader(isolation);
       const observed = await observeAttempt(
         plan(subject, 'go', { tools: [gatedTool().tool], caseOverrides: { effectClass: 'external' } }),
       );
@@ -176,7 +161,7 @@ describe("the MCP gateway's wire", () => {
       return (observed.observation?.rounds[0]?.reply as { mcpServers: { riddle: { command: string } } }).mcpServers
         .riddle.command;
     };
-    expect(await named({ engine: passThrough, network: 'allow' })).toBe(process.execPath);
+    expect(await named({ engine: passThroughIsolation, network: 'allow' })).toBe(process.execPath);
     if (process.platform === 'linux' && existsSync('/bin/bash')) expect(await named(undefined)).toMatch(/\/bash$/);
   });
 

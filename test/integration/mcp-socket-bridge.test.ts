@@ -4,14 +4,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, test, vi } from 'vitest';
 import * as bridgeModule from '../../src/observe/mcp-bridge.js';
 import {
-  commandSubject,
   createToolGateway,
   type IsolationEngine,
   observeAttempt,
   serveToolsOverMcp,
   type ToolDefinition,
 } from '../../src/observe/index.js';
-import { plan } from './observe-support.js';
+import { mcpConfigReader, passThroughIsolation, plan } from './observe-support.js';
 
 // Counts the Node bridges made (each a folder, a script and a unix socket) while keeping what they do.
 vi.mock('../../src/observe/mcp-bridge.js', async (original) => {
@@ -89,30 +88,16 @@ describe("the Node bridge's folder and socket", () => {
   test.runIf(lightBridge)(
     'are not made for an unisolated command subject (it reaches the gateway over loopback); an isolated one gets them',
     async () => {
-      const passThrough: IsolationEngine = {
-        name: 'pass-through',
-        available: async () => ({ available: true, detail: 'test' }),
-        wrap: (command, args) => ({ command, args: [...args] }),
-      };
-      const readsConfig =
-        'process.stdout.write(require("node:fs").readFileSync(process.env.RIDDLE_MCP_CONFIG, "utf8"))';
       const bridges = async (isolation: IsolationEngine | null) => {
         made.mockClear();
-        const subject = commandSubject({
-          name: 'reads-config',
-          command: process.execPath,
-          args: ['-e', readsConfig],
-          stdout: 'json',
-          revision: '1',
-          ...(isolation ? { isolation: { engine: isolation } } : {}),
-        });
+        const subject = mcpConfigReader(isolation ? { engine: isolation } : undefined);
         const observed = await observeAttempt(plan(subject, 'go', { tools: [echo] }));
         expect(observed.status, observed.error?.message).toBe('completed');
         const config = observed.observation?.rounds[0]?.reply as { mcpServers: { riddle: { command: string } } };
         return { made: made.mock.calls.length, command: config.mcpServers.riddle.command };
       };
       expect(await bridges(null)).toEqual({ made: 0, command: expect.stringMatching(/\/bash$/) });
-      expect(await bridges(passThrough)).toEqual({ made: 1, command: process.execPath });
+      expect(await bridges(passThroughIsolation)).toEqual({ made: 1, command: process.execPath });
     },
   );
 });

@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { CASE_SCHEMA, systemClock, type Case, type JsonValue } from '../../src/model/index.js';
-import type { AttemptPlan, Subject, ToolDefinition } from '../../src/observe/index.js';
+import {
+  commandSubject,
+  type AttemptPlan,
+  type CommandSubjectOptions,
+  type IsolationEngine,
+  type Subject,
+  type ToolDefinition,
+} from '../../src/observe/index.js';
 
 /** Absolute path of a file under the repository. */
 export const repoPath = (relative: string) => new URL(`../../${relative}`, import.meta.url).pathname;
@@ -75,4 +82,23 @@ export async function eventually(check: () => boolean, ms = 3000): Promise<boole
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return check();
+}
+
+/** An isolation engine that runs the command as it is: stands for a container whose loopback is not the host's. */
+export const passThroughIsolation: IsolationEngine = {
+  name: 'pass-through',
+  available: async () => ({ available: true, detail: 'test' }),
+  wrap: (command, args) => ({ command, args: [...args] }),
+};
+
+/** A command subject whose reply is the MCP configuration riddle gave it (the file `RIDDLE_MCP_CONFIG` names). */
+export function mcpConfigReader(isolation?: CommandSubjectOptions['isolation']): Subject {
+  return commandSubject({
+    name: 'reads-config',
+    command: process.execPath,
+    args: ['-e', 'process.stdout.write(require("node:fs").readFileSync(process.env.RIDDLE_MCP_CONFIG, "utf8"))'],
+    stdout: 'json',
+    revision: '1',
+    ...(isolation ? { isolation } : {}),
+  });
 }
