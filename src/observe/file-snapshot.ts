@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, read, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
 import { fingerprint, type FileChange } from '../model/index.js';
 
 /** One file of a snapshot. */
@@ -39,8 +40,6 @@ function textOf(bytes: Buffer, retainBytes: number): string | null {
     return null;
   }
 }
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function linkEntry(target: string): FileEntry {
   return {
