@@ -1,15 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmdirSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +15,7 @@ import {
 import { bubblewrap } from './isolation/bubblewrap.js';
 import type { IsolationEngine } from './isolation/engine.js';
 import { leftovers } from './leftovers.js';
+import { removeSmallTree } from './sandbox.js';
 import { runProcess } from './process-run.js';
 import { readReceiptsFile } from './receipts.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
@@ -168,23 +159,11 @@ async function writeSmall(file: string, text: string): Promise<void> {
 }
 
 /**
- * Remove a round's channel folder: the files in it and the folder, with synchronous calls (listed first: a missing
- * file's failed removal would cost an exception); a folder the subject left a folder or many files in is removed
- * whole, without blocking.
+ * Remove a round's channel folder: riddle's few files and the folder with synchronous calls (removeSmallTree, links
+ * never followed); a folder the subject left many entries in is removed whole, without blocking.
  */
 async function removeChannel(channel: string): Promise<void> {
-  try {
-    // A channel the subject replaced with a link would list the link's target: fs.rm removes the link alone.
-    const dirents = lstatSync(channel).isDirectory() ? readdirSync(channel, { withFileTypes: true }) : [];
-    if (dirents.length > 0 && dirents.length <= SYNC_CHANNEL_ENTRIES && !dirents.some((d) => d.isDirectory())) {
-      for (const dirent of dirents) unlinkSync(path.join(channel, dirent.name));
-      rmdirSync(channel);
-      return;
-    }
-  } catch {
-    // changed meanwhile (a process still writing there): removed whole below
-  }
-  await rm(channel, { recursive: true, force: true });
+  if (!removeSmallTree(channel, SYNC_CHANNEL_ENTRIES)) await rm(channel, { recursive: true, force: true });
 }
 
 /**

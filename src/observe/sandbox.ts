@@ -16,6 +16,7 @@ import {
 import { copyFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
 import { leftovers } from './leftovers.js';
 
 /** A fresh folder an attempt runs in, removed when the attempt is done with it. */
@@ -38,8 +39,6 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 const SYNC_COPY_BYTES = 1024 * 1024;
 /** Entries copied between two turns given to the event loop, so a fixture of many files never holds it long. */
 const ENTRIES_PER_TURN = 256;
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Copy the fixture folder's contents into `into` as `fs.cp(…, { recursive, errorOnExist, force: false,
@@ -78,10 +77,11 @@ const SYNC_REMOVE_ENTRIES = 256;
 
 /**
  * Remove a folder tree of a few entries with synchronous calls (a promise-based removal costs the worker about twice
- * the CPU, every attempt), links removed, never followed. False, with nothing removed, when it holds more; false too
- * when a call fails (a process still writing there, say), whatever was removed by then: `fs.rm` then takes the rest.
+ * the CPU, every attempt), links removed, never followed. False, with nothing removed, when it holds more than
+ * `maxEntries`; false too when a call fails (a process still writing there, say), whatever was removed by then:
+ * `fs.rm` then takes the rest.
  */
-function removeSmallTree(folder: string): boolean {
+export function removeSmallTree(folder: string, maxEntries = SYNC_REMOVE_ENTRIES): boolean {
   const files: string[] = [];
   const folders: string[] = [folder];
   try {
@@ -90,7 +90,7 @@ function removeSmallTree(folder: string): boolean {
     for (let at = 0; at < folders.length; at += 1) {
       const dir = folders[at] as string;
       for (const dirent of readdirSync(dir, { withFileTypes: true })) {
-        if (files.length + folders.length > SYNC_REMOVE_ENTRIES) return false;
+        if (files.length + folders.length > maxEntries) return false;
         (dirent.isDirectory() ? folders : files).push(path.join(dir, dirent.name));
       }
     }
