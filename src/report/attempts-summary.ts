@@ -231,7 +231,7 @@ export async function summarizeAttemptsFile(
       // One line at a time (not the chunk split into all its lines at once): each is done with before the next.
       const text = rest + decoder.write(buffer.subarray(0, bytesRead));
       // A file that filled the first read is read on a megabyte at a time (the decoder has copied what it keeps).
-      if (bytesRead === buffer.length && buffer.length < CHUNK_BYTES) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      if (full && buffer.length < CHUNK_BYTES) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
       let start = 0;
       for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
         take(text.slice(start, end));
