@@ -6,11 +6,13 @@ import {
   MAX_FINDING_ATTEMPTS,
   type AttemptRecord,
   type CapabilityClaim,
+  type ClaimCheck,
   type EvidenceRef,
   type Finding,
   type Outcome,
 } from '../model/index.js';
 import { compositionFailure, compositionFindings } from './findings-compositions.js';
+import { groupProblems, type ProblemGroup } from './problem-groups.js';
 import { suiteRuleFindings } from './suite-rule-findings.js';
 
 /** The parts of an Outcome that decide its health, before coverage, capabilities and findings are filled in. */
@@ -62,6 +64,8 @@ const MAX_ARM_FINDINGS = 3;
 interface Basis {
   about: string;
   attempts?: readonly Pick<AttemptRecord, 'arm' | 'index'>[];
+  /** How many attempts in all, when `attempts` holds only the first of them. */
+  attemptCount?: number;
   evidence?: readonly EvidenceRef[];
   composition?: Finding['composition'];
 }
@@ -78,10 +82,22 @@ export function findingRecord(owner: Finding['owner'], kind: string, message: st
     severity: findingSeverity(kind),
     message,
     attempts: attempts.slice(0, MAX_FINDING_ATTEMPTS).map(({ arm, index }) => ({ arm, index })),
-    attemptCount: attempts.length,
+    attemptCount: basis.attemptCount ?? attempts.length,
     evidence: [...(basis.evidence ?? [])],
   };
 }
+
+/** What the finding gathering the least frequent forms of a kind is about (no message or target is this). */
+const OTHER_PROBLEMS = '\u0000others';
+
+const groupBasis = (group: Pick<ProblemGroup<unknown>, 'about' | 'attempts' | 'attemptCount'>): Basis => ({
+  about: group.about,
+  attempts: group.attempts,
+  attemptCount: group.attemptCount,
+});
+
+const receiptText = (check: ClaimCheck) =>
+  check.receipt ? ` — receipt: ${check.receipt.kind} ${check.receipt.target}: ${check.receipt.detail}` : '';
 
 function routed(outcome: RoutingInput): Finding[] {
   const findings: Finding[] = [];
@@ -102,6 +118,36 @@ function routed(outcome: RoutingInput): Finding[] {
       });
   };
   const { attempts, arms, judgment, records } = outcome;
+  /**
+   * Attempts that ended in an error (or were blocked), a finding per message; past MAX_DISTINCT_PROBLEMS messages, a
+   * finding per form of message (problem-groups), the least frequent forms in one.
+   */
+  const errorFindings = (
+    owner: Finding['owner'],
+    kind: string,
+    noun: string,
+    failed: readonly AttemptRecord[],
+    said: (attempt: AttemptRecord) => string,
+  ) => {
+    const { groups, others } = groupProblems(failed, (attempt) => ({
+      fixed: null,
+      text: attempt.error?.message ?? '',
+      attempt,
+    }));
+    for (const group of groups) {
+      const alike = group.texts - 1;
+      const more =
+        alike > 0 ? ` (and ${alike} other message${alike === 1 ? '' : 's'} alike but for numbers or ids)` : '';
+      add(owner, kind, `${noun} in ${times(group.attemptCount)}: ${said(group.first)}${more}`, groupBasis(group));
+    }
+    if (others)
+      add(
+        owner,
+        kind,
+        `${noun} in ${others.attemptCount} more attempt${others.attemptCount === 1 ? '' : 's'}, with ${others.texts} other messages; the first: ${said(others.first)}`,
+        groupBasis({ ...others, about: OTHER_PROBLEMS }),
+      );
+  };
   const ofArm = (arm: string) => attempts.filter((a) => a.arm === arm);
   const withAttempt = <T>(pick: (a: AttemptRecord) => readonly T[]) =>
     attempts.flatMap((attempt) => pick(attempt).map((item) => ({ attempt, item })));
@@ -124,36 +170,44 @@ function routed(outcome: RoutingInput): Finding[] {
     'FAIL, PARTIAL or CONTRADICTED',
   );
   const contradicted = withAttempt((a) => a.claims.filter((c) => c.status === 'contradicted'));
-  for (const { key, first, all } of tally(
-    contradicted,
-    ({ item }) => `${item.claim.action}\u0000${item.claim.target}`,
-  )) {
-    const { item } = first;
-    const receipt = item.receipt
-      ? ` — receipt: ${item.receipt.kind} ${item.receipt.target}: ${item.receipt.detail}`
-      : '';
-    // Claims are grouped by what they claim: say how many attempts made one, and that other words said it too.
-    const made = [...new Set(all.map((c) => c.attempt))];
-    const others = new Set(all.map((c) => c.item.claim.text)).size - 1;
+  // Claims are grouped by what they claim: say how many attempts made one, and that other words said it too.
+  const claimed = groupProblems(contradicted, ({ attempt, item }) => ({
+    fixed: item.claim.action,
+    text: item.claim.target,
+    attempt,
+    wording: item.claim.text,
+  }));
+  for (const group of claimed.groups) {
+    const { item } = group.first;
+    const others = group.wordings - 1;
     const worded = others > 0 ? ` (and ${others} other wording${others === 1 ? '' : 's'} of it)` : '';
+    const targets = group.texts > 1 ? ` on ${group.texts} targets alike but for numbers or ids` : '';
     add(
       'subject',
       'contradicted-claim',
-      `claimed "${item.claim.text}"${worded} in ${times(made.length)}, contradicted: ${item.note}${receipt}`,
-      { about: key, attempts: made, evidence: item.receipt ? [item.receipt] : [] },
+      `claimed "${item.claim.text}"${worded} in ${times(group.attemptCount)}${targets}, contradicted: ${item.note}${receiptText(item)}`,
+      { ...groupBasis(group), evidence: item.receipt ? [item.receipt] : [] },
     );
   }
-  for (const { key, count, first, all } of tally(
-    attempts.filter((a) => a.status === 'subject_error' && !compositionFailure(outcome, a)),
-    (a) => a.error?.message ?? '',
-  )) {
+  if (claimed.others) {
+    const { first, texts } = claimed.others;
     add(
       'subject',
-      'subject-error',
-      `subject error in ${times(count)}: ${first.error?.where ?? 'subject'}: ${first.error?.message ?? ''}`,
-      { about: key, attempts: all },
+      'contradicted-claim',
+      `claims on ${texts} other targets contradicted in ${times(claimed.others.attemptCount)}; the first: claimed "${first.item.claim.text}", contradicted: ${first.item.note}${receiptText(first.item)}`,
+      {
+        ...groupBasis({ ...claimed.others, about: OTHER_PROBLEMS }),
+        evidence: first.item.receipt ? [first.item.receipt] : [],
+      },
     );
   }
+  errorFindings(
+    'subject',
+    'subject-error',
+    'subject error',
+    attempts.filter((a) => a.status === 'subject_error' && !compositionFailure(outcome, a)),
+    (a) => `${a.error?.where ?? 'subject'}: ${a.error?.message ?? ''}`,
+  );
   if (judgment.matchedControl?.overRefusal) {
     add(
       'subject',
@@ -173,17 +227,13 @@ function routed(outcome: RoutingInput): Finding[] {
   findings.push(...compositionFindings(outcome));
 
   // harness: what the trial's setup failed to do or to observe
-  for (const { key, count, first, all } of tally(
+  errorFindings(
+    'harness',
+    'harness-error',
+    'harness error',
     attempts.filter((a) => a.status === 'harness_error'),
-    (a) => a.error?.message ?? '',
-  )) {
-    add(
-      'harness',
-      'harness-error',
-      `harness error in ${times(count)}: ${first.error?.where ?? 'harness'}: ${first.error?.message ?? ''}`,
-      { about: key, attempts: all },
-    );
-  }
+    (a) => `${a.error?.where ?? 'harness'}: ${a.error?.message ?? ''}`,
+  );
   if (judgment.incomplete) add('harness', 'incomplete', judgment.reason, { about: 'incomplete' });
   const unsettled = arms.filter((a) => !ruled && a.verdict === 'UNKNOWN' && a.decision.toSettle !== null);
   const tooFew = unsettled.map((arm) => {
@@ -263,15 +313,13 @@ function routed(outcome: RoutingInput): Finding[] {
   // environment: where the trial ran
   if (judgment.blocked !== null) add('environment', 'blocked', judgment.blocked, { about: 'blocked' });
   else {
-    for (const { key, count, first, all } of tally(
+    errorFindings(
+      'environment',
+      'blocked',
+      'blocked',
       attempts.filter((a) => a.status === 'blocked'),
-      (a) => a.error?.message ?? '',
-    )) {
-      add('environment', 'blocked', `blocked in ${times(count)}: ${first.error?.message ?? first.reason}`, {
-        about: key,
-        attempts: all,
-      });
-    }
+      (a) => a.error?.message ?? a.reason,
+    );
   }
   for (const dependency of records.environment.dependencies.filter((d) => !d.available)) {
     add(

@@ -389,6 +389,76 @@ describe('capabilitiesAndFindings', () => {
   });
 });
 
+describe('findings of distinct messages', () => {
+  const erring = (index: number, message: string, status: 'subject_error' | 'harness_error' = 'subject_error') =>
+    attempt('case', index, 'UNKNOWN', { status, error: { where: 'subject', message } });
+  const routedFrom = (attempts: AttemptRecord[]) =>
+    capabilitiesAndFindings(outcome(attempts, [arm('case', 'case', 'UNKNOWN')], judgment('UNKNOWN'))).findings;
+
+  it('gives each of a few messages its finding, word for word, with the id its message gives', () => {
+    const findings = routedFrom([erring(0, 'HTTP 500'), erring(1, 'HTTP 404'), erring(2, 'HTTP 500')]);
+    expect(findings.filter((f) => f.kind === 'subject-error').map((f) => [f.message, f.attemptCount, f.id])).toEqual([
+      ['subject error in 2 attempts: subject: HTTP 500', 2, findingId('subject', null, 'subject-error', 'HTTP 500')],
+      ['subject error in 1 attempt: subject: HTTP 404', 1, findingId('subject', null, 'subject-error', 'HTTP 404')],
+    ]);
+  });
+
+  it('gives a subject whose every error names its request one finding, with the same id in the next run', () => {
+    const run = (from: number) =>
+      routedFrom(Array.from({ length: 2000 }, (_, i) => erring(i, `upstream failed on request ${from + i}`)));
+    const first = run(1).filter((f) => f.kind === 'subject-error');
+    expect(first.map((f) => [f.message, f.attemptCount, f.attempts.length])).toEqual([
+      [
+        'subject error in 2000 attempts: subject: upstream failed on request 1 (and 1999 other messages alike but for numbers or ids)',
+        2000,
+        25,
+      ],
+    ]);
+    expect(run(90_001).find((f) => f.kind === 'subject-error')?.id).toBe(first[0]?.id);
+  });
+
+  it('keeps the findings of many unlike messages bounded, the least frequent gathered with every attempt counted', () => {
+    // 40 harness errors without numbers, each in its own attempt but the first, which two attempts share.
+    const messages = Array.from(
+      { length: 40 },
+      (_, k) => `cannot prepare ${'abcdefghijklmnopqrstuvwxyz'.slice(0, 1 + (k % 26))}${k >= 26 ? '!' : ''}`,
+    );
+    const attempts = [
+      erring(0, messages[0] as string, 'harness_error'),
+      ...messages.map((m, i) => erring(i + 1, m, 'harness_error')),
+    ];
+    const errors = routedFrom(attempts).filter((f) => f.kind === 'harness-error');
+    expect(errors).toHaveLength(10);
+    expect(errors[0]?.message).toBe(`harness error in 2 attempts: subject: ${messages[0]}`);
+    const gathered = errors[9];
+    expect(gathered?.message).toBe(
+      `harness error in 31 more attempts, with 31 other messages; the first: subject: ${messages[9]}`,
+    );
+    expect(errors.reduce((sum, f) => sum + f.attemptCount, 0)).toBe(attempts.length);
+    expect(new Set(errors.map((f) => f.id)).size).toBe(10);
+  });
+
+  it('groups contradicted claims on targets alike but for their numbers, past a few targets', () => {
+    const lie = (target: string): ClaimCheck => ({
+      claim: { action: 'created', target, text: `Created ${target}`, round: 1, source: 'structured', extractor: null },
+      status: 'contradicted',
+      receipt: null,
+      note: `no file ${target} was written`,
+    });
+    const findings = routedFrom(
+      Array.from({ length: 300 }, (_, i) =>
+        attempt('case', i, 'CONTRADICTED', { claims: [lie(`tickets/T-${i}.json`)] }),
+      ),
+    ).filter((f) => f.kind === 'contradicted-claim');
+    expect(findings.map((f) => [f.message, f.attemptCount])).toEqual([
+      [
+        'claimed "Created tickets/T-0.json" (and 299 other wordings of it) in 300 attempts on 300 targets alike but for numbers or ids, contradicted: no file tickets/T-0.json was written',
+        300,
+      ],
+    ]);
+  });
+});
+
 describe('coverageTable', () => {
   it('counts per criterion the attempts it was covered in and lists the uncovered ones, bound to the rubric and subject revision', () => {
     const attempts = [
