@@ -1,5 +1,6 @@
 import { FindingOwner, type CapabilityClaim, type Finding, type Outcome } from '../model/index.js';
 import { findingRecord } from './findings-routing.js';
+import { groupProblems } from './problem-groups.js';
 
 /** Writes outside the workspace named in the finding's message at most; the rest are counted. */
 const MAX_NAMED_WRITES = 5;
@@ -20,6 +21,45 @@ function attemptOf(key: string): { arm: string; index: number } | null {
   return at > 0 && Number.isInteger(index) && index >= 0 ? { arm: key.slice(0, at), index } : null;
 }
 
+/** What the finding gathering the least frequent forms of stray error is about (never an error's text). */
+const OTHER_STRAY_ERRORS = '\u0000others';
+
+/**
+ * A finding per distinct stray error, counted when it repeats; past MAX_DISTINCT_PROBLEMS messages, a finding per form
+ * of message and the least frequent forms in one (problem-groups): a subject whose background work failed once per
+ * attempt, each error naming its request, made one finding per error (100,000 at 100,000 attempts). Every error stays
+ * in `execution.strayErrors`.
+ */
+function strayErrorFindings(strayErrors: readonly string[]): Finding[] {
+  const where = 'while this trial ran (not tied to one attempt)';
+  // No attempt owns these errors: each is its own occurrence (a reference of its own), so a group's `attemptCount`
+  // counts its errors; the attempts themselves are not used.
+  const { groups, others } = groupProblems(strayErrors, (error) => ({
+    fixed: null,
+    text: error,
+    attempt: { arm: '', index: 0 },
+  }));
+  const findings = groups.map((group) => {
+    const alike = group.texts - 1;
+    const count = group.attemptCount;
+    const message =
+      count === 1
+        ? `${group.first}, ${where}`
+        : `${group.first}, ${count} times ${where}${alike > 0 ? ` (in ${group.texts} messages alike but for numbers or ids)` : ''}`;
+    return findingRecord('harness', 'stray-error', message, { about: group.about });
+  });
+  if (others)
+    findings.push(
+      findingRecord(
+        'harness',
+        'stray-error',
+        `${others.attemptCount} more error${others.attemptCount === 1 ? '' : 's'} raised outside the awaited call ${where}, in ${others.texts} other messages; the first: ${others.first}`,
+        { about: OTHER_STRAY_ERRORS },
+      ),
+    );
+  return findings;
+}
+
 /**
  * Findings about how the trial ran rather than what its attempts showed: errors raised outside any attempt's awaited
  * call that could not be tied to one (the harness's: it could not account for them), and writes outside the
@@ -27,11 +67,7 @@ function attemptOf(key: string): { arm: string; index: number } | null {
  * workspace, and without isolation riddle cannot tell the subject's writes from another process's).
  */
 export function executionFindings(execution: Execution): Finding[] {
-  const findings = execution.strayErrors.map((error) =>
-    findingRecord('harness', 'stray-error', `${error}, while this trial ran (not tied to one attempt)`, {
-      about: error,
-    }),
-  );
+  const findings = strayErrorFindings(execution.strayErrors);
   const outside = execution.outsideWrites;
   const total = outside ? outside.changes.length + outside.unlisted : 0;
   if (outside && total > 0) {

@@ -68,7 +68,10 @@ export class StrayErrors {
   }
 
   record(attempt: string, message: string): void {
-    this.byAttempt.set(attempt, [...(this.byAttempt.get(attempt) ?? []), message]);
+    // Added in place: copying the list for each error grew with the square of an attempt's errors.
+    const errors = this.byAttempt.get(attempt);
+    if (errors === undefined) this.byAttempt.set(attempt, [message]);
+    else errors.push(message);
   }
 
   /** Whether any error was attributed to an attempt so far. */
