@@ -124,7 +124,9 @@ export function trialReasonText(
   if (why.kind === 'blocked') return `blocked: ${why.blocked}`;
   if (why.kind === 'incomplete')
     return `incomplete: ${why.notRun} declared attempt(s) never ran, so no verdict can stand`;
-  const deciding = why.deciding.flatMap((id) => arms.filter((a) => a.arm === id));
+  // Looked up by id: filtering every arm for each deciding one grew with the square of a data-driven suite's rows.
+  const byId = new Map(arms.map((arm) => [arm.arm, arm]));
+  const deciding = why.deciding.flatMap((id) => byId.get(id) ?? []);
   const parts = deciding.slice(0, MAX_REASONS).map((a) => `${a.role} "${a.arm}" ${a.verdict}: ${armReasonText(a.why)}`);
   if (deciding.length > MAX_REASONS) parts.push(`and ${deciding.length - MAX_REASONS} more ${why.verdict} arms`);
   const matched = judgment.matchedControl;

@@ -25,7 +25,7 @@ import { sealedTexts } from './sealing.js';
 import { scheduleAttempts, type AttemptSlot } from './schedule.js';
 import { describeRule, stoppingRuleFor } from './stopping.js';
 import { decideTrial } from './decide.js';
-import { trialProgress } from './progress.js';
+import { TrialProgressSnapshots } from './progress.js';
 import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
 import { defaultOutsideRoots, OutsideWatch, outsideWindow } from '../observe/outside-writes.js';
@@ -116,7 +116,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     : null;
 
   /** The Case an arm runs: a sealed arm's as it runs (the suite pins it by fingerprint only). */
-  const caseOf = (arm: string): Case | undefined => plan.sealed[arm] ?? suite.arms.find((a) => a.id === arm)?.case;
+  const declaredCases = new Map(suite.arms.map((arm) => [arm.id, arm.case]));
+  const caseOf = (arm: string): Case | undefined => plan.sealed[arm] ?? declaredCases.get(arm);
   const noteSkipped = (slot: AttemptSlot, reason: string) => {
     const entry = notRun.get(slot.arm) ?? { count: 0, reason };
     notRun.set(slot.arm, { count: entry.count + 1, reason: entry.reason });
@@ -177,6 +178,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       : null;
   const stream = plan.holdout && !plan.holdout.revealed ? null : (services.attempts ?? null);
   const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();
+  let progress: TrialProgressSnapshots | undefined;
   let next = 0;
   const worker = async () => {
     while (next < schedule.length) {
@@ -254,7 +256,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       arm.records.push(stream ? stream.add(record) : record);
       arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;
       considerStopping(slot.arm);
-      services.onProgress?.(trialProgress(suite, describeRule(rule), state));
+      if (services.onProgress) {
+        progress ??= new TrialProgressSnapshots(suite, describeRule(rule), state);
+        services.onProgress(progress.after(slot.arm, arm));
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
