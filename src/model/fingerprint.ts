@@ -267,21 +267,23 @@ function writePair(
   writing.text += '{';
   let firstWhole = true;
   let firstKept = true;
-  for (const key of orderedKeys(value)) {
+  const keys = orderedKeys(value);
+  for (let k = 0; k < keys.length; k += 1) {
+    const key = keys[k] as string;
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    const name = quotedKey(key);
-    if (writing.omitKey(key)) {
+    const name = memberName(key);
+    if (omits(key, name, writing.omitKey)) {
       writing.cuts.push(writing.text.length);
-      writing.text += (firstWhole ? name : `,${name}`) + json(member, undefined);
+      writing.text += (firstWhole ? name.quoted : name.afterComma) + json(member, undefined);
       writing.cuts.push(writing.text.length);
       firstWhole = false;
       continue;
     }
-    if (firstWhole) writing.text += name;
+    if (firstWhole) writing.text += name.quoted;
     else {
       if (firstKept) writing.cuts.push(writing.text.length, writing.text.length + 1);
-      writing.text += `,${name}`;
+      writing.text += name.afterComma;
     }
     firstWhole = false;
     firstKept = false;
@@ -298,22 +300,48 @@ function writePair(
 }
 
 /**
- * A member name as written: its JSON string and the colon. Records use a few dozen names over and over, so each is
- * quoted once and kept (names longer than a record's own, e.g. keys of a subject's data, are quoted every time).
+ * A member name as written: its JSON string and the colon, alone and after a comma, with what the last `omitKey` asked
+ * of it said. Records use a few dozen names over and over, so each is quoted once and kept (names longer than a
+ * record's own, e.g. keys of a subject's data, are quoted every time).
  */
-function quotedKey(key: string): string {
+interface MemberName {
+  readonly quoted: string;
+  readonly afterComma: string;
+  /** The `omitKey` last asked about this name, and its answer (an `omitKey` answers by the name alone). */
+  omitKey: ((key: string) => boolean) | undefined;
+  omitted: boolean;
+}
+
+function memberName(key: string): MemberName {
   let name = QUOTED.get(key);
   if (name === undefined) {
-    name = `${JSON.stringify(key)}:`;
+    const quoted = `${JSON.stringify(key)}:`;
+    name = { quoted, afterComma: `,${quoted}`, omitKey: undefined, omitted: false };
     if (key.length <= 40 && QUOTED.size < 4096) QUOTED.set(key, name);
   }
   return name;
 }
-const QUOTED = new Map<string, string>();
+const QUOTED = new Map<string, MemberName>();
+
+/** Whether `omitKey` leaves the member out, asked once per name and `omitKey` in a row (trials use one `omitKey`). */
+function omits(key: string, name: MemberName, omitKey: (key: string) => boolean): boolean {
+  if (name.omitKey !== omitKey) {
+    name.omitted = omitKey(key);
+    name.omitKey = omitKey;
+  }
+  return name.omitted;
+}
+
+/** A member name's JSON string and colon. */
+const quotedKey = (key: string): string => memberName(key).quoted;
 
 /** An array index as an object key (a canonical integer below 2^32 − 1): objects list these first, ascending. */
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
-const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967295;
+const isIndexKey = (key: string) => {
+  // Most names start with a letter: a digit is looked for before the pattern is.
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && INDEX_KEY.test(key) && Number(key) < 4294967295;
+};
 
 /**
  * An object's keys in canonical order. `Object.keys` already lists array-index keys first, in ascending numeric
@@ -340,7 +368,8 @@ function inOrder(keys: readonly string[]): boolean {
 function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      // Between quotes as it is when nothing in it needs escaping (as most record texts), as JSON.stringify writes it.
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
     case 'number':
       if (!Number.isFinite(value))
         throw new TypeError(`canonicalJson: ${value} is not JSON; record non-finite numbers as null or a string`);
@@ -365,11 +394,14 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
       }
       let out = '{';
       let first = true;
-      for (const key of orderedKeys(value)) {
+      const keys = orderedKeys(value);
+      for (let k = 0; k < keys.length; k += 1) {
+        const key = keys[k] as string;
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-        if (omitKey?.(key)) continue;
-        out += (first ? quotedKey(key) : `,${quotedKey(key)}`) + json(member, omitKey);
+        const name = memberName(key);
+        if (omitKey !== undefined && omits(key, name, omitKey)) continue;
+        out += (first ? name.quoted : name.afterComma) + json(member, omitKey);
         first = false;
       }
       return `${out}}`;

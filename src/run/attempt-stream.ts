@@ -137,9 +137,8 @@ export class AttemptStream {
     }
     const lean = this.lean.of(record);
     const { json, digest } = attemptLine(record, (key, member) => this.sharedMember(record, lean, key, member));
-    const text = `${json}\n`;
-    const bytes = Buffer.byteLength(text);
-    writeSync(this.fd, text);
+    // writeSync gives the bytes it wrote: the line's UTF-8 length without a second pass over it (Buffer.byteLength).
+    const bytes = writeSync(this.fd, `${json}\n`);
     if (this.lines.count > 0 && this.lines.sequence(this.lines.count - 1) > record.sequence) this.inOrder = false;
     this.lines.add(record, this.offset, bytes, digest);
     this.offset += bytes;

@@ -67,6 +67,50 @@ describe('canonicalJsonPair', () => {
     expect(canonicalJson({ b: 1, a: { d: 3, c: 2 } })).toBe('{"a":{"c":2,"d":3},"b":1}');
   });
 
+  it('writes every string and name as JSON.stringify does, and asks each omitKey of its own, alternating', () => {
+    // Strings written between quotes as they are must be exactly those JSON.stringify leaves alone.
+    const texts = [
+      'plain',
+      '',
+      'é',
+      '😀',
+      '\ud800',
+      'a\udfffb',
+      '"',
+      '\\',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u2028',
+      'tab\t',
+      '</x>',
+    ];
+    const names = [...texts, '1a', '9', '0x', '07', '10'];
+    const sorted = (value: unknown): unknown =>
+      typeof value === 'object' && value !== null
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+    for (let i = 0; i < names.length; i += 1) {
+      const value: Record<string, unknown> = {};
+      for (let k = 0; k < texts.length; k += 1) value[names[(i + k) % names.length] as string] = texts[k];
+      expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)));
+      expect(canonicalJsonPair(value, omitTimes)[0]).toBe(JSON.stringify(sorted(value)));
+    }
+    // Two omitKey functions in turn over the same names: each answer is its own function's, never the other's.
+    const omitA = (key: string) => key === 'a';
+    const omitB = (key: string) => key === 'b';
+    const value = { a: 1, b: 2, c: { a: 3, b: 4 } };
+    for (let round = 0; round < 3; round += 1) {
+      expect(canonicalJson(value, omitA)).toBe('{"b":2,"c":{"b":4}}');
+      expect(canonicalJsonPair(value, omitB)).toEqual([canonicalJson(value), '{"a":1,"c":{"a":3}}']);
+      expect(canonicalJsonSha256(value, omitA)).toBe(sha256('{"b":2,"c":{"b":4}}'));
+    }
+  });
+
   it("gives an attempt's line and the digest its Outcome id takes", () => {
     const record = attempt('case', 3, 'PASS', { durationMs: 17, startedAt: '2026-11-30T00:00:00.000Z' });
     const { json, digest } = attemptLine(record);

@@ -195,6 +195,27 @@ describe('AttemptStream.finish', () => {
     expect(finished && digestTexts(finished.digests)).toEqual(filed.map(attemptDigest));
   });
 
+  it('keeps the place of lines whose text takes more bytes than characters, when put in order', () => {
+    const file = streamFile();
+    const stream = new AttemptStream(file);
+    // Two-, three- and four-byte characters: a line's place counted in UTF-16 units would cut its neighbours.
+    const reasons = ['é', '€ and €', '😀', 'plain'];
+    const records = [3, 1, 0, 2].map((i) => ({
+      ...attempt('case', i, 'PASS'),
+      sequence: i,
+      reason: `${reasons[i]} `.repeat(i + 1),
+    }));
+    for (const record of records) stream.add(record);
+    stream.finish();
+    const filed = lines(file);
+    expect(filed.map((a) => [a.sequence, a.reason])).toEqual(
+      [0, 1, 2, 3].map((i) => [i, `${reasons[i]} `.repeat(i + 1)]),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(
+      `${[0, 1, 2, 3].map((i) => canonicalJson(records.find((r) => r.sequence === i))).join('\n')}\n`,
+    );
+  });
+
   it('writes nothing for a trial that ran no attempt, and never appends to a file already there', () => {
     const file = streamFile();
     expect(new AttemptStream(file).finish()).toBeNull();
