@@ -52,6 +52,9 @@ function readSignal(this: { [ABORT]: AttemptAbort }): AbortSignal {
   return this[ABORT].signal;
 }
 
+/** The `signal` accessor every context gets. */
+const SIGNAL: PropertyDescriptor = { get: readSignal, enumerable: true, configurable: true };
+
 /**
  * `members` with a `signal` member that makes the attempt's signal when first read. An own, enumerable accessor, so
  * a context spread into another (`{ ...context }`) still carries the signal; defined with one shared getter, because
@@ -62,7 +65,9 @@ export function withAttemptSignal<T extends object>(
   members: T,
   abort: AttemptAbort,
 ): T & { readonly signal: AbortSignal } {
-  Object.defineProperty(members, ABORT, { value: abort });
-  Object.defineProperty(members, 'signal', { get: readSignal, enumerable: true, configurable: true });
+  // The abort by assignment (a symbol member, out of Object.keys and JSON) and the accessor by one shared descriptor:
+  // Object.defineProperty is a call into the runtime, twice an attempt for each context.
+  (members as T & { [ABORT]: AttemptAbort })[ABORT] = abort;
+  Object.defineProperty(members, 'signal', SIGNAL);
   return members as T & { readonly signal: AbortSignal };
 }

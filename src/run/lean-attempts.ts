@@ -139,10 +139,14 @@ function sameData(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys)
+  // Members counted with for…in, not listed with Object.keys: no array made for either object (plain data inherits
+  // no enumerable member, so for…in lists only their own).
+  let members = 0;
+  for (const key in a) {
     if (!Object.hasOwn(b, key) || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
       return false;
-  return true;
+    members += 1;
+  }
+  for (const _ in b) members -= 1;
+  return members === 0;
 }

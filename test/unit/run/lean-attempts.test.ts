@@ -62,6 +62,24 @@ describe('lean attempts with alike parts shared', () => {
     expect(again.criteria).toBe(first.criteria);
   });
 
+  it("tell a part apart from the last attempt's by its members: one more, one fewer, or another in its place", () => {
+    const lean = new LeanAttempts();
+    const base = attempt('case', 0, 'PASS', { error: { where: 'subject', message: 'm' } });
+    const first = lean.of(base);
+    const variants: unknown[] = [
+      { where: 'subject', message: 'm', extra: null },
+      { where: 'subject' },
+      { where: 'subject', note: 'm' },
+      ['subject', 'm'],
+    ];
+    for (const [i, error] of variants.entries()) {
+      const kept = lean.of({ ...base, index: i + 1, error } as AttemptRecord);
+      expect(kept.error).not.toBe(first.error);
+      expect(kept.error).toEqual(error);
+    }
+    expect(lean.of({ ...base, index: 9, error: { where: 'subject', message: 'm' } }).error).toBe(first.error);
+  });
+
   it('stop sharing a part past DISTINCT_SHARED distinct values, still equal in value', () => {
     const lean = new LeanAttempts();
     const records = Array.from({ length: DISTINCT_SHARED + 3 }, (_, i) =>
