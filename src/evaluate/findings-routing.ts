@@ -7,6 +7,7 @@ import {
   type AttemptRecord,
   type CapabilityClaim,
   type ClaimCheck,
+  type CriterionResult,
   type EvidenceRef,
   type Finding,
   type Outcome,
@@ -21,16 +22,22 @@ export type RoutingInput = Pick<
   'pinned' | 'records' | 'attempts' | 'arms' | 'judgment' | 'suiteRule' | 'compositions'
 >;
 
-/** Groups items by key, keeping every member, in first-seen order. */
-function tally<T>(items: readonly T[], key: (item: T) => string): { key: string; count: number; first: T; all: T[] }[] {
-  const groups = new Map<string, { key: string; count: number; first: T; all: T[] }>();
+/**
+ * Groups items by key, in first-seen order: each group's count, its first item, and its first MAX_FINDING_ATTEMPTS
+ * items (what a finding references; a trial of 100,000 attempts would otherwise list them all).
+ */
+function tally<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+): { key: string; count: number; first: T; kept: T[] }[] {
+  const groups = new Map<string, { key: string; count: number; first: T; kept: T[] }>();
   for (const item of items) {
     const k = key(item);
     const group = groups.get(k);
     if (group) {
       group.count++;
-      group.all.push(item);
-    } else groups.set(k, { key: k, count: 1, first: item, all: [item] });
+      if (group.kept.length < MAX_FINDING_ATTEMPTS) group.kept.push(item);
+    } else groups.set(k, { key: k, count: 1, first: item, kept: [item] });
   }
   return [...groups.values()];
 }
@@ -149,8 +156,18 @@ function routed(outcome: RoutingInput): Finding[] {
       );
   };
   const ofArm = (arm: string) => attempts.filter((a) => a.arm === arm);
-  const withAttempt = <T>(pick: (a: AttemptRecord) => readonly T[]) =>
-    attempts.flatMap((attempt) => pick(attempt).map((item) => ({ attempt, item })));
+  /** The items of each attempt that `keep` keeps, each with its attempt, in the order run (nothing made for the rest). */
+  const withAttempt = <T>(itemsOf: (a: AttemptRecord) => readonly T[], keep: (item: T) => boolean) => {
+    const kept: { attempt: AttemptRecord; item: T }[] = [];
+    for (const attempt of attempts) for (const item of itemsOf(attempt)) if (keep(item)) kept.push({ attempt, item });
+    return kept;
+  };
+  /** A group of items with their attempts, as a finding rests on it: its first attempts referenced, all counted. */
+  const tallied = (key: string, count: number, kept: readonly { attempt: AttemptRecord }[]): Basis => ({
+    about: key,
+    attempts: kept.map((r) => r.attempt),
+    attemptCount: count,
+  });
 
   // subject: what it did. A suite decided by its rule reports its checks, not its rows' verdicts (suite-rule-findings).
   const ruled = outcome.suiteRule !== null;
@@ -169,7 +186,10 @@ function routed(outcome: RoutingInput): Finding[] {
     })),
     'FAIL, PARTIAL or CONTRADICTED',
   );
-  const contradicted = withAttempt((a) => a.claims.filter((c) => c.status === 'contradicted'));
+  const contradicted = withAttempt(
+    (a) => a.claims,
+    (c) => c.status === 'contradicted',
+  );
   // Claims are grouped by what they claim: say how many attempts made one, and that other words said it too.
   const claimed = groupProblems(contradicted, ({ attempt, item }) => ({
     fixed: item.claim.action,
@@ -251,53 +271,62 @@ function routed(outcome: RoutingInput): Finding[] {
     };
   });
   perArm('harness', 'too-few-attempts', tooFew, 'UNKNOWN for too few attempts');
-  const results = withAttempt((a) => a.criteria);
-  for (const { key, count, first, all } of tally(
-    results.filter(({ item }) => item.uncovered === 'no-evidence'),
+  const criteria = (keep: (result: CriterionResult) => boolean) => withAttempt((a) => a.criteria, keep);
+  for (const { key, count, first, kept } of tally(
+    criteria((result) => result.uncovered === 'no-evidence'),
     ({ item }) => item.criterion,
   )) {
     add(
       'harness',
       'missing-evidence',
       `${first.item.criterion} had no evidence either way in ${times(count)}: ${first.item.reason}`,
-      { about: key, attempts: all.map((r) => r.attempt) },
+      tallied(key, count, kept),
     );
   }
 
   // evaluator: what judging could not settle
-  const errors = withAttempt((a) => a.findings.filter((f) => f.result === 'error'));
-  for (const { key, count, first, all } of tally(errors, ({ item }) => `${item.evaluator}\u0000${item.criterion}`)) {
+  const errors = withAttempt(
+    (a) => a.findings,
+    (f) => f.result === 'error',
+  );
+  for (const { key, count, first, kept } of tally(errors, ({ item }) => `${item.evaluator}\u0000${item.criterion}`)) {
     add(
       'evaluator',
       'evaluator-error',
       `${first.item.evaluator} could not judge ${first.item.criterion} in ${times(count)}: ${first.item.note}`,
-      { about: key, attempts: all.map((r) => r.attempt) },
+      tallied(key, count, kept),
     );
   }
-  for (const { key, count, first, all } of tally(
-    results.filter(({ item }) => item.result === 'disputed'),
+  for (const { key, count, first, kept } of tally(
+    criteria((result) => result.result === 'disputed'),
     ({ item }) => item.criterion,
   )) {
-    add('evaluator', 'disputed', `${first.item.criterion} disputed in ${times(count)}: ${first.item.reason}`, {
-      about: key,
-      attempts: all.map((r) => r.attempt),
-    });
+    add(
+      'evaluator',
+      'disputed',
+      `${first.item.criterion} disputed in ${times(count)}: ${first.item.reason}`,
+      tallied(key, count, kept),
+    );
   }
-  const uncovered = results.filter(
-    ({ item }) => item.uncovered !== null && item.uncovered !== 'no-evidence' && item.uncovered !== 'evaluator-error',
+  const uncovered = criteria(
+    (result) =>
+      result.uncovered !== null && result.uncovered !== 'no-evidence' && result.uncovered !== 'evaluator-error',
   );
-  for (const { key, count, first, all } of tally(uncovered, ({ item }) => `${item.criterion}\u0000${item.uncovered}`)) {
+  for (const { key, count, first, kept } of tally(
+    uncovered,
+    ({ item }) => `${item.criterion}\u0000${item.uncovered}`,
+  )) {
     add(
       'evaluator',
       `uncovered-${first.item.uncovered}`,
       `${first.item.criterion} uncovered in ${times(count)}: ${first.item.reason}`,
-      { about: key, attempts: all.map((r) => r.attempt) },
+      tallied(key, count, kept),
     );
   }
-  const overruled = results.flatMap(({ attempt, item }) =>
+  const overruled = criteria((result) => result.overruled.length > 0).flatMap(({ attempt, item }) =>
     item.overruled.map((o) => ({ attempt, item: { ...o, criterion: item.criterion } })),
   );
-  for (const { key, count, first, all } of tally(
+  for (const { key, count, first, kept } of tally(
     overruled,
     // What it said is part of what the finding is about: "said met" must not stand for attempts where it said unmet.
     ({ item }) => `${item.evaluator}\u0000${item.criterion}\u0000${item.why}\u0000${item.result}`,
@@ -306,7 +335,7 @@ function routed(outcome: RoutingInput): Finding[] {
       'evaluator',
       'overruled',
       `${first.item.evaluator} said ${first.item.result} on ${first.item.criterion} against the deciding evidence in ${times(count)} (outranked: ${first.item.why})`,
-      { about: key, attempts: all.map((r) => r.attempt) },
+      tallied(key, count, kept),
     );
   }
 
