@@ -40,12 +40,21 @@ export interface AttemptsSummary {
   verdicts: Verdict[][];
   /** The first distinct contradicted claims, each with how many attempts made it. */
   contradicted: ContradictedClaim[];
+  /** The first SANDBOXES_LISTED attempts whose sandbox was kept, in the order they ran. */
   sandboxes: AttemptSandbox[];
+  /** How many attempts had their sandbox kept, listed or not (each attempt's `sandbox` in the attempts file). */
+  sandboxesKept: number;
   /** Why attempts did not pass (report/sample-reasons), from the arms that did not PASS. */
   samples: SampleReason[];
   /** The HTML report's attempt rows, each as JSON text, in the order given (whole detail up to DETAILED_ATTEMPTS). */
   rows: string[];
 }
+
+/**
+ * Kept sandboxes listed by the reports; the rest are counted. A trial keeping every failed attempt's sandbox would
+ * otherwise print a line for each of its attempts, and the summary hold them all.
+ */
+export const SANDBOXES_LISTED = 10;
 
 /** Distinct row ends (verdict, status, reason) kept for attempts without detail. */
 const TAILS_KEPT = 1024;
@@ -81,6 +90,7 @@ export class AttemptsSummarizer {
   private readonly byArm: [number, Verdict][][];
   private readonly contradicted = new Map<string, ContradictedClaim>();
   private readonly sandboxes: AttemptSandbox[] = [];
+  private sandboxesKept = 0;
   private readonly samples: SampleReasonTally;
   private readonly rows: string[] = [];
   private readonly tails = new Map<string, string>();
@@ -108,7 +118,7 @@ export class AttemptsSummarizer {
       else if (this.contradicted.size < CONTRADICTIONS_KEPT)
         this.contradicted.set(key, { text: check.claim.text, note: check.note, receipt: check.receipt, attempts: 1 });
     }
-    if (attempt.sandbox !== null)
+    if (attempt.sandbox !== null && ++this.sandboxesKept <= SANDBOXES_LISTED)
       this.sandboxes.push({
         arm: attempt.arm,
         index: attempt.index,
@@ -117,7 +127,7 @@ export class AttemptsSummarizer {
       });
     this.samples.add(attempt);
     if (this.expected > DETAILED_ATTEMPTS) {
-      this.rows.push(`[${arm},${attempt.index},${this.rowTail(attempt)}`);
+      this.rows.push(this.plainRow(arm, attempt));
       return;
     }
     const row = [
@@ -133,19 +143,24 @@ export class AttemptsSummarizer {
   }
 
   /**
-   * The end of an attempt's row without detail, after its arm and index: `"verdict","status","reason",null]`, made
-   * as the detailed rows are (neutralised, clipped, safe in a script element) and kept per distinct text, since a
-   * large trial's attempts mostly share their verdict, status and reason.
+   * An attempt's row without detail, `[arm,index,"verdict","status","reason",null]`, made as the detailed rows are
+   * (neutralised, clipped, safe in a script element). Its end after the index is kept per distinct text, since a large
+   * trial's attempts mostly share their verdict, status and reason; a row whose end is not kept is made whole, one
+   * string: an end cut from a longer text keeps that text alive beside the row, for every attempt of a trial whose
+   * reasons all differ (about 100 bytes an attempt more).
    */
-  private rowTail(attempt: AttemptRecord): string {
+  private plainRow(arm: number, attempt: AttemptRecord): string {
     const key = `${attempt.verdict}\n${attempt.status}\n${attempt.reason}`;
     const kept = this.tails.get(key);
-    if (kept !== undefined) return kept;
-    const tail = scriptJson(
-      mapStrings([attempt.verdict, attempt.status, clip(attempt.reason, 160), null], neutraliseText),
-    );
-    if (this.tails.size < TAILS_KEPT) this.tails.set(key, tail.slice(1));
-    return tail.slice(1);
+    if (kept !== undefined) return `[${arm},${attempt.index},${kept}`;
+    const row = scriptJson([
+      arm,
+      attempt.index,
+      ...mapStrings([attempt.verdict, attempt.status, clip(attempt.reason, 160)], neutraliseText),
+      null,
+    ]);
+    if (this.tails.size < TAILS_KEPT) this.tails.set(key, row.slice(row.indexOf(',', row.indexOf(',') + 1) + 1));
+    return row;
   }
 
   finish(): AttemptsSummary {
@@ -154,6 +169,7 @@ export class AttemptsSummarizer {
       verdicts: this.byArm.map((pairs) => pairs.sort((a, b) => a[0] - b[0]).map(([, verdict]) => verdict)),
       contradicted: [...this.contradicted.values()],
       sandboxes: this.sandboxes,
+      sandboxesKept: this.sandboxesKept,
       samples: this.samples.reasons(),
       rows: this.rows,
     };

@@ -163,6 +163,9 @@ export function renderTerminal(
     for (const warning of outcome.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`);
     for (const a of summary.sandboxes)
       lines.push(`    ${pc.dim('sandbox kept')} ${a.arm}#${a.index} (${a.verdict}): ${a.sandbox}`);
+    const unlisted = summary.sandboxesKept - summary.sandboxes.length;
+    if (unlisted > 0)
+      lines.push(`    ${pc.dim('sandbox kept')} and ${unlisted} more (each attempt's sandbox is in the attempts file)`);
     lines.push('');
   }
   for (const m of missing)

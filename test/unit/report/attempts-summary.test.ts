@@ -12,7 +12,7 @@ import {
   summarizeAttemptsFile,
   writeOutcomeFiles,
 } from '../../../src/report/index.js';
-import { scriptJson } from '../../../src/report/attempts-summary.js';
+import { SANDBOXES_LISTED, scriptJson } from '../../../src/report/attempts-summary.js';
 import { mapStrings, neutraliseText } from '../../../src/report/safe-text.js';
 import { exampleOutcomes } from './example-run.js';
 
@@ -60,6 +60,29 @@ describe('attempts summarised for the reports', () => {
     expect(JSON.parse(summary.rows[0] ?? '')[5]).toBeNull();
     const few = summarizeAttempts({ ...outcome, attempts: attempts.slice(0, 3) });
     expect(JSON.parse(few.rows[0] ?? '')[5]).toMatchObject({ criteria: expect.any(Array) });
+  });
+
+  it('list the first kept sandboxes and count the rest, and the terminal says how many it left out', () => {
+    const [outcome] = exampleOutcomes().filter((o) => o.attempts.length > 0 && o.arms.length === 1);
+    const first = outcome?.attempts[0];
+    if (!outcome || !first) throw new Error('the example has a trial of one arm');
+    const kept = SANDBOXES_LISTED + 25;
+    const attempts: AttemptRecord[] = Array.from({ length: kept + 5 }, (_, i) => ({
+      ...first,
+      index: i,
+      sequence: i,
+      // Every attempt but the last five kept its sandbox.
+      sandbox: i < kept ? `/tmp/riddle-kept-${i}` : null,
+    }));
+    const summary = summarizeAttempts({ ...outcome, attempts });
+    expect(summary.sandboxesKept).toBe(kept);
+    expect(summary.sandboxes.map((s) => s.sandbox)).toEqual(
+      Array.from({ length: SANDBOXES_LISTED }, (_, i) => `/tmp/riddle-kept-${i}`),
+    );
+    const text = renderTerminal([{ ...outcome, attempts }], []);
+    expect(text.match(/sandbox kept/g)).toHaveLength(SANDBOXES_LISTED + 1);
+    expect(text).toContain(`and ${kept - SANDBOXES_LISTED} more (each attempt's sandbox is in the attempts file)`);
+    expect(text).not.toContain(`/tmp/riddle-kept-${SANDBOXES_LISTED}`);
   });
 
   it('make rows without detail as the detailed ones are made, hostile and long reasons too, read across chunks', async () => {
