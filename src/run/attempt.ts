@@ -3,6 +3,7 @@ import { decideAttempt } from './attempt-decision.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import { judgeObservation } from './judge.js';
+import { isoTime } from './iso-time.js';
 import { sealedScrubber, withholdSealedMessages } from './sealing.js';
 import type { AttemptSlot } from './schedule.js';
 import { caseForAttempt } from './traps/order.js';
@@ -41,7 +42,7 @@ export async function runAttempt(slot: AttemptSlot, sequence: number, setup: Att
 
 async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: AttemptSetup): Promise<AttemptRecord> {
   const started = setup.clock.now();
-  const startedAt = new Date(started).toISOString();
+  const startedAt = isoTime(started);
   // Omitted per status, so each record passed in is checked against its own status's fields.
   type Unfinished = AttemptRecord extends infer R
     ? R extends AttemptRecord

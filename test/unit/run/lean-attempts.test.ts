@@ -77,7 +77,9 @@ describe('lean attempts with alike parts shared', () => {
       expect(kept.error).not.toBe(first.error);
       expect(kept.error).toEqual(error);
     }
-    expect(lean.of({ ...base, index: 9, error: { where: 'subject', message: 'm' } }).error).toBe(first.error);
+    expect(lean.of({ ...base, index: 9, error: { where: 'subject', message: 'm' } } as AttemptRecord).error).toBe(
+      first.error,
+    );
   });
 
   it('stop sharing a part past DISTINCT_SHARED distinct values, still equal in value', () => {
