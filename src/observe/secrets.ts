@@ -130,12 +130,19 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    const clean = cleanNames(secrets);
-    for (const key of Object.keys(value)) {
+    const names = checkedNamesFor(secrets);
+    // for…in with Object.hasOwn lists the own members Object.keys would, in its order, without making the array.
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const member = (value as Record<string, unknown>)[key];
-      const name = clean.has(key) ? key : redactText(key, secrets);
-      if (name === key && clean.size < 4096) clean.add(key);
-      out[name] = typeof member === 'string' && SECRET_KEY.test(key) ? REDACTED : redactDeep(member, secrets);
+      let secretKey = names.get(key);
+      let name = key;
+      if (secretKey === undefined) {
+        name = redactText(key, secrets);
+        secretKey = SECRET_KEY.test(key);
+        if (name === key && names.size < 4096) names.set(key, secretKey);
+      }
+      out[name] = typeof member === 'string' && secretKey ? REDACTED : redactDeep(member, secrets);
     }
     return out;
   }
@@ -143,14 +150,18 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
 }
 
 /**
- * Member names found to hold nothing to redact, for the secret values they were checked against: records repeat the
- * same few dozen names in every attempt, and each was tested against every pattern every time.
+ * Member names found to hold nothing to redact, for the secret values they were checked against, each with whether
+ * its string values are credentials (SECRET_KEY): records repeat the same few dozen names in every attempt, and each
+ * was tested against every pattern every time.
  */
-function cleanNames(secrets: readonly string[]): Set<string> {
+function checkedNamesFor(secrets: readonly string[]): Map<string, boolean> {
   if (checkedNames.secrets !== secrets) {
     checkedNames.secrets = secrets;
-    checkedNames.clean = new Set();
+    checkedNames.names = new Map();
   }
-  return checkedNames.clean;
+  return checkedNames.names;
 }
-const checkedNames: { secrets: readonly string[] | null; clean: Set<string> } = { secrets: null, clean: new Set() };
+const checkedNames: { secrets: readonly string[] | null; names: Map<string, boolean> } = {
+  secrets: null,
+  names: new Map(),
+};

@@ -108,6 +108,29 @@ describe('secrets', () => {
     });
   });
 
+  test('credential members are replaced every time their names are met, and the copy shares nothing with the data', () => {
+    const data = () => ({
+      password: 'p',
+      Authorization: 'x',
+      headers: { cookie: 'c', accept: '*/*' },
+      token: { id: 1 },
+    });
+    const expected = {
+      password: REDACTED,
+      Authorization: REDACTED,
+      headers: { cookie: REDACTED, accept: '*/*' },
+      token: { id: 1 },
+    };
+    // The second and third time under the same secrets the names are known: what they were found to be still decides.
+    const secrets = ['hunter2hunter2'];
+    for (let round = 0; round < 3; round += 1) expect(redactData(data(), secrets)).toEqual(expected);
+    const given = data();
+    const copy = redactData(given, secrets);
+    given.headers.accept = 'changed';
+    given.token.id = 2;
+    expect(copy).toEqual(expected);
+  });
+
   test('a member name clean under some secrets is checked again under others', () => {
     const record = { rounds: [{ reply: 'ok' }], token_ok: 1 };
     const secrets = ['hunter2hunter2'];
