@@ -20,8 +20,13 @@ export function coveringEvidence(
 
 /** Whether an attempt left a criterion uncovered: no result for it (an error before judging), or one no evidence covered. */
 export function leftUncovered(attempt: Pick<AttemptRecord, 'criteria'>, criterion: string): boolean {
-  const result = attempt.criteria.find((r) => r.criterion === criterion);
-  return !result || result.coveredBy.length === 0;
+  // Asked of every attempt for every criterion, once a trial (so unoptimised): no closure or iterator made per call.
+  const { criteria } = attempt;
+  for (let i = 0; i < criteria.length; i += 1) {
+    const result = criteria[i] as AttemptRecord['criteria'][number];
+    if (result.criterion === criterion) return result.coveredBy.length === 0;
+  }
+  return true;
 }
 
 /**
@@ -38,8 +43,10 @@ export function coverageTable(
 ): CoverageRow[] {
   return rubric.criteria.map((criterion) => {
     const uncoveredAttempts: CoverageRow['uncoveredAttempts'] = [];
-    for (const attempt of attempts)
+    for (let i = 0; i < attempts.length; i += 1) {
+      const attempt = attempts[i] as (typeof attempts)[number];
       if (leftUncovered(attempt, criterion.name)) uncoveredAttempts.push({ arm: attempt.arm, attempt: attempt.index });
+    }
     return {
       criterion: criterion.name,
       needs: criterion.needs,

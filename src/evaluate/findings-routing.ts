@@ -31,7 +31,8 @@ function tally<T>(
   key: (item: T) => string,
 ): { key: string; count: number; first: T; kept: T[] }[] {
   const groups = new Map<string, { key: string; count: number; first: T; kept: T[] }>();
-  for (const item of items) {
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as T;
     const k = key(item);
     const group = groups.get(k);
     if (group) {
@@ -159,7 +160,12 @@ function routed(outcome: RoutingInput): Finding[] {
   /** The items of each attempt that `keep` keeps, each with its attempt, in the order run (nothing made for the rest). */
   const withAttempt = <T>(itemsOf: (a: AttemptRecord) => readonly T[], keep: (item: T) => boolean) => {
     const kept: { attempt: AttemptRecord; item: T }[] = [];
-    for (const attempt of attempts) for (const item of itemsOf(attempt)) if (keep(item)) kept.push({ attempt, item });
+    // Indexed loops: this runs once a trial, unoptimised, where for…of makes an iterator for every attempt.
+    for (let a = 0; a < attempts.length; a += 1) {
+      const attempt = attempts[a] as AttemptRecord;
+      const items = itemsOf(attempt);
+      for (let i = 0; i < items.length; i += 1) if (keep(items[i] as T)) kept.push({ attempt, item: items[i] as T });
+    }
     return kept;
   };
   /** A group of items with their attempts, as a finding rests on it: its first attempts referenced, all counted. */

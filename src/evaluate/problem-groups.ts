@@ -92,19 +92,21 @@ function gatherInto<T>(group: Gathering<T>, parts: ProblemParts): void {
  * distinct texts of each group while grouping, never a list of every item.
  */
 export function groupProblems<T>(
-  items: Iterable<T>,
+  items: readonly T[],
   partsOf: (item: T) => ProblemParts,
 ): { groups: ProblemGroup<T>[]; others: OtherProblems<T> | null } {
-  const list = [...items];
+  // Indexed loops: this runs once a trial, unoptimised, where for…of makes an iterator result for every item.
+  const list = items;
   const distinct = new Set<string>();
-  for (const item of list) {
-    const parts = partsOf(item);
+  for (let i = 0; i < list.length; i += 1) {
+    const parts = partsOf(list[i] as T);
     distinct.add(aboutOf(parts, false));
     if (distinct.size > MAX_DISTINCT_PROBLEMS) break;
   }
   const byForm = distinct.size > MAX_DISTINCT_PROBLEMS;
   const gathered = new Map<string, Gathering<T>>();
-  for (const item of list) {
+  for (let i = 0; i < list.length; i += 1) {
+    const item = list[i] as T;
     const parts = partsOf(item);
     const about = aboutOf(parts, byForm);
     let group = gathered.get(about);
@@ -167,8 +169,8 @@ function gatheredOthers<T>(
     last: null,
   };
   // Walked again in item order, so an attempt with problems in two gathered forms counts once.
-  for (const item of list) {
-    const parts = partsOf(item);
+  for (let i = 0; i < list.length; i += 1) {
+    const parts = partsOf(list[i] as T);
     if (abouts.has(aboutOf(parts, byForm))) gatherInto(together, parts);
   }
   return {

@@ -116,7 +116,9 @@ export function costBreakdownOf<T extends { arm: string; index: number }>(
   const rows: CostBreakdown['attempts'] = [];
   // Each arm's receipts, arms in order of first appearance.
   const byArm = new Map<string, Receipt[]>();
-  for (const attempt of attempts) {
+  // Indexed: run once a trial, unoptimised, where for…of makes an iterator result for every attempt.
+  for (let i = 0; i < attempts.length; i += 1) {
+    const attempt = attempts[i] as T;
     const receipts = receiptsOf(attempt);
     let armReceipts = byArm.get(attempt.arm);
     if (armReceipts === undefined) {
