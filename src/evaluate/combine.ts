@@ -150,7 +150,10 @@ function combineCriterion(
   if (deciding.length === 0) return uncoveredResult(criterion, mine, judged);
 
   // The most direct grade decides; at that grade, independent evaluators outrank dependent ones.
-  const best = Math.max(...deciding.map((j) => gradeRank(j.grade ?? 'judgment')));
+  // Loops where a list of one or two findings was mapped into arrays and sets: this runs for every criterion of every
+  // attempt.
+  let best = Number.NEGATIVE_INFINITY;
+  for (const j of deciding) best = Math.max(best, gradeRank(j.grade ?? 'judgment'));
   const top = deciding.filter((j) => gradeRank(j.grade ?? 'judgment') === best);
   const independent = top.filter((j) => j.finding.independent);
   const pool = independent.length > 0 ? independent : top;
@@ -174,11 +177,11 @@ function combineCriterion(
       uncovered: null,
     };
   }
-  const results = new Set(pool.map((j) => j.finding.result));
+  const disagree = pool.some((j) => j.finding.result !== pool[0]?.finding.result);
   const adjudicator = pool.find((j) => j.finding.adjudicator === true);
-  if (results.size > 1 && adjudicator && decided(adjudicator))
+  if (disagree && adjudicator && decided(adjudicator))
     return adjudicated(criterion, judged, pool, adjudicator, grade, coveredBy);
-  if (results.size > 1) {
+  if (disagree) {
     const sides = pool.map((j) => `${j.finding.evaluator}: ${j.finding.result} (${j.finding.note})`).join('; ');
     const who = independent.length > 0 ? 'independent evaluators' : 'evaluators (none independent of the subject)';
     return {
@@ -203,7 +206,9 @@ function combineCriterion(
       why: disqualified(criterion, j) ?? (gradeRank(j.grade ?? 'judgment') < best ? 'grade' : 'dependent'),
       note: j.finding.note,
     }));
-  const labels = [...new Set(pool.map((j) => j.finding.label).filter((l): l is string => l !== null))];
+  const labels: string[] = [];
+  for (const { finding } of pool)
+    if (finding.label !== null && !labels.includes(finding.label)) labels.push(finding.label);
   const parts = [
     `${result} on ${grade} evidence (${pool.map((j) => `${j.finding.evaluator}: ${j.finding.note}`).join('; ')})`,
   ];
