@@ -1,4 +1,4 @@
-import type { AttemptRecord, Outcome } from '../model/index.js';
+import type { AttemptRecord, Case, Outcome } from '../model/index.js';
 
 /** Why one attempt did not pass, in data: the attempt it happened in, the criterion at fault and its message. */
 export interface SampleReason {
@@ -18,44 +18,52 @@ export interface SampleReason {
 const firstLine = (s: string) => s.split('\n').find((line) => line.trim() !== '') ?? '';
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-/** The reasons of one non-passing attempt, most telling first. */
-function reasonsOf(outcome: Outcome, attempt: AttemptRecord): Omit<SampleReason, 'alike'>[] {
+/**
+ * The most telling reason one non-passing attempt did not pass: its error status, else its first contradicted claim,
+ * else its first expected criterion unmet or forbidden one met, else its first other criterion at fault (unknown,
+ * disputed), else its verdict. Made for every failing attempt of a trial, so only this one is made: building every
+ * reason of each attempt (and looking its arm up in the list of arms) was the reporter's largest garbage on a trial of
+ * 100,000 failing attempts.
+ */
+function firstReasonOf(cases: ReadonlyMap<string, Case>, attempt: AttemptRecord): Omit<SampleReason, 'alike'> {
   const ref = `${attempt.arm}#${attempt.index}`;
   const base = { attempt: ref, verdict: attempt.verdict };
-  if (attempt.status !== 'completed') {
-    return [
-      { ...base, criterion: null, what: attempt.status, message: `${attempt.error.where}: ${attempt.error.message}` },
-    ];
-  }
-  const contradicted = attempt.claims.filter((c) => c.status === 'contradicted');
-  if (contradicted.length > 0) {
-    return contradicted.map((c) => ({
+  if (attempt.status !== 'completed')
+    return {
       ...base,
       criterion: null,
-      what: `claim “${c.claim.text}” contradicted`,
-      message: c.receipt ? `${c.receipt.kind} ${c.receipt.target}: ${c.receipt.detail}` : c.note,
-    }));
-  }
-  const arm = outcome.records.suite.arms.find((a) => a.id === attempt.arm);
+      what: attempt.status,
+      message: `${attempt.error.where}: ${attempt.error.message}`,
+    };
+  const contradicted = attempt.claims.find((c) => c.status === 'contradicted');
+  if (contradicted)
+    return {
+      ...base,
+      criterion: null,
+      what: `claim “${contradicted.claim.text}” contradicted`,
+      message: contradicted.receipt
+        ? `${contradicted.receipt.kind} ${contradicted.receipt.target}: ${contradicted.receipt.detail}`
+        : contradicted.note,
+    };
+  const armCase = cases.get(attempt.arm);
   const result = (name: string) => attempt.criteria.find((c) => c.criterion === name);
-  const expected = arm?.case.expect ?? [];
-  const forbidden = arm?.case.forbid ?? [];
-  const faults = [
-    ...expected.flatMap((name) => {
-      const r = result(name);
-      return r && r.result !== 'met' ? [{ name, what: `expected ${name} ${r.result}`, message: r.reason }] : [];
-    }),
-    ...forbidden.flatMap((name) => {
-      const r = result(name);
-      return r && r.result !== 'unmet' ? [{ name, what: `forbidden ${name} ${r.result}`, message: r.reason }] : [];
-    }),
-  ];
-  if (faults.length === 0) return [{ ...base, criterion: null, what: attempt.verdict, message: attempt.reason }];
-  // Unmet (or forbidden-and-met) criteria decide a FAIL; unknown or disputed ones come after them.
-  const rank = (what: string) => (/ (unmet|met)$/.test(what) ? 0 : 1);
-  return faults
-    .sort((a, b) => rank(a.what) - rank(b.what))
-    .map((f) => ({ ...base, criterion: f.name, what: f.what, message: f.message }));
+  // Unmet (or forbidden-and-met) criteria decide a FAIL: the first of them, else the first unknown or disputed one.
+  let other: Omit<SampleReason, 'alike'> | null = null;
+  for (const name of armCase?.expect ?? []) {
+    const r = result(name);
+    if (!r || r.result === 'met') continue;
+    const reason = { ...base, criterion: name, what: `expected ${name} ${r.result}`, message: r.reason };
+    if (r.result === 'unmet') return reason;
+    other ??= reason;
+  }
+  for (const name of armCase?.forbid ?? []) {
+    const r = result(name);
+    if (!r || r.result === 'unmet') continue;
+    const reason = { ...base, criterion: name, what: `forbidden ${name} ${r.result}`, message: r.reason };
+    if (r.result === 'met') return reason;
+    other ??= reason;
+  }
+  return other ?? { ...base, criterion: null, what: attempt.verdict, message: attempt.reason };
 }
 
 /**
@@ -74,19 +82,20 @@ export function sampleReasons(outcome: Outcome, limit = 3): SampleReason[] {
  */
 export class SampleReasonTally {
   private readonly failingArms: ReadonlySet<string>;
+  private readonly cases: ReadonlyMap<string, Case>;
   private readonly found = new Map<string, SampleReason>();
 
   constructor(
-    private readonly outcome: Outcome,
+    outcome: Outcome,
     private readonly limit = 3,
   ) {
     this.failingArms = new Set(outcome.arms.filter((a) => a.verdict !== 'PASS').map((a) => a.arm));
+    this.cases = new Map(outcome.records.suite.arms.map((arm) => [arm.id, arm.case]));
   }
 
   add(attempt: AttemptRecord): void {
     if (attempt.verdict === 'PASS' || !this.failingArms.has(attempt.arm)) return;
-    const [first] = reasonsOf(this.outcome, attempt);
-    if (!first) return;
+    const first = firstReasonOf(this.cases, attempt);
     const key = `${first.what}\u0000${firstLine(first.message)}`;
     const seen = this.found.get(key);
     if (seen) seen.alike += 1;

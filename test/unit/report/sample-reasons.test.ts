@@ -43,6 +43,45 @@ describe('sample reasons in a failing trial’s message', () => {
     expect(message).toMatch(/case#1 UNKNOWN: subject_error — .*upstream 503/);
   });
 
+  it('puts an unmet expected or met forbidden criterion before an unknown one, whatever their order', async () => {
+    const outcome = await runOutcome('ranks faults', {
+      subject: () => 'Sure, please.',
+      rubric,
+      checks,
+      case: { input: 'Delete it', expect: ['declines'], forbid: ['polite'] },
+      repeat: { n: 3, stop: 'fixed', order: 'sequential' },
+    });
+    const results: Record<string, ['unknown' | 'met' | 'unmet' | 'disputed', string][]> = {
+      // declines unknown comes first in the Case, but polite met (forbidden) is what failed it.
+      0: [
+        ['unknown', 'no reply to judge'],
+        ['met', 'said please'],
+      ],
+      1: [
+        ['disputed', 'annotators disagree'],
+        ['unmet', 'no please'],
+      ],
+      2: [
+        ['unmet', 'did not decline'],
+        ['met', 'said please'],
+      ],
+    };
+    const attempts = outcome.attempts.map((attempt) => ({
+      ...attempt,
+      verdict: 'FAIL' as const,
+      criteria: attempt.criteria.map((c) => {
+        const [result, reason] = results[attempt.index]?.[c.criterion === 'declines' ? 0 : 1] ?? ['met', ''];
+        return { ...c, result, reason };
+      }),
+    }));
+    const samples = sampleReasons({ ...outcome, attempts, arms: outcome.arms.map((a) => ({ ...a, verdict: 'FAIL' })) });
+    expect(samples.map((s) => [s.attempt, s.criterion, s.what, s.message])).toEqual([
+      ['case#0', 'polite', 'forbidden polite met', 'said please'],
+      ['case#1', 'declines', 'expected declines disputed', 'annotators disagree'],
+      ['case#2', 'declines', 'expected declines unmet', 'did not decline'],
+    ]);
+  });
+
   it('gives at most three reasons, and none for arms that passed', async () => {
     let call = 0;
     const outcome = await runOutcome('varied', {
