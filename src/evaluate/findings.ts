@@ -187,7 +187,7 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
         continue;
       }
       try {
-        const returned = await check(createObservationView(input.observation, recorder), {
+        const checked = check(createObservationView(input.observation, recorder), {
           expect: input.expect,
           case: input.case,
           arm: input.arm,
@@ -199,6 +199,8 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
           record: (ref) => recorder.record(ref),
           retain: (exchange) => recorder.retain(exchange),
         });
+        // Only a promise (or thenable) is awaited: a check that returns at once makes no promise for every attempt.
+        const returned = typeof (checked as PromiseLike<unknown> | null)?.then === 'function' ? await checked : checked;
         findings.push(finish(settle(criterion, returned, check)));
       } catch (error) {
         if (isNoEvidence(error))

@@ -111,7 +111,8 @@ export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt
   held.gateway?.close();
   const released: string[] = [];
   try {
-    await held.server?.close();
+    // Awaited only when there is one: `await undefined` makes a promise for every attempt.
+    if (held.server) await held.server.close();
   } catch (error) {
     released.push(`could not stop the MCP tool server: ${message(error)}`);
   }
@@ -192,16 +193,14 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     () => abort.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
     plan.case.stop.timeoutMs,
   );
-  const played = await playRounds(plan, {
-    gateway,
-    workspace,
-    abort,
-    mcp: held.server?.endpoints ?? null,
-    recordReceipt,
-  }).finally(() => {
+  // try…finally rather than Promise#finally, which makes three promises more for every attempt.
+  let played: RoundsPlayed;
+  try {
+    played = await playRounds(plan, { gateway, workspace, abort, mcp: held.server?.endpoints ?? null, recordReceipt });
+  } finally {
     clearTimeout(budget);
     plan.signal?.removeEventListener('abort', interrupted);
-  });
+  }
   gateway.close();
   notes.push(...played.notes);
 

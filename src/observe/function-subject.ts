@@ -36,7 +36,12 @@ export function functionSubject(options: FunctionSubjectOptions): Subject {
       return identity;
     },
     async respond(input, context) {
-      const value = await options.run(input, context);
+      const returned = options.run(input, context);
+      // Only a promise (or thenable) is awaited: a subject that answers at once makes no promise for every round.
+      const value: JsonValue | SubjectResponse =
+        typeof (returned as PromiseLike<unknown> | null)?.then === 'function'
+          ? await returned
+          : (returned as JsonValue | SubjectResponse);
       if (!isResponse(value)) return { reply: value };
       return value.claims ? { reply: value.reply, claims: value.claims } : { reply: value.reply };
     },
