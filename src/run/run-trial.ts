@@ -30,6 +30,7 @@ import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
 import { defaultOutsideRoots, OutsideWatch, outsideWindow } from '../observe/outside-writes.js';
 import type { AttemptStream } from './attempt-stream.js';
+import { setImmediate as turn } from 'node:timers/promises';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -83,6 +84,9 @@ export interface RunServices {
    */
   root?: string;
 }
+
+/** Longest stretch of attempts run without giving the event loop a turn (see the worker loop in runTrial). */
+const TURN_EVERY_MS = 10;
 
 interface ArmState {
   records: AttemptRecord[];
@@ -180,8 +184,17 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();
   let progress: TrialProgressSnapshots | undefined;
   let next = 0;
+  let lastTurn = performance.now();
   const worker = async () => {
     while (next < schedule.length) {
+      // Attempts that settle without waiting on anything (a synchronous function subject) would run the whole trial
+      // as one chain of microtasks: no timer, signal or message from Vitest (Ctrl-C) would be seen until it ended,
+      // and each attempt's handled rejection would stay queued until then. The event loop gets a turn every few ms.
+      if (performance.now() - lastTurn >= TURN_EVERY_MS) {
+        await turn();
+        lastTurn = performance.now();
+        if (next >= schedule.length) break;
+      }
       const slot = schedule.at(next++);
       const arm = state.get(slot.arm);
       if (!arm) continue;
@@ -224,8 +237,9 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         record = unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? '');
       } else {
         outside?.started(`${slot.arm}#${slot.index}`);
-        record = await stray
-          .within(`${slot.arm}#${slot.index}`, () =>
+        // try…finally rather than Promise#finally, which makes three promises more for every attempt.
+        try {
+          record = await stray.within(`${slot.arm}#${slot.index}`, () =>
             runAttempt(slot, sequence, {
               case: armCase,
               rubric,
@@ -241,8 +255,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
               sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
               ...(services.signal ? { signal: services.signal } : {}),
             }),
-          )
-          .finally(() => outside?.ended(`${slot.arm}#${slot.index}`));
+          );
+        } finally {
+          outside?.ended(`${slot.arm}#${slot.index}`);
+        }
         if (services.signal?.aborted) {
           // Stopped part-way by the interruption: not a finished attempt, so neither counted nor kept.
           order.splice(order.indexOf(`${slot.arm}#${slot.index}`), 1);
@@ -251,7 +267,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
           continue;
         }
         meter?.spend(record);
-        await runGate?.spend(record);
+        // Awaited only when there is a gate: `await undefined` makes a promise for every attempt.
+        if (runGate) await runGate.spend(record);
       }
       arm.records.push(stream ? stream.add(record) : record);
       arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;

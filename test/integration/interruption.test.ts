@@ -136,6 +136,26 @@ describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
   }
 });
 
+describe('a subject that never waits, interrupted', () => {
+  it('stops at Ctrl-C within moments instead of running every declared attempt first', async () => {
+    const run = await startRun('trials/busy.trial.test.ts', 'forks', 'busy');
+    await waitFor(() => readFileSync(run.log, 'utf8').includes('attempt 2000\n'), 'two thousand attempts');
+    run.signal('group', 'SIGINT');
+    const result = await run.child;
+    // Before the trial gave the event loop turns, the signal waited behind all two million attempts (minutes).
+    expect(result.timedOut, result.all).toBe(false);
+    expect(result.exitCode, result.all).not.toBe(0);
+    const [outcome] = readOnlyRun(run.reportDir).outcomes;
+    expect(outcome?.trial.name).toBe('a busy subject that never waits');
+    expect(outcome?.execution.incomplete?.reason).toContain('interrupted by SIGINT');
+    expect(outcome?.judgment.verdict).toBe('UNKNOWN');
+    const ran = outcome?.arms[0]?.run ?? 0;
+    expect(ran).toBeGreaterThanOrEqual(2000);
+    expect(ran).toBeLessThan(2_000_000);
+    expect(outcome?.arms[0]?.notRun.count).toBe(2_000_000 - ran);
+  });
+});
+
 describe('a subject that ignores SIGTERM, interrupted', () => {
   for (const pool of ['forks', 'threads'] as const) {
     it(`(${pool} pool) is killed when the run ends after one Ctrl-C, and at once on a second`, async () => {

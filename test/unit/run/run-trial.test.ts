@@ -87,6 +87,27 @@ describe('the scheduler', () => {
     expect(outcome.attempts.every((a) => a.verdict === 'PASS')).toBe(true);
   });
 
+  it('gives the event loop turns while a subject that never waits runs, so a timer can cut the trial short', async () => {
+    const controller = new AbortController();
+    // Aborted by a macrotask: it runs only when the trial lets the event loop turn. Before it did, a trial of
+    // attempts that settle at once was one chain of microtasks and ran all 100,000 first (Ctrl-C waited behind it).
+    setImmediate(() => controller.abort());
+    const outcome = await run(
+      {
+        subject: () => 'yes',
+        rubric,
+        checks,
+        case: { input: 'a', expect: ['answers'] },
+        repeat: { n: 100_000, stop: 'fixed' },
+      },
+      { signal: controller.signal },
+    );
+    expect(outcome.judgment).toMatchObject({ verdict: 'UNKNOWN', incomplete: true });
+    const arm = outcome.arms[0]!;
+    expect(arm.run).toBeLessThan(100_000);
+    expect(arm.notRun.count).toBe(100_000 - arm.run);
+  });
+
   it('curtails an arm only when the remaining attempts cannot change its verdict, and says why', async () => {
     const outcome = await run({
       subject: () => 'no',
