@@ -348,14 +348,34 @@ const isIndexKey = (key: string) => {
  * order, then the others in insertion order: only the others need sorting, and there are index keys at all only when
  * the first key is one.
  */
-function orderedKeys(value: object): string[] {
+function orderedKeys(value: object): readonly string[] {
   const keys = Object.keys(value);
   if (keys.length < 2) return keys;
-  if (!isIndexKey(keys[0] as string)) return inOrder(keys) ? keys : keys.sort();
+  const first = keys[0] as string;
+  if (!isIndexKey(first)) {
+    // Records of one kind list their names in one order, seldom the sorted one: the last such list seen with this first
+    // name is kept beside its sorted copy, and a list equal to it, name for name, takes that copy instead of a sort.
+    const known = SORTED_AFTER.get(first);
+    if (known !== undefined && sameNames(known.names, keys)) return known.sorted;
+    if (inOrder(keys)) return keys;
+    const sorted = [...keys].sort();
+    if (SORTED_AFTER.size < 1024 || known !== undefined) SORTED_AFTER.set(first, { names: keys, sorted });
+    return sorted;
+  }
   let firstName = 1;
   while (firstName < keys.length && isIndexKey(keys[firstName] as string)) firstName += 1;
   if (firstName === keys.length) return keys;
   return [...keys.slice(0, firstName), ...keys.slice(firstName).sort()];
+}
+
+/** The last list of names out of order met for each first name, and its sorted copy (never changed: read only). */
+const SORTED_AFTER = new Map<string, { names: readonly string[]; sorted: readonly string[] }>();
+
+/** Whether two lists hold the same names in the same order (names are interned: each comparison is of two pointers). */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether names are already in code-unit order (records built in canonical order need no sort). */

@@ -111,6 +111,29 @@ describe('canonicalJsonPair', () => {
     }
   });
 
+  it('sorts every list of names anew that differs from the one before it with the same first name', () => {
+    // Lists out of order beginning alike: each is sorted as its own, whichever came before it.
+    const lists = [
+      ['b', 'a', 'c'],
+      ['b', 'c', 'a'],
+      ['b', 'a'],
+      ['b', 'a', 'c', 'd'],
+      ['b', 'd', 'a', 'c'],
+      ['b', 'a', 'c'],
+      ['b', '0x', 'a'],
+    ];
+    for (let round = 0; round < 3; round += 1)
+      for (const names of lists) {
+        const value = Object.fromEntries(names.map((name, i) => [name, i]));
+        const expected = `{${[...names]
+          .sort()
+          .map((name) => `"${name}":${names.indexOf(name)}`)
+          .join(',')}}`;
+        expect(canonicalJson(value)).toBe(expected);
+        expect(canonicalJsonPair({ outer: value }, omitTimes)[0]).toBe(`{"outer":${expected}}`);
+      }
+  });
+
   it("gives an attempt's line and the digest its Outcome id takes", () => {
     const record = attempt('case', 3, 'PASS', { durationMs: 17, startedAt: '2026-11-30T00:00:00.000Z' });
     const { json, digest } = attemptLine(record);
