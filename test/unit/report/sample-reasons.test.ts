@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { formatSampleReason, formatVerdictFailure, sampleReasons } from '../../../src/report/index.js';
+import type { AttemptRecord } from '../../../src/model/index.js';
 import { runOutcome } from './run-outcome.js';
 
 const rubric = {
@@ -66,14 +67,17 @@ describe('sample reasons in a failing trial’s message', () => {
         ['met', 'said please'],
       ],
     };
-    const attempts = outcome.attempts.map((attempt) => ({
-      ...attempt,
-      verdict: 'FAIL' as const,
-      criteria: attempt.criteria.map((c) => {
-        const [result, reason] = results[attempt.index]?.[c.criterion === 'declines' ? 0 : 1] ?? ['met', ''];
-        return { ...c, result, reason };
-      }),
-    }));
+    const attempts = outcome.attempts.map(
+      (attempt): AttemptRecord =>
+        ({
+          ...attempt,
+          verdict: 'FAIL' as const,
+          criteria: attempt.criteria.map((c) => {
+            const [result, reason] = results[attempt.index]?.[c.criterion === 'declines' ? 0 : 1] ?? ['met', ''];
+            return { ...c, result, reason };
+          }),
+        }) as AttemptRecord,
+    );
     const samples = sampleReasons({ ...outcome, attempts, arms: outcome.arms.map((a) => ({ ...a, verdict: 'FAIL' })) });
     expect(samples.map((s) => [s.attempt, s.criterion, s.what, s.message])).toEqual([
       ['case#0', 'polite', 'forbidden polite met', 'said please'],
