@@ -6,8 +6,11 @@ import type { AttemptRecord } from '../model/index.js';
  */
 export const DISTINCT_SHARED = 1024;
 
-/** The parts of a lean attempt that are shared between attempts alike in them. */
-type Part = 'findings' | 'criteria' | 'claims' | 'why' | 'error' | 'pressure' | 'observation';
+/**
+ * The parts of a lean attempt that are shared between attempts alike in them; `observation.<member>` a member of the
+ * Observation, shared on its own once whole Observations no longer are.
+ */
+type Part = 'findings' | 'criteria' | 'claims' | 'why' | 'error' | 'pressure' | 'observation' | `observation.${string}`;
 
 /** Freeze a shared value and everything in it: a shared part changed in place would change every attempt holding it. */
 function deepFreeze<T>(value: T): T {
@@ -71,13 +74,26 @@ export class LeanAttempts {
       startedAt: this.startedAt(lean.startedAt),
       durationMs: lean.durationMs,
       sandbox: lean.sandbox,
-      observation: this.share('observation', lean.observation),
+      observation: this.observation(lean.observation),
       findings: this.share('findings', lean.findings),
       criteria: this.share('criteria', lean.criteria),
       claims: this.share('claims', lean.claims),
       error: this.share('error', lean.error),
       pressure: this.share('pressure', lean.pressure),
     } as AttemptRecord;
+  }
+
+  /**
+   * The lean Observation: shared whole while attempts are alike in it; once they are not (past DISTINCT_SHARED
+   * distinct ones, as when each attempt's wall time or receipts differ), a copy of its own whose members are each
+   * shared with the attempts alike in that member. Each attempt of a subject whose receipts differed kept its whole
+   * Observation: its observers, resources, notes and emptied lists, about 350 bytes besides the receipts.
+   */
+  private observation(value: AttemptRecord['observation']): AttemptRecord['observation'] {
+    if (value === null || !this.unshared.has('observation')) return this.share('observation', value);
+    const members: Record<string, unknown> = {};
+    for (const key in value) members[key] = this.share(`observation.${key}`, value[key as keyof typeof value]);
+    return members as typeof value;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
-import type { AttemptRecord } from '../../../src/model/index.js';
+import { replyObservation, type AttemptRecord } from '../../../src/model/index.js';
 import { DISTINCT_SHARED, LeanAttempts, leanAttempt } from '../../../src/run/lean-attempts.js';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
 import { anEnvironment, attempt, result } from '../builders.js';
@@ -80,6 +80,42 @@ describe('lean attempts with alike parts shared', () => {
     expect(lean.of({ ...base, index: 9, error: { where: 'subject', message: 'm' } } as AttemptRecord).error).toBe(
       first.error,
     );
+  });
+
+  it('share the members of Observations that all differ (wall time, receipts), each member on its own', () => {
+    const lean = new LeanAttempts();
+    const observation = (i: number): NonNullable<AttemptRecord['observation']> => ({
+      ...replyObservation('a', `reply ${i}`),
+      resources: { wallMs: i, cpuMs: null, peakRssBytes: null },
+      observers: [{ part: 'resources', observer: 'clock', grade: 'observation' }],
+      receipts:
+        i % 2 === 0
+          ? [
+              {
+                provider: 'p',
+                id: `call-${i}`,
+                model: 'm',
+                inputTokens: i,
+                outputTokens: 1,
+                costUsd: null,
+                latencyMs: 5,
+              },
+            ]
+          : [],
+    });
+    const records = Array.from({ length: DISTINCT_SHARED + 5 }, (_, i) =>
+      attempt('case', i, 'PASS', { observation: observation(i) }),
+    );
+    const kept = records.map((record) => lean.of(record));
+    expect(kept).toEqual(records.map(leanAttempt));
+    const [before, last] = kept.slice(-2) as [AttemptRecord, AttemptRecord];
+    // Each its own Observation, their alike members one value, what differs their own.
+    expect(last.observation).not.toBe(before.observation);
+    expect(last.observation?.observers).toBe(before.observation?.observers);
+    expect(last.observation?.rounds).toBe(before.observation?.rounds);
+    expect(last.observation?.resources).not.toBe(before.observation?.resources);
+    expect(last.observation?.resources.wallMs).toBe(DISTINCT_SHARED + 4);
+    expect(Object.isFrozen(last.observation?.observers)).toBe(true);
   });
 
   it('stop sharing a part past DISTINCT_SHARED distinct values, still equal in value', () => {
