@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { setOwnMember } from '../model/index.js';
 
 export const REDACTED = '[redacted]';
 
@@ -142,7 +143,7 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
         secretKey = SECRET_KEY.test(key);
         if (name === key && names.size < 4096) names.set(key, secretKey);
       }
-      out[name] = typeof member === 'string' && secretKey ? REDACTED : redactDeep(member, secrets);
+      setOwnMember(out, name, typeof member === 'string' && secretKey ? REDACTED : redactDeep(member, secrets));
     }
     return out;
   }

@@ -1,3 +1,4 @@
+import { setOwnMember } from '../model/index.js';
 /**
  * Subject-derived text (trial and arm names, replies, errors, file names) reaches terminals, Markdown viewers and
  * browsers through riddle's renderers. Control characters would let it clear the screen, retitle the window, plant
@@ -68,9 +69,9 @@ function mapDeep(value: unknown, transform: (text: string) => string): unknown {
       const mapped = mapDeep(member, transform);
       if (out === null && (mappedKey !== key || mapped !== member)) {
         out = {};
-        for (const earlier of keys.slice(0, i)) out[earlier] = (value as Record<string, unknown>)[earlier];
+        for (const earlier of keys.slice(0, i)) setOwnMember(out, earlier, (value as Record<string, unknown>)[earlier]);
       }
-      if (out !== null) out[mappedKey] = mapped;
+      if (out !== null) setOwnMember(out, mappedKey, mapped);
     }
     return out ?? value;
   }

@@ -166,4 +166,15 @@ describe('secrets', () => {
       'an ordinary reply: 42 files, nothing secret',
     );
   });
+
+  test("a subject's `__proto__` member stays an own member of the redacted copy, never its prototype", () => {
+    // JSON.parse makes `__proto__` an own member; a copy made by assignment set the prototype instead, so checks
+    // reading the copy saw `approved` while the record (its own members) held nothing of it.
+    const data = JSON.parse('{"reply":"ok","__proto__":{"approved":true,"token":"sk-live-0123456789abcdefghij"}}');
+    const copy = redactData(data, ['sk-live-0123456789abcdefghij']) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy.approved).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(['reply', '__proto__']);
+    expect(JSON.stringify(copy)).toBe(`{"reply":"ok","__proto__":{"approved":true,"token":"${REDACTED}"}}`);
+  });
 });

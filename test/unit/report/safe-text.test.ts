@@ -44,4 +44,12 @@ describe('safe text', () => {
     expect(mapped.first[1]).toBe(value.first[1]);
     expect(mapStrings(['x', 'y', 'z\u001b'])).toEqual(['x', 'y', 'z␛']);
   });
+
+  test('a `__proto__` member stays an own member of the mapped copy', () => {
+    const value = JSON.parse('{"a":"x\\u0007","__proto__":{"shown":"y\\u0007"}}');
+    const mapped = mapStrings(value) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(mapped)).toBe(Object.prototype);
+    expect(mapped.shown).toBeUndefined();
+    expect(JSON.stringify(mapped)).toBe('{"a":"x␇","__proto__":{"shown":"y␇"}}');
+  });
 });

@@ -108,6 +108,25 @@ describe('the scheduler', () => {
     expect(arm.notRun.count).toBe(100_000 - arm.run);
   });
 
+  it('judges a reply holding a `__proto__` member by what the record keeps, never by members it inherits', async () => {
+    // Before, the copy the checks read had the member as its prototype: `approved` passed the check, while the
+    // retained reply was `{}`: a verdict resting on evidence in no record.
+    const outcome = await run({
+      subject: () => JSON.parse('{"__proto__":{"approved":true}}') as unknown,
+      rubric,
+      checks: {
+        answers: (observation: { reply: unknown }) => {
+          vitestExpect((observation.reply as { approved?: unknown }).approved).toBe(true);
+        },
+      },
+      case: { input: 'a', expect: ['answers'] },
+      repeat: { n: 1, stop: 'fixed' },
+    });
+    const [attempt] = outcome.attempts;
+    expect(attempt?.verdict).toBe('FAIL');
+    expect(JSON.stringify(attempt?.observation?.rounds[0]?.reply)).toBe('{"__proto__":{"approved":true}}');
+  });
+
   it('curtails an arm only when the remaining attempts cannot change its verdict, and says why', async () => {
     const outcome = await run({
       subject: () => 'no',
