@@ -154,6 +154,7 @@ export {
   costOf,
   costBreakdown,
   costBreakdownOf,
+  costRow,
 } from './spending.js';
 export { TrialProgress } from './progress.js';
 export {

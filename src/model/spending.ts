@@ -19,7 +19,8 @@ export type Cost = z.infer<typeof Cost>;
 /** A receipt's cost: its own, else its tokens at the declared price of its model, else unknown (null). */
 export function receiptCostUsd(receipt: Receipt, prices: PriceTable): number | null {
   if (receipt.costUsd !== null) return receipt.costUsd;
-  const price = prices[receipt.model];
+  // Own members only: a model named `constructor` or `toString` has no declared price.
+  const price = Object.hasOwn(prices, receipt.model) ? prices[receipt.model] : undefined;
   if (price === undefined || receipt.inputTokens === null || receipt.outputTokens === null) return null;
   return (receipt.inputTokens * price.inputPerMillionUsd + receipt.outputTokens * price.outputPerMillionUsd) / 1e6;
 }
@@ -95,6 +96,19 @@ export const ProviderTraffic = z.object({
 });
 export type ProviderTraffic = z.infer<typeof ProviderTraffic>;
 
+/** One attempt's row of a CostBreakdown: its receipts' cost, a zero row (`usd` null) when it has none. */
+export function costRow(
+  attempt: { arm: string; index: number },
+  receipts: readonly Receipt[],
+  prices: PriceTable,
+): CostBreakdown['attempts'][number] {
+  // Members in canonical order: canonical JSON then sorts none of the rows.
+  if (receipts.length === 0)
+    return { arm: attempt.arm, index: attempt.index, inputTokens: 0, outputTokens: 0, usd: null };
+  const { inputTokens, outputTokens, usd } = costOf(receipts, prices);
+  return { arm: attempt.arm, index: attempt.index, inputTokens, outputTokens, usd };
+}
+
 /** Cost per attempt and per arm (arms in order of first appearance), from each attempt's receipts. */
 export function costBreakdown(
   attempts: readonly { arm: string; index: number; receipts: readonly Receipt[] }[],
@@ -125,14 +139,8 @@ export function costBreakdownOf<T extends { arm: string; index: number }>(
       armReceipts = [];
       byArm.set(attempt.arm, armReceipts);
     }
-    // Members in canonical order: canonical JSON then sorts none of the rows.
-    if (receipts.length === 0) {
-      rows.push({ arm: attempt.arm, index: attempt.index, inputTokens: 0, outputTokens: 0, usd: null });
-      continue;
-    }
     for (const receipt of receipts) armReceipts.push(receipt);
-    const { inputTokens, outputTokens, usd } = costOf(receipts, prices);
-    rows.push({ arm: attempt.arm, index: attempt.index, inputTokens, outputTokens, usd });
+    rows.push(costRow(attempt, receipts, prices));
   }
   const arms = [...byArm].map(([arm, receipts]) => ({ arm, ...costOf(receipts, prices) }));
   return { arms, attempts: rows };

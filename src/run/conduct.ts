@@ -1,4 +1,4 @@
-import type { Outcome, TestOutcome } from '../model/index.js';
+import type { Outcome, PriceTable, TestOutcome } from '../model/index.js';
 import type { SuiteDeclaration, TrialDeclaration } from './declaration.js';
 import { prepareTrial, type TrialHost } from './prepare.js';
 import { recordRegistration } from './registrations.js';
@@ -12,7 +12,13 @@ export interface TrialTestResult {
 
 export type ConductedTrial =
   | { kind: 'skipped'; reason: string }
-  | { kind: 'ran'; outcome: Outcome; test: TrialTestResult };
+  | {
+      kind: 'ran';
+      outcome: Outcome;
+      test: TrialTestResult;
+      /** The price table the Outcome's cost was reckoned with (run/outcome-transit makes its cost rows again with it). */
+      prices: PriceTable;
+    };
 
 /**
  * How a trial's Outcome ends its test: as the verdict's declared test outcome, except that a policy changed after
@@ -41,5 +47,5 @@ export async function conductTrial(
   const { plan, policy, registration } = prepared;
   const outcome = await runTrial(plan, host).finally(prepared.close);
   if (sawResults(outcome)) await recordRegistration(host.root, plan.suite.id, policy, registration, outcome.id);
-  return { kind: 'ran', outcome, test: trialTestResult(outcome) };
+  return { kind: 'ran', outcome, test: trialTestResult(outcome), prices: plan.prices ?? {} };
 }

@@ -1,4 +1,4 @@
-import type { AttemptRecord, Outcome } from '../model/index.js';
+import { costRow, receiptCostUsd, type AttemptRecord, type Outcome, type PriceTable } from '../model/index.js';
 // The module itself, not the layer's index: the reporter's process loads this one.
 import { leftUncovered } from '../evaluate/coverage.js';
 import { exclusionOf } from '../aggregate/arm-verdict.js';
@@ -8,12 +8,12 @@ type CostRow = Outcome['cost']['attempts'][number];
 /**
  * An Outcome on its way from the worker that built it to the reporter. When its attempts were written to a file as
  * they finished, that file already names every attempt in `sequence` order, so the lists of up to one entry per
- * attempt are left out: the order run (each line's `arm#index`), the cost rows of attempts that spent nothing (each a
- * zero row), each criterion's uncovered attempts (read from each line's criteria, as the coverage table was) and,
- * under the Rubric's `exclude` policy, each arm's exclusions (its attempts without a verdict, in index order). At
- * 100,000 attempts the first two are 8.5 MB of the Outcome's 8.6 MB (the third as much again when a criterion is never
- * covered), and they crossed into the main process through Vitest's task updates while the worker still held its own
- * copy: the run's highest memory.
+ * attempt are left out: the order run (each line's `arm#index`), the cost rows (each made again from its line's
+ * receipts at the trial's prices, as the worker made it), each criterion's uncovered attempts (read from each line's
+ * criteria, as the coverage table was) and, under the Rubric's `exclude` policy, each arm's exclusions (its attempts
+ * without a verdict, in index order). At 100,000 attempts the first two are 8.5 MB of the Outcome's 8.6 MB (the third
+ * as much again when a criterion is never covered), and they crossed into the main process through Vitest's task
+ * updates while the worker still held its own copy: the run's highest memory.
  */
 export interface OutcomeInTransit {
   /**
@@ -25,30 +25,27 @@ export interface OutcomeInTransit {
   leftOut: {
     /** Attempts in the Outcome's attempts file: as many order entries and cost rows. */
     attempts: number;
-    /** The cost rows of attempts that spent something, by position in `sequence` order. */
-    spent: { at: number; row: CostRow }[];
+    /** The price table the trial's cost was reckoned with (receipts without a cost of their own are priced by it). */
+    prices: PriceTable;
     /** Whether each arm's exclusions (the Rubric's `exclude` policy) were left out too. */
     exclusions: boolean;
   } | null;
 }
 
-const isZeroRow = (row: CostRow) => row.inputTokens === 0 && row.outputTokens === 0 && row.usd === null;
-
 /**
  * The Outcome as it travels: its lists of one entry per attempt left out when its attempts file can give them back
  * exactly, which is when the order run and the cost rows name the same attempts in the same order (they always do for
- * a trial this riddle ran; anything else travels whole). Each arm's exclusions are left out only when every arm lists
- * all its attempts without a verdict, as the `exclude` policy does.
+ * a trial this riddle ran; anything else travels whole). `prices` must be the table its cost was reckoned with. Each
+ * arm's exclusions are left out only when every arm lists all its attempts without a verdict, as the `exclude` policy
+ * does.
  */
-export function outcomeForTransit(outcome: Outcome): OutcomeInTransit {
+export function outcomeForTransit(outcome: Outcome, prices: PriceTable): OutcomeInTransit {
   const { order } = outcome.execution;
   const rows = outcome.cost.attempts;
   if (outcome.attemptsFile === null || order.length !== rows.length) return { outcome, leftOut: null };
-  const spent: { at: number; row: CostRow }[] = [];
   for (let at = 0; at < rows.length; at += 1) {
     const row = rows[at] as CostRow;
     if (order[at] !== `${row.arm}#${row.index}`) return { outcome, leftOut: null };
-    if (!isZeroRow(row)) spent.push({ at, row });
   }
   // Every attempt without a verdict is an exclusion under `exclude` (aggregate/arm-verdict): the count checks them.
   const exclusions =
@@ -63,20 +60,25 @@ export function outcomeForTransit(outcome: Outcome): OutcomeInTransit {
       cost: { ...outcome.cost, attempts: [] },
       coverage: outcome.coverage.map((row) => ({ ...row, uncoveredAttempts: [] })),
     },
-    leftOut: { attempts: rows.length, spent, exclusions },
+    leftOut: { attempts: rows.length, prices, exclusions },
   };
 }
 
 /**
  * Puts an Outcome in transit back together from its attempts file, given each line's attempt in file order. It
- * checks the file against what the worker sent: as many attempts, each spent row's attempt at its place, as many
- * attempts leaving each criterion uncovered as the coverage table counted, and as many without a verdict in each arm
- * as it counted.
+ * checks the file against what the worker sent: as many attempts; receipts that cost, at the trial's prices and summed
+ * in the same order, exactly the Outcome's total; as many attempts leaving each criterion uncovered as the coverage
+ * table counted, and as many without a verdict in each arm as it counted.
  */
 export class OutcomeFromTransit {
   private readonly order: string[] = [];
   private readonly rows: CostRow[] = [];
-  private spentAt = 0;
+  /** The file's receipts totalled as the worker totalled the trial's (model/spending `costOf`, in `sequence` order). */
+  private readonly spent: { usd: number | null; inputTokens: number; outputTokens: number } = {
+    usd: null,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
   /** Per row of the coverage table, in its order: the attempts that left its criterion uncovered. */
   private readonly uncovered: Outcome['coverage'][number]['uncoveredAttempts'][];
   /** Per arm, when its exclusions were left out: the attempts without a verdict. */
@@ -91,7 +93,9 @@ export class OutcomeFromTransit {
   }
 
   /** The next line's attempt. */
-  take(attempt: Pick<AttemptRecord, 'arm' | 'index' | 'criteria' | 'status' | 'verdict' | 'reason'>): void {
+  take(
+    attempt: Pick<AttemptRecord, 'arm' | 'index' | 'criteria' | 'status' | 'verdict' | 'reason' | 'observation'>,
+  ): void {
     const { coverage } = this.transit.outcome;
     for (let row = 0; row < coverage.length; row += 1)
       if (leftUncovered(attempt, (coverage[row] as Outcome['coverage'][number]).criterion))
@@ -104,21 +108,17 @@ export class OutcomeFromTransit {
         else listed.push(exclusion);
       }
     }
-    const at = this.order.length;
-    const { spent } = this.transit.leftOut;
     this.order.push(`${attempt.arm}#${attempt.index}`);
-    const next = spent[this.spentAt];
-    if (next !== undefined && next.at === at) {
-      if (next.row.arm !== attempt.arm || next.row.index !== attempt.index)
-        throw new Error(
-          `${this.file}: line ${at + 1} holds ${attempt.arm}#${attempt.index}, but its Outcome's cost row there is for ${next.row.arm}#${next.row.index}`,
-        );
-      this.rows.push(next.row);
-      this.spentAt += 1;
-      return;
+    const { prices } = this.transit.leftOut;
+    const receipts = attempt.observation?.receipts ?? [];
+    this.rows.push(costRow(attempt, receipts, prices));
+    for (let r = 0; r < receipts.length; r += 1) {
+      const receipt = receipts[r] as (typeof receipts)[number];
+      const usd = receiptCostUsd(receipt, prices);
+      if (usd !== null) this.spent.usd = (this.spent.usd ?? 0) + usd;
+      this.spent.inputTokens += receipt.inputTokens ?? 0;
+      this.spent.outputTokens += receipt.outputTokens ?? 0;
     }
-    // Members in canonical order, as the worker wrote the row it left out.
-    this.rows.push({ arm: attempt.arm, index: attempt.index, inputTokens: 0, outputTokens: 0, usd: null });
   }
 
   /** The whole Outcome, equal to the one the worker built. */
@@ -127,6 +127,15 @@ export class OutcomeFromTransit {
     if (this.order.length !== leftOut.attempts)
       throw new Error(
         `${this.file}: holds ${this.order.length} attempts where its Outcome ran ${leftOut.attempts}; the file may be truncated`,
+      );
+    const { cost } = outcome;
+    if (
+      this.spent.usd !== cost.usd ||
+      this.spent.inputTokens !== cost.inputTokens ||
+      this.spent.outputTokens !== cost.outputTokens
+    )
+      throw new Error(
+        `${this.file}: its attempts' receipts come to ${describeCost(this.spent)} where its Outcome counted ${describeCost(cost)}`,
       );
     const coverage = outcome.coverage.map((row, i) => {
       const uncoveredAttempts = this.uncovered[i] ?? [];
@@ -156,3 +165,6 @@ export class OutcomeFromTransit {
     };
   }
 }
+
+const describeCost = (cost: { usd: number | null; inputTokens: number; outputTokens: number }) =>
+  `${cost.inputTokens} input and ${cost.outputTokens} output tokens, ${cost.usd === null ? 'no known cost' : `$${cost.usd}`}`;

@@ -128,14 +128,14 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       ...progressReport(context.task.id),
     });
     if (conducted.kind === 'skipped') return context.skip(conducted.reason);
-    const { outcome, test } = conducted;
+    const { outcome, test, prices } = conducted;
     // The Outcome goes into the meta once the annotation is recorded: recording one sends the test's pending updates,
     // meta included, so with the Outcome in it already it crossed to the main process twice (then with the end).
     // Set even when the annotation fails (the test ended meanwhile): a cut-short trial delivers it from the meta.
     try {
       await annotateUnlocated(context, summaryLine(outcome), 'riddle');
     } finally {
-      context.task.meta.riddle = { trial: name, line, outcome: outcomeForTransit(outcome) };
+      context.task.meta.riddle = { trial: name, line, outcome: outcomeForTransit(outcome, prices) };
     }
     if (test.outcome === 'skip') context.skip(test.reason);
     if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt.frames());

@@ -42,18 +42,25 @@ describe("a trial's Outcome crosses from the worker to the reporter once", () =>
     expect(run.exitCode, run.output).toBe(0);
     const { travelled } = JSON.parse(readFileSync(record, 'utf8')) as Recorded;
     const many = travelled.find((t) => t.trial === 'many');
-    expect(many).toMatchObject({ order: 0, costRows: 0, leftOut: { attempts: 600, spent: [] } });
+    // Every attempt spent tokens: their rows are made again from the attempts file's receipts at the prices that travel.
+    expect(many).toMatchObject({
+      order: 0,
+      costRows: 0,
+      leftOut: { attempts: 600, prices: { 'small-model': { inputPerMillionUsd: 0.15, outputPerMillionUsd: 0.6 } } },
+    });
     const stored = readLatestRun(reportDir).outcomes.find((o) => o.trial.name === 'many');
     expect(stored?.execution.order).toHaveLength(600);
     expect(stored?.execution.order.slice(0, 4)).toEqual(['case#0', 'control#0', 'case#1', 'control#1']);
     expect(stored?.cost.attempts).toHaveLength(600);
+    // Attempt 299 of the control: 100 + 299 % 7 = 105 input tokens, 20 + 299 % 5 = 24 output tokens.
     expect(stored?.cost.attempts[599]).toEqual({
       arm: 'control',
       index: 299,
-      inputTokens: 0,
-      outputTokens: 0,
-      usd: null,
+      inputTokens: 105,
+      outputTokens: 24,
+      usd: (105 * 0.15 + 24 * 0.6) / 1e6,
     });
+    expect(stored?.cost.inputTokens).toBe(stored?.cost.attempts.reduce((sum, row) => sum + row.inputTokens, 0));
     // The meta stays small however many attempts ran: the Outcome file holds 600 entries of each list.
     expect(many?.bytes).toBeLessThan(JSON.stringify(stored).length / 3);
   });

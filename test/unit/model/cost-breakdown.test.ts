@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costBreakdown, costBreakdownOf, costOf, type Receipt } from '../../../src/model/index.js';
+import { costBreakdown, costBreakdownOf, costOf, receiptCostUsd, type Receipt } from '../../../src/model/index.js';
 
 /** How the breakdown was computed before it read attempts as they are: the reference it must equal, member order and all (JSON.stringify, as the Outcome file is written). */
 function reference(attempts: readonly { arm: string; index: number; receipts: readonly Receipt[] }[], prices = {}) {
@@ -62,5 +62,24 @@ describe('costBreakdown', () => {
         { arm: 'case', index: 0, inputTokens: 0, outputTokens: 0, usd: null },
       ],
     });
+  });
+});
+
+describe('receiptCostUsd', () => {
+  it('prices a receipt only by a model the table declares, never by a member every object inherits', () => {
+    const prices = { priced: { inputPerMillionUsd: 1, outputPerMillionUsd: 2 } };
+    const receipt = (model: string): Receipt => ({
+      provider: 'p',
+      id: 'r',
+      model,
+      inputTokens: 1_000_000,
+      outputTokens: 1_000_000,
+      costUsd: null,
+      latencyMs: null,
+    });
+    expect(receiptCostUsd(receipt('priced'), prices)).toBe(3);
+    // Before, `constructor` found Object's own constructor as its "price": a NaN cost no record can hold.
+    for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      expect(receiptCostUsd(receipt(model), prices)).toBeNull();
   });
 });

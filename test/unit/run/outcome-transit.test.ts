@@ -78,13 +78,7 @@ async function streamedTrial(
     },
   );
   return runTrial(
-    {
-      ...resolved,
-      environment: anEnvironment(),
-      unavailable: [],
-      fixtures: {},
-      prices: { m: { inputPerMillionUsd: 1, outputPerMillionUsd: 2 } },
-    },
+    { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {}, prices },
     {
       clock: { now: () => Date.now() },
       expect: vitestExpect,
@@ -92,6 +86,9 @@ async function streamedTrial(
     },
   );
 }
+
+/** The trial's declared prices: receipts without a cost of their own are priced by them. */
+const prices = { m: { inputPerMillionUsd: 1, outputPerMillionUsd: 2 } };
 
 /** What the reporter does: the Outcome back together from its attempts file, line by line. */
 function rebuilt(transit: OutcomeInTransit, attempts: readonly AttemptRecord[]): Outcome {
@@ -106,7 +103,7 @@ describe('an Outcome in transit', () => {
   it('leaves out the order and the zero cost rows, and is put back together from its attempts file exactly', async () => {
     const outcome = await streamedTrial();
     expect(outcome.execution.order).toHaveLength(24);
-    const transit = outcomeForTransit(outcome);
+    const transit = outcomeForTransit(outcome, prices);
     expect(transit.outcome.execution.order).toEqual([]);
     expect(transit.outcome.cost.attempts).toEqual([]);
     expect(transit.outcome.coverage.map((row) => row.uncoveredAttempts)).toEqual([[], []]);
@@ -114,11 +111,12 @@ describe('an Outcome in transit', () => {
     const spends = outcome.coverage.find((row) => row.criterion === 'spends');
     expect(spends?.uncoveredAttempts.length).toBeGreaterThan(0);
     expect(spends?.covered).toBeGreaterThan(0);
-    // Only rows of attempts that spent something travel: tokens, or a cost.
+    // No cost row travels, not even of the attempts that spent something (tokens at the declared price, or a cost of
+    // their own): each is made again from its line's receipts at the prices that travel instead.
     const spent = outcome.cost.attempts.filter((row) => row.inputTokens > 0 || row.usd !== null);
     expect(spent.length).toBeGreaterThan(0);
-    expect(spent.length).toBeLessThan(24);
-    expect(transit.leftOut?.spent.map((s) => s.row)).toEqual(spent);
+    expect(spent.some((row) => row.usd !== null && row.inputTokens > 0)).toBe(true);
+    expect(transit.leftOut?.prices).toEqual(prices);
     // What crosses to the main process is a fraction of the whole.
     expect(JSON.stringify(transit).length).toBeLessThan(JSON.stringify(outcome).length);
 
@@ -130,7 +128,7 @@ describe('an Outcome in transit', () => {
 
   it("leaves out each arm's exclusions under the exclude policy, and rebuilds them in index order", async () => {
     const outcome = await streamedTrial({ missingEvidence: 'exclude', order: 'shuffled' });
-    const transit = outcomeForTransit(outcome);
+    const transit = outcomeForTransit(outcome, prices);
     expect(transit.leftOut?.exclusions).toBe(true);
     expect(transit.outcome.arms.map((arm) => arm.exclusions)).toEqual([[], []]);
     expect(outcome.arms.every((arm) => arm.exclusions.length > 0)).toBe(true);
@@ -143,33 +141,42 @@ describe('an Outcome in transit', () => {
       /0 attempts of arm \w+ have no verdict where its Outcome counted \d+/,
     );
     // Under `bound` no attempt is an exclusion: the arms travel as they are.
-    expect(outcomeForTransit(await streamedTrial()).leftOut?.exclusions).toBe(false);
+    expect(outcomeForTransit(await streamedTrial(), prices).leftOut?.exclusions).toBe(false);
   });
 
   it('travels whole when its attempts are inline, or its order and cost rows do not name the same attempts', async () => {
     const outcome = await streamedTrial();
     const inline = { ...outcome, attemptsFile: null };
-    expect(outcomeForTransit(inline)).toEqual({ outcome: inline, leftOut: null });
+    expect(outcomeForTransit(inline, prices)).toEqual({ outcome: inline, leftOut: null });
     const order = [...outcome.execution.order];
     [order[0], order[1]] = [order[1] as string, order[0] as string];
     const swapped = { ...outcome, execution: { ...outcome.execution, order } };
-    expect(outcomeForTransit(swapped)).toEqual({ outcome: swapped, leftOut: null });
+    expect(outcomeForTransit(swapped, prices)).toEqual({ outcome: swapped, leftOut: null });
     const shorter = { ...outcome, cost: { ...outcome.cost, attempts: outcome.cost.attempts.slice(1) } };
-    expect(outcomeForTransit(shorter).leftOut).toBeNull();
+    expect(outcomeForTransit(shorter, prices).leftOut).toBeNull();
   });
 
-  it('refuses an attempts file that does not match: truncated, or another attempt where a spent row sits', async () => {
+  it('refuses an attempts file that does not match: truncated, receipts that cost otherwise, other coverage', async () => {
     const outcome = await streamedTrial();
-    const transit = outcomeForTransit(outcome);
+    const transit = outcomeForTransit(outcome, prices);
     const attempts = lines(outcome.attemptsFile as string);
     expect(() => rebuilt(transit, attempts.slice(0, -1))).toThrow(
       /trial.attempts.jsonl: holds 23 attempts where its Outcome ran 24; the file may be truncated/,
     );
-    const at = transit.leftOut?.spent[0]?.at as number;
-    const moved = attempts.map((a, i) => (i === at ? { ...a, index: a.index + 100 } : a));
-    expect(() => rebuilt(transit, moved)).toThrow(
-      new RegExp(`line ${at + 1} holds \\w+#\\d+, but its Outcome's cost row there is for`),
+    // A spending attempt's receipts gone from its line: the rows made again no longer come to the Outcome's total.
+    const at = attempts.findIndex((a) => (a.observation?.receipts ?? []).some((r) => (r.inputTokens ?? 0) > 0));
+    const unspent = attempts.map((a, i) =>
+      i === at && a.observation ? ({ ...a, observation: { ...a.observation, receipts: [] } } as AttemptRecord) : a,
     );
+    expect(() => rebuilt(transit, unspent)).toThrow(
+      /trial.attempts.jsonl: its attempts' receipts come to \d+ input and \d+ output tokens, \$[\d.e-]+ where its Outcome counted/,
+    );
+    // Rows made at other prices than the Outcome's cost was reckoned with are refused too.
+    const otherPrices = {
+      ...transit,
+      leftOut: { ...(transit.leftOut as NonNullable<OutcomeInTransit['leftOut']>), prices: {} },
+    };
+    expect(() => rebuilt(otherPrices, attempts)).toThrow(/receipts come to .* where its Outcome counted/);
     const covered = attempts.map((a) => ({ ...a, criteria: [] }));
     expect(() => rebuilt(transit, covered)).toThrow(
       /24 attempts leave criterion answers uncovered where its Outcome counted 0/,
