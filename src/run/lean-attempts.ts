@@ -8,9 +8,18 @@ export const DISTINCT_SHARED = 1024;
 
 /**
  * The parts of a lean attempt that are shared between attempts alike in them; `observation.<member>` a member of the
- * Observation, shared on its own once whole Observations no longer are.
+ * Observation, `findings.<member>` and `criteria.<member>` a member of each finding or criterion, shared on their own
+ * once the whole part no longer is.
  */
-type Part = 'findings' | 'criteria' | 'claims' | 'why' | 'error' | 'pressure' | 'observation' | `observation.${string}`;
+type Part =
+  | 'findings'
+  | 'criteria'
+  | 'claims'
+  | 'why'
+  | 'error'
+  | 'pressure'
+  | 'observation'
+  | `${'observation' | 'findings' | 'criteria'}.${string}`;
 
 /** Freeze a shared value and everything in it: a shared part changed in place would change every attempt holding it. */
 function deepFreeze<T>(value: T): T {
@@ -75,8 +84,8 @@ export class LeanAttempts {
       durationMs: lean.durationMs,
       sandbox: lean.sandbox,
       observation: this.observation(lean.observation),
-      findings: this.share('findings', lean.findings),
-      criteria: this.share('criteria', lean.criteria),
+      findings: this.items('findings', lean.findings),
+      criteria: this.items('criteria', lean.criteria),
       claims: this.share('claims', lean.claims),
       error: this.share('error', lean.error),
       pressure: this.share('pressure', lean.pressure),
@@ -91,9 +100,32 @@ export class LeanAttempts {
    */
   private observation(value: AttemptRecord['observation']): AttemptRecord['observation'] {
     if (value === null || !this.unshared.has('observation')) return this.share('observation', value);
-    const members: Record<string, unknown> = {};
-    for (const key in value) members[key] = this.share(`observation.${key}`, value[key as keyof typeof value]);
-    return members as typeof value;
+    return this.withSharedMembers('observation', value);
+  }
+
+  /**
+   * An attempt's findings or criteria: shared whole while attempts are alike in them; once they are not (each
+   * attempt's check message its own, as when a failing check quotes the reply), each item a copy of its own whose
+   * members are each shared with the items alike in that member (its evidence, what covered it, its verdict words),
+   * its own texts kept. A failing check quoting the reply made each attempt keep about 1.2 KB against 0.17 KB.
+   */
+  private items<T extends object>(part: 'findings' | 'criteria', value: T[]): T[] {
+    if (!this.unshared.has(part)) return this.share(part, value);
+    return value.map((item) => this.withSharedMembers(part, item));
+  }
+
+  /**
+   * A copy of `value` whose members that are objects or lists are each the value shared with the copies alike in that
+   * member. Made by spreading, so the copy is laid out as the value was (a copy built member by member kept its later
+   * members apart from the object, larger than the value); its texts and numbers are the value's own.
+   */
+  private withSharedMembers<T extends object>(part: 'observation' | 'findings' | 'criteria', value: T): T {
+    const copy = { ...value };
+    for (const key in copy) {
+      const member = copy[key];
+      if (typeof member === 'object' && member !== null) copy[key] = this.share(`${part}.${key}`, member);
+    }
+    return copy;
   }
 
   /**

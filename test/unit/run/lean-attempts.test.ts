@@ -125,10 +125,15 @@ describe('lean attempts with alike parts shared', () => {
     );
     const kept = records.map((record) => lean.of(record));
     expect(kept).toEqual(records.map(leanAttempt));
-    // Past the limit the part is kept as given, neither looked up nor frozen.
+    // Past the limit the part is no longer looked up whole: each item is a copy of its own, its alike members shared
+    // with the item before, its own reason kept; the record's own list is neither changed nor frozen.
     const last = records.at(-1) as AttemptRecord;
-    expect((kept.at(-1) as AttemptRecord).criteria).toBe(last.criteria);
+    const [item] = (kept.at(-1) as AttemptRecord).criteria;
+    expect((kept.at(-1) as AttemptRecord).criteria).not.toBe(last.criteria);
     expect(Object.isFrozen(last.criteria)).toBe(false);
+    expect(item?.coveredBy).toBe((kept.at(-2) as AttemptRecord).criteria[0]?.coveredBy);
+    expect(item?.overruled).toBe((kept.at(-2) as AttemptRecord).criteria[0]?.overruled);
+    expect(item?.reason).toBe(`met ${DISTINCT_SHARED + 2}`);
     // An attempt alike the first is no longer given the first one's value.
     const first = records[0] as AttemptRecord;
     const again = lean.of({ ...first, criteria: structuredClone(first.criteria) });
