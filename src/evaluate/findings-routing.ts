@@ -156,7 +156,21 @@ function routed(outcome: RoutingInput): Finding[] {
         groupBasis({ ...others, about: OTHER_PROBLEMS }),
       );
   };
-  const ofArm = (arm: string) => attempts.filter((a) => a.arm === arm);
+  // Each arm's attempts, grouped once when first asked: a data-driven suite has thousands of arms, and filtering every
+  // attempt for each failing arm cost attempts × arms.
+  let byArm: Map<string, AttemptRecord[]> | null = null;
+  const ofArm = (arm: string): readonly AttemptRecord[] => {
+    if (byArm === null) {
+      byArm = new Map();
+      for (let i = 0; i < attempts.length; i += 1) {
+        const attempt = attempts[i] as AttemptRecord;
+        const listed = byArm.get(attempt.arm);
+        if (listed === undefined) byArm.set(attempt.arm, [attempt]);
+        else listed.push(attempt);
+      }
+    }
+    return byArm.get(arm) ?? [];
+  };
   /** The items of each attempt that `keep` keeps, each with its attempt, in the order run (nothing made for the rest). */
   const withAttempt = <T>(itemsOf: (a: AttemptRecord) => readonly T[], keep: (item: T) => boolean) => {
     const kept: { attempt: AttemptRecord; item: T }[] = [];
