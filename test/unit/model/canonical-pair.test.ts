@@ -177,6 +177,42 @@ describe('canonicalJsonPair', () => {
   });
 });
 
+describe('canonicalJsonSha256 without names or numbers made as strings', () => {
+  it('writes whole numbers digit by digit as String does, and every other number as before, across chunks', () => {
+    const numbers = [0, -0, 7, 9, 10, 99, 100, 1_000_000, 2 ** 31, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER, -1, -12_345];
+    const others = [1.5, 0.1, 1e21, 2 ** 53, 1e-7, -0.5, 123.456];
+    // After 0 to 16,000 numbers (ints of up to 16 digits end every chunk at every offset).
+    for (let before = 0; before <= 16_000; before += 4_000) {
+      const value = {
+        pad: Array.from({ length: before }, (_, i) => (i * 7919) % 10 ** ((i % 16) + 1)),
+        numbers,
+        others,
+      };
+      expect(canonicalJsonSha256(value)).toBe(sha256(canonicalJson(value)));
+    }
+  });
+
+  it('writes names in canonical order whether an object lists them so, out of order, with index names or inherited', () => {
+    const inherited = Object.create({ extra: 'inherited, never written' }) as Record<string, unknown>;
+    // Own names in order, an inherited one after them: for…in lists it too.
+    inherited.a = 2;
+    inherited.b = 1;
+    const values = [
+      { a: 1, b: 2, c: { d: 3, e: [{ f: 4, g: 5 }] } },
+      { b: 1, a: 2, c: { e: 3, d: 4 } },
+      { 10: 'ten', 9: 'nine', b: 1, a: 2 },
+      { 1: 'one', 0: 'zero' },
+      { a: undefined, b: () => 1, c: 3 },
+      inherited,
+      Object.assign(Object.create(null) as object, { z: 1, y: 2 }),
+    ];
+    for (const value of values) {
+      expect(canonicalJsonSha256(value)).toBe(sha256(canonicalJson(value)));
+      expect(canonicalJsonSha256(value, (key) => key === 'a')).toBe(sha256(canonicalJson(value, (key) => key === 'a')));
+    }
+  });
+});
+
 describe('canonicalJsonSha256 one after another', () => {
   it('hashes each value alone, after a large one and after one that threw part-way', () => {
     const large = { rows: Array.from({ length: 5_000 }, (_, i) => ({ i, text: `row ${i}` })) };
