@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
-import type { Clock, Outcome } from '../../../src/model/index.js';
+import type { Clock, JsonValue, Outcome } from '../../../src/model/index.js';
 import { resolveTrial, runTrial, type SuiteDeclaration, type TrialDeclaration } from '../../../src/run/index.js';
 import { anEnvironment } from '../builders.js';
 
@@ -112,7 +112,7 @@ describe('the scheduler', () => {
     // Before, the copy the checks read had the member as its prototype: `approved` passed the check, while the
     // retained reply was `{}`: a verdict resting on evidence in no record.
     const outcome = await run({
-      subject: () => JSON.parse('{"__proto__":{"approved":true}}') as unknown,
+      subject: () => JSON.parse('{"__proto__":{"approved":true}}') as JsonValue,
       rubric,
       checks: {
         answers: (observation: { reply: unknown }) => {
