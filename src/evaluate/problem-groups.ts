@@ -74,6 +74,16 @@ interface Gathering<T> {
   last: AttemptRef | null;
 }
 
+const gathering = <T>(first: T, order: number): Gathering<T> => ({
+  first,
+  order,
+  texts: new Set(),
+  wordings: new Set(),
+  attempts: [],
+  attemptCount: 0,
+  last: null,
+});
+
 function gatherInto<T>(group: Gathering<T>, parts: ProblemParts): void {
   group.texts.add(parts.text);
   if (parts.wording !== undefined) group.wordings.add(parts.wording);
@@ -96,30 +106,21 @@ export function groupProblems<T>(
   partsOf: (item: T) => ProblemParts,
 ): { groups: ProblemGroup<T>[]; others: OtherProblems<T> | null } {
   // Indexed loops: this runs once a trial, unoptimised, where for…of makes an iterator result for every item.
-  const list = items;
   const distinct = new Set<string>();
-  for (let i = 0; i < list.length; i += 1) {
-    const parts = partsOf(list[i] as T);
+  for (let i = 0; i < items.length; i += 1) {
+    const parts = partsOf(items[i] as T);
     distinct.add(aboutOf(parts, false));
     if (distinct.size > MAX_DISTINCT_PROBLEMS) break;
   }
   const byForm = distinct.size > MAX_DISTINCT_PROBLEMS;
   const gathered = new Map<string, Gathering<T>>();
-  for (let i = 0; i < list.length; i += 1) {
-    const item = list[i] as T;
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as T;
     const parts = partsOf(item);
     const about = aboutOf(parts, byForm);
     let group = gathered.get(about);
     if (group === undefined) {
-      group = {
-        first: item,
-        order: gathered.size,
-        texts: new Set(),
-        wordings: new Set(),
-        attempts: [],
-        attemptCount: 0,
-        last: null,
-      };
+      group = gathering(item, gathered.size);
       gathered.set(about, group);
     }
     gatherInto(group, parts);
@@ -133,7 +134,7 @@ export function groupProblems<T>(
     const rest = byCount.slice(MAX_DISTINCT_PROBLEMS - 1).sort(([, a], [, b]) => a.order - b.order);
     others = gatheredOthers(
       rest.map(([, group]) => group),
-      list,
+      items,
       partsOf,
       new Set(rest.map(([about]) => about)),
       byForm,
@@ -158,16 +159,7 @@ function gatheredOthers<T>(
   abouts: ReadonlySet<string>,
   byForm: boolean,
 ): OtherProblems<T> {
-  const first = rest[0] as Gathering<T>;
-  const together: Gathering<T> = {
-    first: first.first,
-    order: 0,
-    texts: new Set(),
-    wordings: new Set(),
-    attempts: [],
-    attemptCount: 0,
-    last: null,
-  };
+  const together = gathering((rest[0] as Gathering<T>).first, 0);
   // Walked again in item order, so an attempt with problems in two gathered forms counts once.
   for (let i = 0; i < list.length; i += 1) {
     const parts = partsOf(list[i] as T);
