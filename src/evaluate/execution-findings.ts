@@ -32,16 +32,11 @@ const OTHER_STRAY_ERRORS = '\u0000others';
  */
 function strayErrorFindings(strayErrors: readonly string[]): Finding[] {
   const where = 'while this trial ran (not tied to one attempt)';
-  // No attempt owns these errors: each is its own occurrence (a reference of its own), so a group's `attemptCount`
-  // counts its errors; the attempts themselves are not used.
-  const { groups, others } = groupProblems(strayErrors, (error) => ({
-    fixed: null,
-    text: error,
-    attempt: { arm: '', index: 0 },
-  }));
+  // No attempt owns these errors: each group counts its items.
+  const { groups, others } = groupProblems(strayErrors, (error) => ({ fixed: null, text: error }));
   const findings = groups.map((group) => {
     const alike = group.texts - 1;
-    const count = group.attemptCount;
+    const { count } = group;
     const message =
       count === 1
         ? `${group.first}, ${where}`
@@ -53,7 +48,7 @@ function strayErrorFindings(strayErrors: readonly string[]): Finding[] {
       findingRecord(
         'harness',
         'stray-error',
-        `${others.attemptCount} more error${others.attemptCount === 1 ? '' : 's'} raised outside the awaited call ${where}, in ${others.texts} other messages; the first: ${others.first}`,
+        `${others.count} more error${others.count === 1 ? '' : 's'} raised outside the awaited call ${where}, in ${others.texts} other messages; the first: ${others.first}`,
         { about: OTHER_STRAY_ERRORS },
       ),
     );

@@ -26,12 +26,12 @@ type AttemptRef = Pick<AttemptRecord, 'arm' | 'index'>;
 
 /**
  * What one item says: the part that is always told apart exactly (e.g. a claim's action; null when none), its text,
- * and the attempt it is in.
+ * and the attempt it is in (none for problems no attempt owns, such as stray errors: those are counted as items).
  */
 export interface ProblemParts {
   fixed: string | null;
   text: string;
-  attempt: AttemptRef;
+  attempt?: AttemptRef;
   /** Counted too: how many distinct ones the group holds (e.g. a claim's wordings). */
   wording?: string;
 }
@@ -44,6 +44,8 @@ export interface ProblemGroup<T> {
   texts: number;
   /** Distinct wordings in the group (0 when the items give none). */
   wordings: number;
+  /** Items in the group (problems several times in one attempt counted each time). */
+  count: number;
   /** The attempts, each once, in the order seen, up to MAX_FINDING_ATTEMPTS. */
   attempts: AttemptRef[];
   /** How many distinct attempts in all. */
@@ -55,6 +57,8 @@ export interface OtherProblems<T> {
   first: T;
   /** Distinct texts gathered here. */
   texts: number;
+  /** Items gathered here. */
+  count: number;
   attempts: AttemptRef[];
   attemptCount: number;
 }
@@ -69,6 +73,7 @@ interface Gathering<T> {
   order: number;
   texts: Set<string>;
   wordings: Set<string>;
+  count: number;
   attempts: AttemptRef[];
   attemptCount: number;
   last: AttemptRef | null;
@@ -79,6 +84,7 @@ const gathering = <T>(first: T, order: number): Gathering<T> => ({
   order,
   texts: new Set(),
   wordings: new Set(),
+  count: 0,
   attempts: [],
   attemptCount: 0,
   last: null,
@@ -87,8 +93,9 @@ const gathering = <T>(first: T, order: number): Gathering<T> => ({
 function gatherInto<T>(group: Gathering<T>, parts: ProblemParts): void {
   group.texts.add(parts.text);
   if (parts.wording !== undefined) group.wordings.add(parts.wording);
+  group.count += 1;
   // An attempt's items come together (they are listed attempt by attempt), so a repeat is always the last one seen.
-  if (group.last !== parts.attempt) {
+  if (parts.attempt !== undefined && group.last !== parts.attempt) {
     group.last = parts.attempt;
     group.attemptCount += 1;
     if (group.attempts.length < MAX_FINDING_ATTEMPTS) group.attempts.push(parts.attempt);
@@ -129,7 +136,9 @@ export function groupProblems<T>(
   let kept = all;
   let others: OtherProblems<T> | null = null;
   if (all.length > MAX_DISTINCT_PROBLEMS) {
-    const byCount = [...all].sort(([, a], [, b]) => b.attemptCount - a.attemptCount || a.order - b.order);
+    // Most frequent by attempts, or by items where no attempt owns them.
+    const weight = (group: Gathering<T>) => group.attemptCount || group.count;
+    const byCount = [...all].sort(([, a], [, b]) => weight(b) - weight(a) || a.order - b.order);
     kept = byCount.slice(0, MAX_DISTINCT_PROBLEMS - 1).sort(([, a], [, b]) => a.order - b.order);
     const rest = byCount.slice(MAX_DISTINCT_PROBLEMS - 1).sort(([, a], [, b]) => a.order - b.order);
     others = gatheredOthers(
@@ -145,6 +154,7 @@ export function groupProblems<T>(
     first: group.first,
     texts: group.texts.size,
     wordings: group.wordings.size,
+    count: group.count,
     attempts: group.attempts,
     attemptCount: group.attemptCount,
   }));
@@ -168,6 +178,7 @@ function gatheredOthers<T>(
   return {
     first: together.first,
     texts: together.texts.size,
+    count: together.count,
     attempts: together.attempts,
     attemptCount: together.attemptCount,
   };
