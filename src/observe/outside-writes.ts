@@ -40,12 +40,15 @@ const within = (parent: string, child: string) => {
  * .git, riddle's own folders, and the temporary folder when it sits inside), and the entries directly in the home
  * folder. The temporary folder is left out: the whole machine writes there (other tests and workers, riddle's own
  * sandboxes), so what appears in it cannot be read as the subject's, and on a busy machine it holds thousands of
- * entries, which made it the dearest walk.
+ * entries, which made it the dearest walk. `ownFolders` (absolute) are riddle's too and left out wherever they sit in
+ * the project: the report folder under any name, where every trial's attempts are written while it runs.
  */
-export function defaultOutsideRoots(project: string): OutsideRoot[] {
+export function defaultOutsideRoots(project: string, ownFolders: readonly string[] = []): OutsideRoot[] {
   const temp = os.tmpdir();
   const home = os.homedir();
-  const tempInProject = within(project, temp) ? path.relative(project, temp).split(path.sep).join('/') : null;
+  const left = [temp, ...ownFolders]
+    .filter((folder) => folder !== project && within(project, folder))
+    .map((folder) => path.relative(project, folder).split(path.sep).join('/'));
   const roots: OutsideRoot[] = [
     {
       name: 'project',
@@ -53,7 +56,7 @@ export function defaultOutsideRoots(project: string): OutsideRoot[] {
       depth: null,
       skip: (relative) =>
         PROJECT_SKIPS.has(relative.split('/').pop() ?? '') ||
-        (tempInProject !== null && (relative === tempInProject || relative.startsWith(`${tempInProject}/`))),
+        left.some((folder) => relative === folder || relative.startsWith(`${folder}/`)),
     },
   ];
   // A home folder that holds the project is watched as the project is, not again at its top.

@@ -83,6 +83,8 @@ export interface RunServices {
    * (observe/outside-writes) and recorded in `execution.outsideWrites`; absent: not watched.
    */
   root?: string;
+  /** riddle's report folder (absolute), where trials write their attempts while they run: never watched as a write. */
+  reportDir?: string | null;
 }
 
 /** Longest stretch of attempts run without giving the event loop a turn (see the worker loop in runTrial). */
@@ -178,7 +180,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const watchWindow = outsideWindow(plan.subject);
   const outside =
     services.root !== undefined && watchWindow !== null
-      ? new OutsideWatch(defaultOutsideRoots(services.root), watchWindow)
+      ? new OutsideWatch(
+          defaultOutsideRoots(services.root, services.reportDir ? [services.reportDir] : []),
+          watchWindow,
+        )
       : null;
   const stream = plan.holdout && !plan.holdout.revealed ? null : (services.attempts ?? null);
   const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();

@@ -9,6 +9,8 @@ import { AttemptStream, leanAttempt } from '../run/index.js';
 export interface RiddleAttemptsProvided {
   /** Absolute folder of this run's attempt files (reporter: `<outputDir>/streaming/<runId>`). */
   dir: string;
+  /** Absolute report folder (`outputDir`): the outside-writes watch leaves it out, wherever it is in the project. */
+  reports: string;
 }
 
 declare module 'vitest' {
@@ -32,6 +34,12 @@ export function attemptStreamFor(trial: string): AttemptStream | null {
       .replace(/^-|-$/g, '')
       .slice(0, 40) || 'trial';
   return new AttemptStream(path.join(provided.dir, `${slug}-${randomBytes(6).toString('hex')}.attempts.jsonl`));
+}
+
+/** The report folder the riddle reporter provided for this run, or null when no riddle reporter runs. */
+export function providedReportDir(): string | null {
+  const provided = inject('riddleAttempts') as RiddleAttemptsProvided | undefined;
+  return typeof provided?.reports === 'string' && path.isAbsolute(provided.reports) ? provided.reports : null;
 }
 
 /**

@@ -184,7 +184,7 @@ export class RiddleReporter implements Reporter {
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.runId = newRunId(this.startedAt);
     // Trials write each attempt here as it finishes (vitest/attempt-stream-host), not into one Outcome at the end.
-    this.ctx.provide('riddleAttempts', { dir: streamingDir(this.outputDir(), this.runId) });
+    this.ctx.provide('riddleAttempts', { dir: streamingDir(this.outputDir(), this.runId), reports: this.outputDir() });
     this.progress?.start(this.ctx);
     this.vitestOutput?.onTestRunStart(specifications);
   }

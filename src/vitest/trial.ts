@@ -24,7 +24,7 @@ import { runLedger } from './run-ledger.js';
 import { captureDeclaration } from './declared-stack.js';
 import { lazyExpect } from './lazy-expect.js';
 import { annotateUnlocated } from './unlocated-annotation.js';
-import { attemptStreamFor, withAttemptsForMessage } from './attempt-stream-host.js';
+import { attemptStreamFor, providedReportDir, withAttemptsForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
@@ -125,6 +125,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       signal,
       runBudget: runLedger(),
       attempts: attemptStreamFor(name),
+      reportDir: providedReportDir(),
       ...progressReport(context.task.id),
     });
     if (conducted.kind === 'skipped') return context.skip(conducted.reason);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, readLatestRun, runVitest, tempDir } from './support.js';
@@ -26,5 +26,18 @@ describe('attempts written while the trial runs', () => {
     );
     expect(compactOutcome).toMatchObject({ attempts: [], attemptsFile: lines });
     expect(existsSync(path.join(report, 'streaming'))).toBe(false);
+  }, 300_000);
+
+  it("are not taken for the subject's writes when the report folder is inside the project under another name", async () => {
+    const project = fixture('streaming');
+    const report = path.join(project, `reports-${process.pid}-${Date.now()}`);
+    try {
+      const run = await runVitest(project, [], { RIDDLE_FIXTURE_REPORT: report });
+      expect(run.exitCode, run.output).toBe(0);
+      const [outcome] = readLatestRun(report).outcomes;
+      expect(outcome?.execution.outsideWrites).toMatchObject({ window: 'trial', changes: [], unlisted: 0 });
+    } finally {
+      rmSync(report, { recursive: true, force: true });
+    }
   }, 300_000);
 });

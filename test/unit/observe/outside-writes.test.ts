@@ -141,6 +141,26 @@ describe('OutsideWatch', () => {
     expect(outsideWindow({ kind: 'command', isolation: { engine: 'bwrap', network: 'none' } })).toBeNull();
   });
 
+  it("leaves riddle's report folder out of the project's walk under any name, and nothing else", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outside-writes-reports-'));
+    made.push(dir);
+    mkdirSync(path.join(dir, 'out', 'riddle', 'streaming'), { recursive: true });
+    mkdirSync(path.join(dir, 'out', 'riddle-other'), { recursive: true });
+    const [projectRoot] = defaultOutsideRoots(dir, [
+      path.join(dir, 'out', 'riddle'),
+      path.join(dir, '..', 'elsewhere'),
+    ]);
+    if (!projectRoot) throw new Error('no project root');
+    const watch = new OutsideWatch([projectRoot], 'attempt');
+    watch.started('case#0');
+    writeFileSync(path.join(dir, 'out', 'riddle', 'streaming', 'trial.attempts.jsonl'), '{}\n');
+    writeFileSync(path.join(dir, 'out', 'riddle-other', 'x.txt'), 'x');
+    watch.ended('case#0');
+    expect(watch.record().changes).toEqual([
+      { root: 'project', path: 'out/riddle-other/x.txt', change: 'created', attempts: ['case#0'] },
+    ]);
+  });
+
   it('never watches the temporary folder, which every process on the machine writes to', () => {
     const roots = defaultOutsideRoots(path.join(os.homedir(), 'no-such-project-outside-home-check'));
     expect(roots.map((root) => root.name)).not.toContain('temp');
