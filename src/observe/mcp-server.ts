@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
 import { findLightBridge, type StdioBridge, type StdioLaunch, writeStdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
@@ -28,7 +28,7 @@ function annotations(effect: EffectClass): NonNullable<Tool['annotations']> {
 }
 
 /** The MCP SDK's parts the gateway serves with. */
-type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
+export type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
 
 async function importMcpSdk() {
   const [{ Server }, types, { isJsonContentType }, body, { AjvJsonSchemaValidator }] = await Promise.all([
@@ -52,19 +52,15 @@ async function importMcpSdk() {
 // Loaded with the first attempt that serves tools over MCP: a worker whose trials never do does not hold the SDK
 // (about 25 MB of its modules and their zod schemas).
 let mcpSdk: Promise<McpSdk> | null = null;
-const loadMcpSdk = (): Promise<McpSdk> => {
+export const loadMcpSdk = (): Promise<McpSdk> => {
   mcpSdk ??= importMcpSdk();
   return mcpSdk;
 };
 
-function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
-  const { Server, types } = sdk;
-  const server = new Server(
-    { name: 'riddle-tool-gateway', version: '1' },
-    { capabilities: { tools: {} }, jsonSchemaValidator: sdk.validator },
-  );
-  server.setRequestHandler(types.ListToolsRequestSchema, () => ({
-    // Tools above the Case's effect class are listed too: a request for one is denied and kept as evidence.
+/** The gateway's tools as `tools/list` answers them (tools above the Case's effect class too: a request for one is
+ * denied and kept as evidence). */
+function listedTools(gateway: ToolGateway): { tools: Tool[] } {
+  return {
     tools: gateway.tools.map(
       (tool): Tool => ({
         name: tool.name,
@@ -73,24 +69,85 @@ function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
         annotations: annotations(tool.effect),
       }),
     ),
-  }));
-  server.setRequestHandler(types.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    try {
-      // Arguments arrive as parsed JSON.
-      const result = await gateway.call(
-        request.params.name,
-        (request.params.arguments ?? {}) as { [key: string]: JsonValue },
-      );
-      const structured = result !== null && typeof result === 'object' && !Array.isArray(result);
-      return {
-        content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }],
-        ...(structured ? { structuredContent: result } : {}),
-      };
-    } catch (error) {
-      return { isError: true, content: [{ type: 'text', text: message(error) }] };
-    }
-  });
+  };
+}
+
+/** A `tools/call` request (as its schema parsed it) answered through the gateway; a tool's error is the result's. */
+async function callTool(gateway: ToolGateway, request: CallToolRequest): Promise<CallToolResult> {
+  try {
+    // Arguments arrive as parsed JSON.
+    const result = await gateway.call(
+      request.params.name,
+      (request.params.arguments ?? {}) as { [key: string]: JsonValue },
+    );
+    const structured = result !== null && typeof result === 'object' && !Array.isArray(result);
+    return {
+      content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }],
+      ...(structured ? { structuredContent: result } : {}),
+    };
+  } catch (error) {
+    return { isError: true, content: [{ type: 'text', text: message(error) }] };
+  }
+}
+
+/** The attempt's SDK Server: it answers what `quickAnswer` leaves to it (initialize, notifications, malformed requests). */
+export function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
+  const { Server, types } = sdk;
+  const server = new Server(
+    { name: 'riddle-tool-gateway', version: '1' },
+    { capabilities: { tools: {} }, jsonSchemaValidator: sdk.validator },
+  );
+  server.setRequestHandler(types.ListToolsRequestSchema, () => listedTools(gateway));
+  server.setRequestHandler(types.CallToolRequestSchema, (request) => callTool(gateway, request));
   return server;
+}
+
+/** A request the transport answers itself: its reply, or null to hand it to the SDK Server. */
+export type QuickAnswer = (request: JSONRPCMessage) => JSONRPCMessage | Promise<JSONRPCMessage> | null;
+
+/**
+ * The replies the SDK Server gives to `ping`, `tools/list` and `tools/call` (an agent's requests but for the one
+ * `initialize`), made without it: the Server answers each through a chain of promises, an AbortController and a
+ * context object per request, a few milliseconds of the worker's CPU an attempt. Each request is checked with the
+ * schema the Server checks it with, and only one it accepts is answered here, with the same handlers and the same
+ * JSON-RPC reply (a `tools/call` result checked against CallToolResultSchema, as the Server checks it, a failing
+ * check the same McpError); everything else (a request the schema refuses, one asking for a task, which the Server
+ * refuses before its handler) goes to the Server as before. A request whose schema fails never reaches the gateway on
+ * either path, so the gateway sees the tool calls in the order they arrive.
+ */
+export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
+  const { types } = sdk;
+  const reply = (id: string | number, result: unknown) => ({ result, jsonrpc: '2.0', id }) as JSONRPCMessage;
+  return (request) => {
+    if (!isCheckedRequest(request) || !('method' in request)) return null;
+    const params = (request as { params?: { task?: unknown } }).params;
+    if (params?.task !== undefined) return null;
+    switch (request.method) {
+      case 'ping':
+        return types.PingRequestSchema.safeParse(request).success ? reply(request.id, {}) : null;
+      case 'tools/list':
+        return types.ListToolsRequestSchema.safeParse(request).success ? reply(request.id, listedTools(gateway)) : null;
+      case 'tools/call': {
+        const parsed = types.CallToolRequestSchema.safeParse(request);
+        if (!parsed.success) return null;
+        return callTool(gateway, parsed.data).then((result) => {
+          const checked = types.CallToolResultSchema.safeParse(result);
+          if (checked.success) return reply(request.id, checked.data);
+          const error = new types.McpError(
+            types.ErrorCode.InvalidParams,
+            `Invalid tools/call result: ${checked.error.message}`,
+          );
+          return {
+            jsonrpc: '2.0',
+            id: request.id,
+            error: { code: error.code, message: error.message },
+          } as JSONRPCMessage;
+        });
+      }
+      default:
+        return null;
+    }
+  };
 }
 
 /** riddle's own refusals (host, token, method). */
@@ -124,12 +181,15 @@ export function isCheckedRequest(message: JSONRPCMessage): message is JSONRPCMes
  * replies. What the Server sends that answers no request (notifications, requests of its own) has no stream to go to,
  * as in the stateless transport, and is dropped.
  */
-class ExchangeTransport implements Transport {
+export class ExchangeTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private next = 0;
   private readonly pending = new Map<number, { id: string | number; exchange: Exchange }>();
+
+  /** `quick` answers what it can of each exchange before the Server sees it (see quickAnswers). */
+  constructor(private readonly quick: QuickAnswer | null = null) {}
 
   async start(): Promise<void> {}
 
@@ -163,7 +223,12 @@ class ExchangeTransport implements Transport {
       this.pending.set(this.next, { id: message.id, exchange });
       return { ...message, id: this.next } as JSONRPCMessage;
     });
-    for (const message of delivered) this.onmessage?.(message);
+    for (const message of delivered) {
+      const answered = this.quick?.(message) ?? null;
+      if (answered === null) this.onmessage?.(message);
+      // Replied to a turn later, as the Server does: an exchange's replies are all sent once all are in.
+      else void Promise.resolve(answered).then((reply) => this.send(reply));
+    }
     return exchange.ids.length > 0;
   }
 }
@@ -346,7 +411,7 @@ export async function serveToolsOverMcp(gateway: ToolGateway, options: McpServeO
   let port = 0;
   const token = randomBytes(32).toString('base64url');
   const server = mcpServer(sdk, gateway);
-  const transport = new ExchangeTransport();
+  const transport = new ExchangeTransport(quickAnswers(sdk, gateway));
   await server.connect(transport);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)

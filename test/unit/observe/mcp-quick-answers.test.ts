@@ -1,0 +1,152 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, test } from 'vitest';
+import type { ToolDefinition } from '../../../src/observe/index.js';
+import { ExchangeTransport, loadMcpSdk, mcpServer, quickAnswers } from '../../../src/observe/mcp-server.js';
+import { createToolGateway } from '../../../src/observe/tool-gateway.js';
+
+// The transport answers ping, tools/list and tools/call itself: every reply must be the SDK Server's, byte for byte,
+// and the gateway must record the same requests in the same order, for well-formed and malformed requests alike.
+
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+const tool = (name: string, effect: ToolDefinition['effect'], run: ToolDefinition['run']): ToolDefinition => ({
+  name,
+  description: `the ${name} tool`,
+  effect,
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  run,
+});
+
+const TOOLS: ToolDefinition[] = [
+  tool('echo', 'read', (args) => args),
+  tool('text', 'none', () => 'plain text'),
+  tool('list', 'read', () => [1, 'two', null]),
+  tool('nothing', 'read', () => undefined),
+  tool('number', 'read', () => 42),
+  tool('proto', 'read', () => JSON.parse('{"__proto__":{"approved":true},"n":1}')),
+  tool('broken', 'read', () => {
+    throw new Error('disk on fire');
+  }),
+  tool('later', 'read', async (args) => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    return { later: args };
+  }),
+  tool('shred', 'irreversible', () => 'gone'),
+];
+
+function gateway() {
+  let now = 0;
+  return createToolGateway({
+    tools: TOOLS,
+    maxEffect: 'write',
+    context: { workspace: '/ws', signal: new AbortController().signal },
+    elapsedMs: () => (now += 1),
+  });
+}
+
+const pieces = {
+  id: [1, 2, 'a', 0, -7, 1.5, null],
+  method: ['tools/call', 'tools/call', 'tools/call', 'tools/list', 'ping', 'initialize', 'resources/list', 'tools/cal'],
+  name: ['echo', 'text', 'list', 'nothing', 'number', 'proto', 'broken', 'later', 'shred', 'absent', 7, undefined],
+  arguments: [
+    { path: 'a.txt' },
+    {},
+    { deep: { x: [1, 2] } },
+    JSON.parse('{"__proto__":{"x":1}}'),
+    [],
+    'x',
+    null,
+    undefined,
+  ],
+  extra: [undefined, undefined, { _meta: { progressToken: 3 } }, { _meta: { progressToken: 1.5 } }, { cursor: 'c' }],
+  task: [undefined, undefined, undefined, undefined, { ttl: 1000 }, 'soon'],
+};
+
+function pick<T>(next: () => number, values: readonly T[]): T {
+  return values[Math.floor(next() * values.length)] as T;
+}
+
+function request(next: () => number): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...pick(next, pieces.extra) };
+  const name = pick(next, pieces.name);
+  if (name !== undefined) params.name = name;
+  const args = pick(next, pieces.arguments);
+  if (args !== undefined) params.arguments = args;
+  const task = pick(next, pieces.task);
+  if (task !== undefined) params.task = task;
+  const built: Record<string, unknown> = { jsonrpc: '2.0', method: pick(next, pieces.method) };
+  const id = pick(next, pieces.id);
+  if (id !== null) built.id = id;
+  if (next() < 0.9) built.params = next() < 0.1 ? 'not an object' : params;
+  return built;
+}
+
+/** One side: the attempt's SDK Server over an ExchangeTransport, with or without the quick answers. */
+async function side(quick: boolean) {
+  const sdk = await loadMcpSdk();
+  const tools = gateway();
+  const transport = new ExchangeTransport(quick ? quickAnswers(sdk, tools) : null);
+  const server = mcpServer(sdk, tools);
+  await server.connect(transport);
+  /** The exchange's reply text, as its client gets it, or null when there is nothing to answer. */
+  const exchange = (messages: JSONRPCMessage[]) =>
+    new Promise<string | null>((resolve) => {
+      if (!transport.deliver(messages, resolve)) resolve(null);
+    });
+  return { sdk, tools, exchange, close: () => server.close() };
+}
+
+describe('quick answers', () => {
+  test('give the SDK Server’s replies byte for byte and the same recorded requests (1,500 seeded exchanges)', async () => {
+    const sdkSide = await side(false);
+    const quickSide = await side(true);
+    const { types } = sdkSide.sdk;
+    const next = random(7);
+    let answeredQuickly = 0;
+    const probe = quickAnswers(sdkSide.sdk, gateway());
+    for (let i = 0; i < 1500; i += 1) {
+      const raw = Array.from({ length: next() < 0.8 ? 1 : 3 }, () => request(next));
+      const checked = raw.map((m) => types.JSONRPCMessageSchema.safeParse(m));
+      if (checked.some((c) => !c.success)) continue;
+      const messages = checked.map((c) => c.data as JSONRPCMessage);
+      // What the quick side answers itself (the probe's gateway is its own: nothing is recorded twice here).
+      answeredQuickly += messages.filter((m) => m.method !== 'tools/call' && probe(m) !== null).length;
+      answeredQuickly += messages.filter(
+        (m) => m.method === 'tools/call' && types.CallToolRequestSchema.safeParse(m).success,
+      ).length;
+      const [expected, got] = await Promise.all([sdkSide.exchange(messages), quickSide.exchange(messages)]);
+      expect(got, JSON.stringify(raw)).toBe(expected);
+    }
+    expect(JSON.stringify(quickSide.tools.requests)).toBe(JSON.stringify(sdkSide.tools.requests));
+    // The seeded exchanges reach every kind: answered quickly, left to the Server, tools admitted and denied.
+    expect(answeredQuickly).toBeGreaterThan(100);
+    expect(sdkSide.tools.requests.filter((r) => r.admitted).length).toBeGreaterThan(20);
+    expect(sdkSide.tools.requests.filter((r) => !r.admitted).length).toBeGreaterThan(5);
+    await Promise.all([sdkSide.close(), quickSide.close()]);
+  });
+
+  test('answer ping, tools/list and a well-formed tools/call without the Server; leave the rest to it', async () => {
+    const sdk = await loadMcpSdk();
+    const tools = gateway();
+    const quick = quickAnswers(sdk, tools);
+    const ask = (message: Record<string, unknown>) => quick({ jsonrpc: '2.0', ...message } as JSONRPCMessage);
+    expect(ask({ id: 1, method: 'ping' })).toEqual({ result: {}, jsonrpc: '2.0', id: 1 });
+    expect(ask({ id: 2, method: 'tools/list' })).toMatchObject({ jsonrpc: '2.0', id: 2 });
+    await expect(ask({ id: 3, method: 'tools/call', params: { name: 'text', arguments: {} } })).resolves.toEqual({
+      result: { content: [{ type: 'text', text: 'plain text' }] },
+      jsonrpc: '2.0',
+      id: 3,
+    });
+    expect(ask({ id: 4, method: 'initialize', params: {} })).toBeNull();
+    expect(ask({ id: 5, method: 'tools/call', params: { arguments: {} } })).toBeNull();
+    expect(ask({ id: 6, method: 'tools/call', params: { name: 'text', task: { ttl: 1 } } })).toBeNull();
+    expect(ask({ method: 'notifications/initialized' })).toBeNull();
+    expect(tools.requests.map((r) => r.tool)).toEqual(['text']);
+  });
+});
