@@ -451,6 +451,8 @@ export {
   runTrial,
   type TrialPlan,
   type RunServices,
+  HeldAttempts,
+  type AttemptSink,
   trialProgress,
   type AttemptSetup,
   assembleOutcome,

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as turn } from 'node:timers/promises';
@@ -20,32 +30,69 @@ function temporary(file: string): string {
 }
 
 /**
+ * Attempts at most an Outcome holds inline when it is stored (`attemptsFile` null, no attempts file beside it): a trial
+ * this small keeps them in memory while it runs (run/held-attempts), and a file created, read back and moved for each
+ * one-attempt trial was the dearest part of its fixed cost.
+ */
+export const INLINE_ATTEMPTS = 16;
+
+/**
+ * The Outcome as stored whole, its attempts inline (each as its canonical JSON, as a line of an attempts file would
+ * hold it, whether it comes from memory or from the file the trial wrote), or null when it has more than
+ * INLINE_ATTEMPTS attempts.
+ */
+function storedWhole(outcome: Outcome, streamedFrom: string | null): Outcome | null {
+  const count = streamedFrom === null ? outcome.attempts.length : outcome.execution.order.length;
+  if (count > INLINE_ATTEMPTS) return null;
+  const attempts: Outcome['attempts'] = [];
+  if (streamedFrom === null) for (const attempt of outcome.attempts) attempts.push(JSON.parse(canonicalJson(attempt)));
+  else forEachJsonLine(streamedFrom, (line) => attempts.push(line as Outcome['attempts'][number]));
+  if (attempts.length > INLINE_ATTEMPTS) return null;
+  return { ...outcome, attempts, attemptsFile: null };
+}
+
+/**
  * Write an Outcome as two files, each whole or not at all: its attempts as JSON Lines (one canonical AttemptRecord
  * per line, in the order run), written a chunk at a time, and beside it the compact Outcome (`attempts` [] and
  * `attemptsFile` naming the lines), so no single string holds every attempt. See docs/ARCHITECTURE.md. When the
  * attempts were already written while the trial ran (`streamedFrom`, run/attempt-stream), that file is moved into
- * place instead and `outcome.attempts` is not written.
+ * place instead and `outcome.attempts` is not written. An Outcome of at most INLINE_ATTEMPTS attempts is one file
+ * holding them (`attemptsFile` null), wherever they were: its streamed file, if any, is read and removed.
  */
 export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: string | null = null): void {
   mkdirSync(path.dirname(file), { recursive: true });
+  const whole = storedWhole(outcome, streamedFrom);
+  if (whole !== null) {
+    writeAtomically(file, `${JSON.stringify(whole, null, 2)}\n`);
+    if (streamedFrom !== null) unlinkSync(streamedFrom);
+    return;
+  }
   const linesName = attemptsFileName(file);
   const lines = path.join(path.dirname(file), linesName);
   if (streamedFrom !== null) renameSync(streamedFrom, lines);
   else writeAttemptLines(lines, outcome);
   const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
-  const compactTemp = temporary(file);
-  const out = openSync(compactTemp, 'w');
+  // A few attempts' compact Outcome is a few kilobytes: JSON.stringify writes the same text in half the time.
+  writeAtomically(file, fewAttempts(outcome) ? `${JSON.stringify(compact, null, 2)}\n` : prettyJsonLines(compact));
+}
+
+/** The pretty JSON text of a value a chunk at a time, ending with a newline: never the whole text as one string. */
+function* prettyJsonLines(value: unknown): Generator<string, void, undefined> {
+  yield* prettyJsonChunks(value);
+  yield '\n';
+}
+
+/** Write a file whole or not at all: into a temporary beside it, then renamed into place. */
+function writeAtomically(file: string, text: string | Iterable<string>): void {
+  const temp = temporary(file);
+  const out = openSync(temp, 'w');
   try {
-    // A few attempts' compact Outcome is a few kilobytes: JSON.stringify writes the same text in half the time.
-    if (fewAttempts(outcome)) writeSync(out, `${JSON.stringify(compact, null, 2)}\n`);
-    else {
-      for (const chunk of prettyJsonChunks(compact)) writeSync(out, chunk);
-      writeSync(out, '\n');
-    }
+    if (typeof text === 'string') writeSync(out, text);
+    else for (const chunk of text) writeSync(out, chunk);
   } finally {
     closeSync(out);
   }
-  renameSync(compactTemp, file);
+  renameSync(temp, file);
 }
 
 /**

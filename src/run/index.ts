@@ -1,5 +1,6 @@
 export { runTrial, type TrialPlan, type RunServices } from './run-trial.js';
 export { AttemptStream, type StreamedAttempts } from './attempt-stream.js';
+export { HeldAttempts, type AttemptSink } from './held-attempts.js';
 export { leanAttempt } from './lean-attempts.js';
 export { trialProgress } from './progress.js';
 export { runAttempt, type AttemptSetup } from './attempt.js';

@@ -29,7 +29,7 @@ import { TrialProgressSnapshots } from './progress.js';
 import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
 import { defaultOutsideRoots, OutsideWatch, outsideWindow } from '../observe/outside-writes.js';
-import type { AttemptStream } from './attempt-stream.js';
+import type { AttemptSink } from './held-attempts.js';
 import { setImmediate as turn } from 'node:timers/promises';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
@@ -74,10 +74,11 @@ export interface RunServices {
   /** The run-wide budget shared by every trial in every worker (run/run-budget.ts); absent or null: none. */
   runBudget?: RunLedger | null;
   /**
-   * Where each attempt is written as it finishes (run/attempt-stream): the trial then keeps lean copies only, and its
-   * Outcome names the file instead of holding the attempts. Not used for a holdout whose attempts are concealed.
+   * Where each attempt is written as it finishes (run/attempt-stream, or run/held-attempts in front of one): the trial
+   * then keeps lean copies only, and its Outcome names the file instead of holding the attempts (unless the sink never
+   * wrote one). Not used for a holdout whose attempts are concealed.
    */
-  attempts?: AttemptStream | null;
+  attempts?: AttemptSink | null;
   /**
    * The project folder: with it, an unisolated command or function subject's writes outside its workspace are watched
    * (observe/outside-writes) and recorded in `execution.outsideWrites`; absent: not watched.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import type { AttemptRecord, Outcome } from '../model/index.js';
 import { forEachJsonLine } from '../report/index.js';
-import { AttemptStream, leanAttempt } from '../run/index.js';
+import { AttemptStream, HeldAttempts, leanAttempt, type AttemptSink } from '../run/index.js';
 
 /** What the riddle reporter hands to test workers at the start of each run: where trials write their attempts. */
 export interface RiddleAttemptsProvided {
@@ -20,20 +20,25 @@ declare module 'vitest' {
 }
 
 /**
- * A stream for a trial's attempts in the folder the riddle reporter provided for this run, or null when no riddle
- * reporter runs (an IDE, another reporter, a shard writing a blob for --merge-reports): the attempts then travel
- * inside the Outcome as before. The file name is the trial's name made safe, and random, so trials never share one.
+ * Where a trial's attempts go in the folder the riddle reporter provided for this run, or null when no riddle reporter
+ * runs (an IDE, another reporter, a shard writing a blob for --merge-reports): the attempts then travel inside the
+ * Outcome as before. A few attempts are held in memory and stay in the Outcome when the trial ends soon enough
+ * (run/held-attempts); past that they are written to a stream file whose name is the trial's name made safe, and
+ * random, so trials never share one.
  */
-export function attemptStreamFor(trial: string): AttemptStream | null {
+export function attemptStreamFor(trial: string): AttemptSink | null {
   const provided = inject('riddleAttempts') as RiddleAttemptsProvided | undefined;
   if (typeof provided?.dir !== 'string' || !path.isAbsolute(provided.dir)) return null;
+  const { dir } = provided;
   const slug =
     trial
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
       .slice(0, 40) || 'trial';
-  return new AttemptStream(path.join(provided.dir, `${slug}-${randomBytes(6).toString('hex')}.attempts.jsonl`));
+  return new HeldAttempts(
+    () => new AttemptStream(path.join(dir, `${slug}-${randomBytes(6).toString('hex')}.attempts.jsonl`)),
+  );
 }
 
 /** The report folder the riddle reporter provided for this run, or null when no riddle reporter runs. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture, readLatestRun, runVitest, tempDir, type VitestRun } from './support.js';
@@ -36,6 +36,23 @@ describe("a trial's Outcome crosses from the worker to the reporter once", () =>
         .outcomes.map((o) => o.trial.name)
         .sort(),
     ).toEqual(['first', 'many', 'second', 'third']);
+  });
+
+  it('with its attempts inline when it ran a few, none written to a file, and stored as one file', () => {
+    expect(run.exitCode, run.output).toBe(0);
+    const { travelled } = JSON.parse(readFileSync(record, 'utf8')) as Recorded;
+    expect(travelled.find((t) => t.trial === 'first')).toMatchObject({ order: 1, leftOut: null });
+    const { index } = readLatestRun(reportDir);
+    const files = readdirSync(path.join(reportDir, 'runs', index.runId, 'outcomes'));
+    for (const trial of ['first', 'second', 'third']) {
+      const row = index.trials.find((t) => t.name === trial);
+      const stored = JSON.parse(readFileSync(path.join(reportDir, row?.outcome ?? ''), 'utf8'));
+      expect(stored).toMatchObject({ attemptsFile: null, attempts: [{ arm: 'case', index: 0, verdict: 'PASS' }] });
+      expect(stored.id).toBe(row?.outcomeId);
+    }
+    // Only the trial of 600 attempts has an attempts file; nothing is left streaming.
+    expect(files.filter((f) => f.endsWith('.attempts.jsonl'))).toEqual([expect.stringMatching(/^many-/)]);
+    expect(existsSync(path.join(reportDir, 'streaming'))).toBe(false);
   });
 
   it('without the order and cost rows its attempts file gives back, which the reporter puts back in the Outcome file', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { RecordError, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
+import { canonicalJson, RecordError, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
 import {
   DETAILED_ATTEMPTS,
   renderHtml,
@@ -10,20 +10,19 @@ import {
   renderTerminal,
   summarizeAttempts,
   summarizeAttemptsFile,
-  writeOutcomeFiles,
 } from '../../../src/report/index.js';
 import { SANDBOXES_LISTED, scriptJson } from '../../../src/report/attempts-summary.js';
 import { mapStrings, neutraliseText } from '../../../src/report/safe-text.js';
 import { exampleOutcomes } from './example-run.js';
 
-/** Each Outcome written as this riddle writes it, then its compact form and its attempts file's summary. */
+/** Each Outcome's attempts written as a trial's stream writes them, then its compact form and the file's summary. */
 async function fromFiles(outcomes: readonly Outcome[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'riddle-summary-'));
   const compact: Outcome[] = [];
   const summaries = [];
   for (const [i, outcome] of outcomes.entries()) {
-    const file = path.join(dir, `trial-${i}.json`);
-    writeOutcomeFiles(file, outcome);
+    const lines = outcome.attempts.map((attempt) => `${canonicalJson(attempt)}\n`).join('');
+    writeFileSync(path.join(dir, `trial-${i}.attempts.jsonl`), lines);
     compact.push({ ...outcome, attempts: [] });
     summaries.push(await summarizeAttemptsFile(outcome, path.join(dir, `trial-${i}.attempts.jsonl`)));
   }

@@ -1,6 +1,6 @@
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Outcome } from '../../../src/model/index.js';
+import { canonicalJson, type Outcome } from '../../../src/model/index.js';
 import {
   readOutcomeFile,
   summarizeAttemptsFile,
@@ -59,7 +59,11 @@ export async function asStreamed(
   for (const [i, outcome] of outcomes.entries()) {
     const row = index.trials.find((t: { outcomeId: string }) => t.outcomeId === outcome.id);
     const streamed = path.join(streaming, `${i}.attempts.jsonl`);
-    copyFileSync(path.join(reference, 'runs', 'run-1', row.outcome.replace(/\.json$/, '.attempts.jsonl')), streamed);
+    const stored = path.join(reference, 'runs', 'run-1', row.outcome.replace(/\.json$/, '.attempts.jsonl'));
+    // A trial of a few attempts is stored with them inline (report/outcome-files INLINE_ATTEMPTS): its lines written
+    // here as its stream would have written them.
+    if (existsSync(stored)) copyFileSync(stored, streamed);
+    else writeFileSync(streamed, outcome.attempts.map((attempt) => `${canonicalJson(attempt)}\n`).join(''));
     const view: Outcome = { ...outcome, attempts: [], attemptsFile: streamed };
     compact.push(view);
     attemptFiles.set(view, streamed);

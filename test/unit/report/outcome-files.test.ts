@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { RecordError } from '../../../src/model/index.js';
 import { readOutcomeFile, writeOutcomeFiles } from '../../../src/report/index.js';
+import { INLINE_ATTEMPTS } from '../../../src/report/outcome-files.js';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
 import { anEnvironment } from '../builders.js';
 
@@ -57,8 +58,25 @@ describe('Outcome files', () => {
     expect(readOutcomeFile(file).attempts).toHaveLength(6);
   });
 
+  it(`keep at most ${INLINE_ATTEMPTS} attempts in the Outcome file itself, and read back as the same Outcome`, async () => {
+    const original = await outcome(INLINE_ATTEMPTS / 2);
+    const dir = folder();
+    const file = path.join(dir, 'small-trial.json');
+    writeOutcomeFiles(file, original);
+    expect(readdirSync(dir)).toEqual(['small-trial.json']);
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(stored.attemptsFile).toBeNull();
+    expect(stored.attempts).toHaveLength(INLINE_ATTEMPTS);
+    expect(stored.id).toBe(original.id);
+    expect(readOutcomeFile(file)).toEqual(JSON.parse(JSON.stringify(original)));
+    // One attempt more and they are JSON Lines beside it.
+    const larger = await outcome(INLINE_ATTEMPTS / 2 + 1);
+    writeOutcomeFiles(path.join(dir, 'larger.json'), larger);
+    expect(readdirSync(dir).sort()).toEqual(['larger.attempts.jsonl', 'larger.json', 'small-trial.json']);
+  });
+
   it('fail naming the file and line when the attempts are missing, corrupt, or sent elsewhere', async () => {
-    const original = await outcome(3);
+    const original = await outcome(INLINE_ATTEMPTS / 2 + 1);
     const dir = folder();
     const file = path.join(dir, 'broken.json');
     writeOutcomeFiles(file, original);

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AttemptRecord, Outcome } from '../../../src/model/index.js';
+import { canonicalJson, type AttemptRecord, type Outcome } from '../../../src/model/index.js';
+import { INLINE_ATTEMPTS } from '../../../src/report/outcome-files.js';
 import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
 import {
   summarizeAttempts,
@@ -79,6 +80,8 @@ describe('the files of a small trial at the end of the run', () => {
     const dir = folder();
     await writeRunArtifactsAsync({ ...runArtifacts(dir, compact), attemptFiles, summaries });
     expect(fileTree(dir)).toEqual(fileTree(reference));
+    // Every streamed file was moved into the run folder, or read into its Outcome and removed.
+    expect(readdirSync(streaming)).toEqual([]);
     // The run's own files (index, summary, page) are still written asynchronously; no trial's file is.
     const trialFiles = asyncPaths.filter((p) => p.startsWith(streaming) || p.includes(`${path.sep}outcomes`));
     expect(trialFiles).toEqual([]);
@@ -91,8 +94,12 @@ describe('the files of a small trial at the end of the run', () => {
       const file = path.join(dir, `trial-${i}.json`);
       writeOutcomeFiles(file, outcome);
       expect(chunked.calls).toBe(0);
-      const compact = { ...outcome, attempts: [], attemptsFile: `trial-${i}.attempts.jsonl` };
-      expect(readFileSync(file, 'utf8')).toBe(`${[...prettyJsonChunks(compact)].join('')}\n`);
+      // At most INLINE_ATTEMPTS attempts are stored in the Outcome, each as its canonical JSON (its line's order).
+      const stored =
+        outcome.attempts.length <= INLINE_ATTEMPTS
+          ? { ...outcome, attempts: outcome.attempts.map((a) => JSON.parse(canonicalJson(a))), attemptsFile: null }
+          : { ...outcome, attempts: [], attemptsFile: `trial-${i}.attempts.jsonl` };
+      expect(readFileSync(file, 'utf8')).toBe(`${[...prettyJsonChunks(stored)].join('')}\n`);
       chunked.calls = 0;
     }
     writeOutcomeFiles(path.join(dir, 'large.json'), withAttempts(101));
