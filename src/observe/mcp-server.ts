@@ -244,8 +244,9 @@ const refusal = (status: number, text: string, code = -32000): Refusal => ({ sta
 /** The refusal's body, byte for byte as the SDK's transport writes it. */
 const refusalJson = (r: Refusal) =>
   JSON.stringify({ jsonrpc: '2.0', error: { code: r.code, message: r.text }, id: null });
-const refuseLikeSdk = (res: ServerResponse, r: Refusal) =>
+const refuseLikeSdk = (res: ServerResponse, r: Refusal): void => {
   res.writeHead(r.status, { 'content-type': 'application/json' }).end(refusalJson(r));
+};
 
 /** A body's (or line's) messages, checked as the SDK's streamable HTTP transport checks them, in the same order. */
 function readMessages(sdk: McpSdk, text: string, protocolVersion: string | undefined): JSONRPCMessage[] | Refusal {
@@ -277,24 +278,40 @@ function readMessages(sdk: McpSdk, text: string, protocolVersion: string | undef
   return messages;
 }
 
-/** The body as text, or null when it is larger than `maxBytes` (declared or as it arrives). */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
-  if (Number(req.headers['content-length']) > maxBytes) return null;
+/**
+ * Read the body, then call `done` with its text, null when its declared length is over `maxBytes`, or an error when
+ * it ended early. A body that grows past `maxBytes` as it arrives is destroyed, and ends early (as with `for await`,
+ * which this replaced: the iterator makes promises per chunk and at its end, and every promise in a worker is tracked
+ * by the async context).
+ */
+function readBody(req: IncomingMessage, maxBytes: number, done: (body: string | null | Error) => void): void {
+  if (Number(req.headers['content-length']) > maxBytes) return done(null);
   const chunks: Buffer[] = [];
   let received = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  let settled = false;
+  const settle = (body: string | null | Error) => {
+    if (settled) return;
+    settled = true;
+    done(body);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return;
     received += chunk.length;
-    if (received > maxBytes) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    if (received <= maxBytes) return void chunks.push(chunk);
+    settle(new Error(`the body went past ${maxBytes} bytes`));
+    req.destroy();
+  });
+  req.on('end', () => settle(Buffer.concat(chunks).toString('utf8')));
+  req.on('error', (error) => settle(error));
+  // Destroyed without an error (the client went away): the body ended early, as `for await` reports it.
+  req.on('close', () => settle(new Error('the request closed before its body ended')));
 }
 
 /**
  * Answer one POST as the SDK's stateless streamable HTTP transport with JSON responses does (same checks, statuses
  * and JSON-RPC errors, in the same order), through the attempt's one Server.
  */
-async function answer(sdk: McpSdk, transport: ExchangeTransport, req: IncomingMessage, res: ServerResponse) {
+function answer(sdk: McpSdk, transport: ExchangeTransport, req: IncomingMessage, res: ServerResponse): void {
   const accept = req.headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
     return refuseLikeSdk(
@@ -304,22 +321,29 @@ async function answer(sdk: McpSdk, transport: ExchangeTransport, req: IncomingMe
   if (!sdk.isJsonContentType(req.headers['content-type']))
     return refuseLikeSdk(res, refusal(415, 'Unsupported Media Type: Content-Type must be application/json'));
   const maxBytes = sdk.body.DEFAULT_MAX_REQUEST_BODY_SIZE;
-  let text: string | null;
-  try {
-    text = await readBody(req, maxBytes);
-  } catch {
-    return refuseLikeSdk(res, refusal(400, 'Parse error: Invalid JSON', -32700));
-  }
-  if (text === null) return refuseLikeSdk(res, refusal(413, sdk.body.requestBodyTooLargeMessage(maxBytes)));
-  const version = req.headers['mcp-protocol-version'];
-  const messages = readMessages(sdk, text, typeof version === 'string' ? version : undefined);
-  if (!Array.isArray(messages)) return refuseLikeSdk(res, messages);
-  const answered = transport.deliver(messages, (replies) => {
-    // A client that went away meanwhile gets nothing; its requests were handled (and recorded) all the same.
-    if (!res.writableEnded && !res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(replies);
+  readBody(req, maxBytes, (text) => {
+    try {
+      if (text instanceof Error) return refuseLikeSdk(res, refusal(400, 'Parse error: Invalid JSON', -32700));
+      if (text === null) return refuseLikeSdk(res, refusal(413, sdk.body.requestBodyTooLargeMessage(maxBytes)));
+      const version = req.headers['mcp-protocol-version'];
+      const messages = readMessages(sdk, text, typeof version === 'string' ? version : undefined);
+      if (!Array.isArray(messages)) return refuseLikeSdk(res, messages);
+      const answered = transport.deliver(messages, (replies) => {
+        // A client that went away meanwhile gets nothing; its requests were handled (and recorded) all the same.
+        if (!res.writableEnded && !res.destroyed)
+          res.writeHead(200, { 'content-type': 'application/json' }).end(replies);
+      });
+      // Only notifications (or responses): accepted, nothing to answer.
+      if (!answered) res.writeHead(202).end();
+    } catch (error) {
+      serverError(res, error);
+    }
   });
-  // Only notifications (or responses): accepted, nothing to answer.
-  if (!answered) res.writeHead(202).end();
+}
+
+/** What riddle answers when answering a request failed on its side. */
+function serverError(res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) refuse(res, 500, message(error));
 }
 
 /**
@@ -413,19 +437,18 @@ export async function serveToolsOverMcp(gateway: ToolGateway, options: McpServeO
   const server = mcpServer(sdk, gateway);
   const transport = new ExchangeTransport(quickAnswers(sdk, gateway));
   await server.connect(transport);
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
-      return refuse(res, 403, 'host not allowed');
-    if (!holdsToken(new URL(req.url ?? '/', 'http://127.0.0.1').pathname, token))
-      return refuse(res, 401, "not this attempt's tool gateway: the URL must carry its token (RIDDLE_MCP_URL)");
-    // Stateless: there is no server-initiated stream to open, and no session to end.
-    if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
-    await answer(sdk, transport, req, res);
-  };
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) refuse(res, 500, message(error));
-    });
+    try {
+      if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
+        return refuse(res, 403, 'host not allowed');
+      if (!holdsToken(new URL(req.url ?? '/', 'http://127.0.0.1').pathname, token))
+        return refuse(res, 401, "not this attempt's tool gateway: the URL must carry its token (RIDDLE_MCP_URL)");
+      // Stateless: there is no server-initiated stream to open, and no session to end.
+      if (req.method !== 'POST') return refuse(res, 405, 'method not allowed');
+      answer(sdk, transport, req, res);
+    } catch (error) {
+      serverError(res, error);
+    }
   };
   const http = createServer(listener);
   const local = createServer(listener);
