@@ -27,7 +27,7 @@ const TOOLS: ToolDefinition[] = [
   tool('echo', 'read', (args) => args),
   tool('text', 'none', () => 'plain text'),
   tool('list', 'read', () => [1, 'two', null]),
-  tool('nothing', 'read', () => undefined),
+  tool('nothing', 'read', (() => {}) as unknown as ToolDefinition['run']),
   tool('number', 'read', () => 42),
   tool('proto', 'read', () => JSON.parse('{"__proto__":{"approved":true},"n":1}')),
   tool('broken', 'read', () => {
@@ -116,10 +116,9 @@ describe('quick answers', () => {
       if (checked.some((c) => !c.success)) continue;
       const messages = checked.map((c) => c.data as JSONRPCMessage);
       // What the quick side answers itself (the probe's gateway is its own: nothing is recorded twice here).
-      answeredQuickly += messages.filter((m) => m.method !== 'tools/call' && probe(m) !== null).length;
-      answeredQuickly += messages.filter(
-        (m) => m.method === 'tools/call' && types.CallToolRequestSchema.safeParse(m).success,
-      ).length;
+      const calls = messages.filter((m) => 'method' in m && m.method === 'tools/call');
+      answeredQuickly += messages.filter((m) => !calls.includes(m) && probe(m) !== null).length;
+      answeredQuickly += calls.filter((m) => types.CallToolRequestSchema.safeParse(m).success).length;
       const [expected, got] = await Promise.all([sdkSide.exchange(messages), quickSide.exchange(messages)]);
       expect(got, JSON.stringify(raw)).toBe(expected);
     }
