@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Outcome, RunIndex } from '../model/index.js';
 import { OutcomeFromTransit, type OutcomeInTransit } from '../run/outcome-transit.js';
-import { summarizeAttemptsFile, type AttemptsSummary } from '../report/index.js';
+import { summarizeAttempts, summarizeAttemptsFile, type AttemptsSummary } from '../report/index.js';
 
 /** The folder a run's trials write their attempts into while they run, before the reporter files them. */
 export function streamingDir(outputDir: string, runId: string): string {
@@ -24,7 +24,7 @@ export interface StreamedOutcomes {
  * the worker), reading each file a chunk at a time (report/attempts-summary): the reporter never holds a trial's
  * attempts, however many, and the file itself is moved into the run folder when the artifacts are written. An Outcome
  * that travelled without its order and cost rows gets them back from the same reading (run/outcome-transit). Outcomes
- * holding their attempts inline pass as they are.
+ * holding their attempts inline pass as they are, summarised once for every renderer.
  */
 export async function readStreamedAttempts(received: readonly OutcomeInTransit[]): Promise<StreamedOutcomes> {
   const result: StreamedOutcomes = { outcomes: [], summaries: [], attemptFiles: new Map(), missing: [] };
@@ -34,7 +34,8 @@ export async function readStreamedAttempts(received: readonly OutcomeInTransit[]
     const { leftOut } = transit;
     if (file === null || (leftOut === null && !path.isAbsolute(file))) {
       result.outcomes.push(outcome);
-      result.summaries.push(undefined);
+      // Summarised once here rather than by each renderer (terminal, HTML) for itself.
+      result.summaries.push(file === null ? summarizeAttempts(outcome) : undefined);
       continue;
     }
     try {
