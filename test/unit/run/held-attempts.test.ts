@@ -110,7 +110,7 @@ describe('HeldAttempts', () => {
     expect(outcome.id).toBe(inMemory.id);
   });
 
-  it(`writes the held attempts out when the first has waited ${HELD_AT_MOST_MS} ms, and each later one as it comes`, () => {
+  it(`writes the held attempts out when the first has waited ${HELD_AT_MOST_MS} ms, and each later one as it comes`, async () => {
     const file = streamFile();
     const timer = new HandTimer();
     const held = new HeldAttempts(() => new AttemptStream(file), timer);
@@ -120,8 +120,12 @@ describe('HeldAttempts', () => {
     expect(timer.pending?.ms).toBe(HELD_AT_MOST_MS);
     expect(existsSync(file)).toBe(false);
     timer.fire();
+    // The stream writes what it was given at the event loop's next turn (run/attempt-stream).
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    await turn();
     expect(lines(file).map((a) => a.index)).toEqual([0, 1]);
     held.add(attempt('case', 2, 'FAIL'));
+    await turn();
     expect(lines(file).map((a) => a.index)).toEqual([0, 1, 2]);
     expect(timer.sets).toBe(1);
     expect(held.finish()?.count).toBe(3);
