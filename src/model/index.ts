@@ -1,4 +1,4 @@
-export { JsonValue, setOwnMember } from './json.js';
+export { JsonValue, sameData, setOwnMember } from './json.js';
 export { systemClock, type Clock } from './clock.js';
 export {
   canonicalJson,

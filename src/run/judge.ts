@@ -1,4 +1,11 @@
-import type { AttemptRecord } from '../model/index.js';
+import {
+  sameData,
+  type AttemptRecord,
+  type Case,
+  type CriterionFinding,
+  type CriterionResult,
+  type Rubric,
+} from '../model/index.js';
 import { decideAttempt } from './attempt-decision.js';
 import {
   checkClaims,
@@ -21,6 +28,18 @@ export type Judgment = Judged extends infer R
 export interface JudgeInput extends GatherInput {
   claims: ClaimCheckOptions;
 }
+
+/** The last completed judgment under each rubric (a trial's own): reused for the next attempt that finds alike. */
+const lastJudged = new WeakMap<
+  Rubric,
+  {
+    findings: CriterionFinding[];
+    criteria: CriterionResult[];
+    claims: readonly unknown[];
+    case: Case;
+    decided: ReturnType<typeof decideAttempt>;
+  }
+>();
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -56,7 +75,13 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
       pressure: null,
     };
   }
-  const criteria = combineFindings(rubric, findings);
+  // Most attempts of a trial find what the attempt before found: its criteria and decision are taken as they are
+  // (combining and deciding are pure functions of the rubric, the findings, the claims and the Case), and its findings
+  // kept in place of these equal ones, so the lean copy and the attempt's line take them as shared without a walk.
+  const before = lastJudged.get(rubric);
+  const alike = before !== undefined && sameData(before.findings, findings);
+  if (alike) findings = before.findings;
+  const criteria = alike ? before.criteria : combineFindings(rubric, findings);
   const claims = checkClaims(observation, input.claims);
   const errored = findings.find((f) => f.result === 'error');
   if (errored) {
@@ -66,7 +91,12 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
     return { status, verdict, why, reason, findings, criteria, claims, error, pressure: null };
   }
   const status = 'completed';
-  const { verdict, why, reason } = decideAttempt({ status, error: null, case: input.case, rubric, criteria, claims });
+  const decided =
+    alike && before.case === input.case && before.claims.length === 0 && claims.length === 0
+      ? before.decided
+      : decideAttempt({ status, error: null, case: input.case, rubric, criteria, claims });
+  lastJudged.set(rubric, { findings, criteria, claims, case: input.case, decided });
+  const { verdict, why, reason } = decided;
   const { pressure } = input.case;
   const judged = pressure
     ? await judgePressure({ ...input, case: { ...input.case, pressure }, criteria, claims })

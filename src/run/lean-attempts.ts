@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '../model/index.js';
+import { sameData, type AttemptRecord } from '../model/index.js';
 
 /**
  * Distinct values one part may take before it stops being shared: past it, each attempt keeps its own (as unshared),
@@ -175,26 +175,4 @@ export class LeanAttempts {
     if (typeof value === 'object' && value !== null) this.sharedValues.add(value);
     return value;
   }
-}
-
-/** Two JSON values equal as data: same members (in any order), same items, same primitives. */
-function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i += 1) if (!sameData(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  // Members counted with for…in, not listed with Object.keys: no array made for either object (plain data inherits
-  // no enumerable member, so for…in lists only their own).
-  let members = 0;
-  for (const key in a) {
-    if (!Object.hasOwn(b, key) || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
-      return false;
-    members += 1;
-  }
-  for (const _ in b) members -= 1;
-  return members === 0;
 }
