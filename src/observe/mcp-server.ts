@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolRequest, CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectClass, JsonValue } from '../model/index.js';
 import { findLightBridge, type StdioBridge, type StdioLaunch, writeStdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
@@ -72,22 +72,62 @@ function listedTools(gateway: ToolGateway): { tools: Tool[] } {
   };
 }
 
-/** A `tools/call` request (as its schema parsed it) answered through the gateway; a tool's error is the result's. */
-async function callTool(gateway: ToolGateway, request: CallToolRequest): Promise<CallToolResult> {
+/**
+ * A tool called through the gateway, its answer as a `tools/call` result (members in CallToolResultSchema's order, so
+ * that schema's parse gives them back in the same order); a tool's error is the result's.
+ */
+async function callTool(gateway: ToolGateway, name: string, args: { [key: string]: unknown } | undefined) {
   try {
     // Arguments arrive as parsed JSON.
-    const result = await gateway.call(
-      request.params.name,
-      (request.params.arguments ?? {}) as { [key: string]: JsonValue },
-    );
+    const result = await gateway.call(name, (args ?? {}) as { [key: string]: JsonValue });
     const structured = result !== null && typeof result === 'object' && !Array.isArray(result);
     return {
       content: [{ type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) }],
       ...(structured ? { structuredContent: result } : {}),
-    };
+    } as CallToolResult;
   } catch (error) {
-    return { isError: true, content: [{ type: 'text', text: message(error) }] };
+    return { content: [{ type: 'text', text: message(error) }], isError: true } as CallToolResult;
   }
+}
+
+/**
+ * Whether zod's parse of `value` as `z.record(z.string(), z.unknown())` gives an object equal to it, member for member
+ * and in the same order (so the same JSON and the same recorded arguments): a plain object of enumerable own data
+ * members with string names, none of them `__proto__` (the parse leaves that out) or `constructor` (the parse's plain
+ * object check reads it). Anything else is left to the parse.
+ */
+export function copiesAsIs(value: unknown): value is { [key: string]: unknown } {
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  if (Object.getOwnPropertySymbols(value).length > 0) return false;
+  const names = Object.getOwnPropertyNames(value);
+  for (const name of names) {
+    if (name === '__proto__' || name === 'constructor') return false;
+    const member = Object.getOwnPropertyDescriptor(value, name);
+    if (member === undefined || !member.enumerable || !('value' in member)) return false;
+  }
+  return true;
+}
+
+/**
+ * A `tools/call` whose params are only a name and arguments that CallToolRequestSchema's parse would give back as
+ * they are: its name and arguments, else null (the parse decides).
+ */
+function plainCall(params: unknown): { name: string; args: { [key: string]: unknown } | undefined } | null {
+  if (!copiesAsIs(params)) return null;
+  const { name, arguments: args, ...rest } = params;
+  for (const _ in rest) return null;
+  if (typeof name !== 'string' || !(args === undefined || copiesAsIs(args))) return null;
+  return { name, args };
+}
+
+/** Whether CallToolResultSchema's parse of a result `callTool` made gives it back as it is (the same JSON). */
+function plainResult(result: CallToolResult): boolean {
+  const [first, ...others] = result.content;
+  return (
+    others.length === 0 &&
+    typeof (first as { text?: unknown } | undefined)?.text === 'string' &&
+    (result.structuredContent === undefined || copiesAsIs(result.structuredContent))
+  );
 }
 
 /** The attempt's SDK Server: it answers what `quickAnswer` leaves to it (initialize, notifications, malformed requests). */
@@ -98,7 +138,9 @@ export function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
     { capabilities: { tools: {} }, jsonSchemaValidator: sdk.validator },
   );
   server.setRequestHandler(types.ListToolsRequestSchema, () => listedTools(gateway));
-  server.setRequestHandler(types.CallToolRequestSchema, (request) => callTool(gateway, request));
+  server.setRequestHandler(types.CallToolRequestSchema, (request) =>
+    callTool(gateway, request.params.name, request.params.arguments),
+  );
   return server;
 }
 
@@ -128,9 +170,15 @@ export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
       case 'tools/list':
         return types.ListToolsRequestSchema.safeParse(request).success ? reply(request.id, listedTools(gateway)) : null;
       case 'tools/call': {
-        const parsed = types.CallToolRequestSchema.safeParse(request);
-        if (!parsed.success) return null;
-        return callTool(gateway, parsed.data).then((result) => {
+        // Most calls are a name and plain arguments, which the Server's two parses would give back as they are.
+        let call = plainCall(params);
+        if (call === null) {
+          const parsed = types.CallToolRequestSchema.safeParse(request);
+          if (!parsed.success) return null;
+          call = { name: parsed.data.params.name, args: parsed.data.params.arguments };
+        }
+        return callTool(gateway, call.name, call.args).then((result) => {
+          if (plainResult(result)) return reply(request.id, result);
           const checked = types.CallToolResultSchema.safeParse(result);
           if (checked.success) return reply(request.id, checked.data);
           const error = new types.McpError(

@@ -1,7 +1,8 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
+import type { JsonValue } from '../../../src/model/index.js';
 import type { ToolDefinition } from '../../../src/observe/index.js';
-import { ExchangeTransport, loadMcpSdk, mcpServer, quickAnswers } from '../../../src/observe/mcp-server.js';
+import { copiesAsIs, ExchangeTransport, loadMcpSdk, mcpServer, quickAnswers } from '../../../src/observe/mcp-server.js';
 import { createToolGateway } from '../../../src/observe/tool-gateway.js';
 
 // The transport answers ping, tools/list and tools/call itself: every reply must be the SDK Server's, byte for byte,
@@ -38,6 +39,25 @@ const TOOLS: ToolDefinition[] = [
     return { later: args };
   }),
   tool('shred', 'irreversible', () => 'gone'),
+  // Results a tool written in JavaScript may give, which the Server's parse does not give back as they are.
+  tool(
+    'instance',
+    'read',
+    () =>
+      new (class Box {
+        n = 1;
+      })() as unknown as JsonValue,
+  ),
+  tool('symbol', 'read', () => ({ n: 1, [Symbol('s')]: 2 }) as unknown as JsonValue),
+  tool('getter', 'read', () => {
+    let reads = 0;
+    return Object.defineProperty({}, 'n', { get: () => (reads += 1), enumerable: true }) as JsonValue;
+  }),
+  tool('hidden', 'read', () => Object.defineProperty({ n: 1 }, 'h', { value: 2, enumerable: false }) as JsonValue),
+  tool('constructor', 'read', () => ({ constructor: 'x', n: 1 })),
+  tool('bare', 'read', () => Object.assign(Object.create(null), { n: 1 }) as JsonValue),
+  tool('function', 'read', (() => () => 1) as unknown as ToolDefinition['run']),
+  tool('toJSON', 'read', () => ({ n: 1, toJSON: () => 'custom' }) as unknown as JsonValue),
 ];
 
 function gateway() {
@@ -53,7 +73,24 @@ function gateway() {
 const pieces = {
   id: [1, 2, 'a', 0, -7, 1.5, null],
   method: ['tools/call', 'tools/call', 'tools/call', 'tools/list', 'ping', 'initialize', 'resources/list', 'tools/cal'],
-  name: ['echo', 'text', 'list', 'nothing', 'number', 'proto', 'broken', 'later', 'shred', 'absent', 7, undefined],
+  name: [
+    ...[
+      'echo',
+      'echo',
+      'text',
+      'list',
+      'nothing',
+      'number',
+      'proto',
+      'broken',
+      'later',
+      'shred',
+      'absent',
+      7,
+      undefined,
+    ],
+    ...['instance', 'symbol', 'getter', 'hidden', 'constructor', 'bare', 'function', 'toJSON'],
+  ],
   arguments: [
     { path: 'a.txt' },
     {},
@@ -147,5 +184,35 @@ describe('quick answers', () => {
     expect(ask({ id: 6, method: 'tools/call', params: { name: 'text', task: { ttl: 1 } } })).toBeNull();
     expect(ask({ method: 'notifications/initialized' })).toBeNull();
     expect(tools.requests.map((r) => r.tool)).toEqual(['text']);
+  });
+
+  test('take an object as it is only where zod’s record parse gives back the same members in the same order', async () => {
+    const { z } = await import('zod');
+    const record = z.record(z.string(), z.unknown());
+    const same = [
+      {},
+      { a: 1, b: { c: [2] } },
+      JSON.parse('{"2":"b","1":"a","z":0}'),
+      { nested: JSON.parse('{"__proto__":1}') },
+    ];
+    for (const value of same) {
+      expect(copiesAsIs(value)).toBe(true);
+      expect(Object.entries(record.parse(value))).toEqual(Object.entries(value));
+    }
+    const left = [
+      JSON.parse('{"__proto__":{"x":1},"n":1}'),
+      { constructor: 'c' },
+      { n: 1, [Symbol('s')]: 2 },
+      Object.defineProperty({}, 'n', { get: () => 1, enumerable: true }),
+      Object.defineProperty({ n: 1 }, 'h', { value: 2, enumerable: false }),
+      Object.assign(Object.create(null), { n: 1 }),
+      new (class Box {
+        n = 1;
+      })(),
+      [1],
+      null,
+      'text',
+    ];
+    for (const [i, value] of left.entries()) expect(copiesAsIs(value), `case ${i}`).toBe(false);
   });
 });
