@@ -92,6 +92,9 @@ const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (digit) => digit.charCode
 /** A string JSON must escape something in: a quote, a backslash, a control character or a surrogate (lone ones). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Texts up to this length are copied into the hash's buffer code by code when ASCII (Hashing#ascii7). */
+const SHORT_TEXT = 32;
+
 /** Bytes of canonical JSON gathered before they are handed to the hash. */
 const HASH_CHUNK = 1 << 16;
 
@@ -165,7 +168,24 @@ class Hashing {
         return;
       }
     }
+    if (text.length <= SHORT_TEXT && this.ascii7(text)) return;
     this.used += this.buffer.write(text, this.used);
+  }
+
+  /**
+   * Copy a short text into the buffer code by code when it is all ASCII (room is made already); false, with nothing
+   * written, when it is not. Most texts of a large record are short names and ids (`case#17`, `usd`): a Buffer#write
+   * call for each cost more than the copy.
+   */
+  private ascii7(text: string): boolean {
+    const at = this.used;
+    for (let i = 0; i < text.length; i += 1) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return false;
+      this.buffer[at + i] = code;
+    }
+    this.used += text.length;
+    return true;
   }
 
   digest(): string {
