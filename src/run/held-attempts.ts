@@ -24,6 +24,24 @@ const systemTimer: HoldTimer = {
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** Trials holding attempts: written out when the process exits, however it exits (a subject's process.exit). */
+const holding = new Set<HeldAttempts>();
+let writesOnExit = false;
+function writeOutOnExit(held: HeldAttempts): void {
+  holding.add(held);
+  if (writesOnExit) return;
+  writesOnExit = true;
+  process.on('exit', () => {
+    for (const trial of holding) {
+      try {
+        trial.writeOutNow();
+      } catch {
+        // The process is ending: attempts that cannot be written now are lost, as a stream's unwritten lines are.
+      }
+    }
+  });
+}
+
 /**
  * A trial's attempts kept in memory while they are few and recent, written to an attempts file (`open`, created only
  * then) once there are more than INLINE_ATTEMPTS or the first has waited HELD_AT_MOST_MS. A small trial that ends
@@ -51,6 +69,7 @@ export class HeldAttempts implements AttemptSink {
     if (this.stream !== null) return this.stream.add(record);
     if (this.held.length < INLINE_ATTEMPTS) {
       this.held.push(record);
+      if (this.held.length === 1) writeOutOnExit(this);
       this.timer ??= this.timers.set(() => {
         try {
           this.writeOut();
@@ -64,8 +83,18 @@ export class HeldAttempts implements AttemptSink {
     return this.writeOut().add(record);
   }
 
+  /**
+   * Write the held attempts out and the stream's gathered lines with them, now (the process is exiting): the attempts
+   * file then holds every attempt that finished, as it would have without holding them.
+   */
+  writeOutNow(): void {
+    if (this.finished) return;
+    this.writeOut().writePending();
+  }
+
   /** Create the attempts file and write the held attempts into it, in the order they were taken. */
   private writeOut(): AttemptStream {
+    holding.delete(this);
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
     if (this.stream !== null) return this.stream;
@@ -80,6 +109,7 @@ export class HeldAttempts implements AttemptSink {
   finish(amend?: ReadonlyMap<string, (record: AttemptRecord) => AttemptRecord>): StreamedAttempts | null {
     if (this.finished) throw new Error('riddle: the trial’s attempts are already finished');
     this.finished = true;
+    holding.delete(this);
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
     this.held = [];
