@@ -7,6 +7,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -35,18 +36,30 @@ function temporary(file: string): string {
  * one-attempt trial was the dearest part of its fixed cost.
  */
 export const INLINE_ATTEMPTS = 16;
+/** Bytes of attempts (as JSON Lines) at most an Outcome holds inline: large replies stay in their own file. */
+export const INLINE_BYTES = 1 << 20;
 
 /**
  * The Outcome as stored whole, its attempts inline (each as its canonical JSON, as a line of an attempts file would
  * hold it, whether it comes from memory or from the file the trial wrote), or null when it has more than
- * INLINE_ATTEMPTS attempts.
+ * INLINE_ATTEMPTS attempts or their lines more than INLINE_BYTES.
  */
 function storedWhole(outcome: Outcome, streamedFrom: string | null): Outcome | null {
   const count = streamedFrom === null ? outcome.attempts.length : outcome.execution.order.length;
   if (count > INLINE_ATTEMPTS) return null;
   const attempts: Outcome['attempts'] = [];
-  if (streamedFrom === null) for (const attempt of outcome.attempts) attempts.push(JSON.parse(canonicalJson(attempt)));
-  else forEachJsonLine(streamedFrom, (line) => attempts.push(line as Outcome['attempts'][number]));
+  if (streamedFrom === null) {
+    let bytes = 0;
+    for (const attempt of outcome.attempts) {
+      const line = canonicalJson(attempt);
+      bytes += line.length;
+      if (bytes > INLINE_BYTES) return null;
+      attempts.push(JSON.parse(line));
+    }
+  } else {
+    if (statSync(streamedFrom).size > INLINE_BYTES) return null;
+    forEachJsonLine(streamedFrom, (line) => attempts.push(line as Outcome['attempts'][number]));
+  }
   if (attempts.length > INLINE_ATTEMPTS) return null;
   return { ...outcome, attempts, attemptsFile: null };
 }

@@ -1,5 +1,5 @@
 import type { AttemptRecord } from '../model/index.js';
-import { INLINE_ATTEMPTS } from '../report/outcome-files.js';
+import { INLINE_ATTEMPTS, INLINE_BYTES } from '../report/outcome-files.js';
 import type { AttemptStream, StreamedAttempts } from './attempt-stream.js';
 
 /** Where runTrial hands each finished attempt: an AttemptStream, or HeldAttempts in front of one. */
@@ -12,6 +12,32 @@ export interface AttemptSink {
 
 /** How long an attempt may wait in memory before it is written out (the attempts file is readable while trials run). */
 export const HELD_AT_MOST_MS = 1000;
+
+/**
+ * About how many bytes `value`'s JSON takes (strings by their length, names and punctuation roughly), counted no
+ * further than past `limit`: a held attempt with a large reply is written out rather than kept whole.
+ */
+function approximateBytes(value: unknown, limit: number): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && bytes <= limit) {
+    const item = stack.pop();
+    if (typeof item === 'string') bytes += item.length + 2;
+    else if (Array.isArray(item))
+      for (let i = 0; i < item.length && bytes <= limit; i += 1) {
+        bytes += 1;
+        stack.push(item[i]);
+      }
+    else if (item !== null && typeof item === 'object')
+      for (const name in item) {
+        if (bytes > limit) break;
+        bytes += name.length + 4;
+        stack.push((item as Record<string, unknown>)[name]);
+      }
+    else bytes += 8;
+  }
+  return bytes;
+}
 
 /** Timers HeldAttempts uses (injected in tests). */
 export interface HoldTimer {
@@ -43,8 +69,9 @@ function writeOutOnExit(held: HeldAttempts): void {
 }
 
 /**
- * A trial's attempts kept in memory while they are few and recent, written to an attempts file (`open`, created only
- * then) once there are more than INLINE_ATTEMPTS or the first has waited HELD_AT_MOST_MS. A small trial that ends
+ * A trial's attempts kept in memory while they are few, small and recent, written to an attempts file (`open`, created
+ * only then) once there are more than INLINE_ATTEMPTS, they hold more than about INLINE_BYTES, or the first has waited
+ * HELD_AT_MOST_MS. A small trial that ends
  * first never creates its file: its attempts stay in its Outcome (`attemptsFile` null), which is stored whole. Creating
  * a file was the dearest part of a one-attempt trial's fixed cost (0.2–1.5 ms of the worker's CPU, and the main process
  * read it back and moved it). What is recorded is the same either way; the Outcome's id does not depend on where its
@@ -54,6 +81,7 @@ export class HeldAttempts implements AttemptSink {
   private stream: AttemptStream | null = null;
   private held: AttemptRecord[] = [];
   private timer: unknown = null;
+  private heldBytes = 0;
   private finished = false;
   /** Why writing out failed when the timer did it: thrown to the trial at its next attempt or its end. */
   private failure: unknown = null;
@@ -67,7 +95,8 @@ export class HeldAttempts implements AttemptSink {
     if (this.finished) throw new Error('riddle: the trial’s attempts are finished; no attempt can be added');
     if (this.failure !== null) throw this.failure;
     if (this.stream !== null) return this.stream.add(record);
-    if (this.held.length < INLINE_ATTEMPTS) {
+    if (this.held.length < INLINE_ATTEMPTS) this.heldBytes += approximateBytes(record, INLINE_BYTES - this.heldBytes);
+    if (this.held.length < INLINE_ATTEMPTS && this.heldBytes <= INLINE_BYTES) {
       this.held.push(record);
       if (this.held.length === 1) writeOutOnExit(this);
       this.timer ??= this.timers.set(() => {

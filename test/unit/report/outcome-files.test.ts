@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { RecordError } from '../../../src/model/index.js';
 import { readOutcomeFile, writeOutcomeFiles } from '../../../src/report/index.js';
-import { INLINE_ATTEMPTS } from '../../../src/report/outcome-files.js';
+import { INLINE_ATTEMPTS, INLINE_BYTES } from '../../../src/report/outcome-files.js';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
 import { anEnvironment } from '../builders.js';
 
@@ -73,6 +73,23 @@ describe('Outcome files', () => {
     const larger = await outcome(INLINE_ATTEMPTS / 2 + 1);
     writeOutcomeFiles(path.join(dir, 'larger.json'), larger);
     expect(readdirSync(dir).sort()).toEqual(['larger.attempts.jsonl', 'larger.json', 'small-trial.json']);
+  });
+
+  it(`keep a few attempts beside the Outcome when their lines pass ${INLINE_BYTES} bytes`, async () => {
+    const original = await outcome(1);
+    const [first, second] = original.attempts;
+    if (!first || !second) throw new Error('two attempts expected');
+    const large = { ...original, attempts: [{ ...first, reason: 'x'.repeat(INLINE_BYTES) }, second] };
+    const dir = folder();
+    writeOutcomeFiles(path.join(dir, 'large.json'), large);
+    expect(readdirSync(dir).sort()).toEqual(['large.attempts.jsonl', 'large.json']);
+    // The same from a file the trial streamed: moved into place, not read into the Outcome.
+    const streamed = path.join(folder(), 'streamed.attempts.jsonl');
+    writeFileSync(streamed, large.attempts.map((a) => `${JSON.stringify(a)}\n`).join(''));
+    const other = folder();
+    writeOutcomeFiles(path.join(other, 'streamed.json'), { ...large, attempts: [] }, streamed);
+    expect(readdirSync(other).sort()).toEqual(['streamed.attempts.jsonl', 'streamed.json']);
+    expect(readOutcomeFile(path.join(other, 'streamed.json')).attempts[0]?.reason).toHaveLength(INLINE_BYTES);
   });
 
   it('fail naming the file and line when the attempts are missing, corrupt, or sent elsewhere', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import type { AttemptRecord, Outcome } from '../../../src/model/index.js';
-import { INLINE_ATTEMPTS } from '../../../src/report/outcome-files.js';
+import { INLINE_ATTEMPTS, INLINE_BYTES } from '../../../src/report/outcome-files.js';
 import { HELD_AT_MOST_MS, type HoldTimer } from '../../../src/run/held-attempts.js';
 import {
   AttemptStream,
@@ -129,6 +129,23 @@ describe('HeldAttempts', () => {
     expect(lines(file).map((a) => a.index)).toEqual([0, 1, 2]);
     expect(timer.sets).toBe(1);
     expect(held.finish()?.count).toBe(3);
+  });
+
+  it(`writes out attempts holding more than about ${INLINE_BYTES} bytes at once, however few`, async () => {
+    const file = streamFile();
+    let opened = 0;
+    const held = new HeldAttempts(() => {
+      opened += 1;
+      return new AttemptStream(file);
+    }, new HandTimer());
+    const large = attempt('case', 0, 'PASS', { reason: 'x'.repeat(INLINE_BYTES * 0.6) });
+    expect(held.add(large)).toBe(large);
+    expect(opened).toBe(0);
+    // A second such attempt takes the held ones past the bound: both go to the file.
+    held.add(attempt('case', 1, 'PASS', { reason: 'y'.repeat(INLINE_BYTES * 0.6) }));
+    expect(opened).toBe(1);
+    expect(held.finish()?.count).toBe(2);
+    expect(lines(file).map((a) => a.index)).toEqual([0, 1]);
   });
 
   it('gives the trial an error met writing out on the timer at its next attempt', () => {
