@@ -13,6 +13,7 @@ import { runsA } from './composition-subject.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { AttemptAbort, withAttemptSignal } from './attempt-abort.js';
+import { endAttemptBudget, startAttemptBudget } from './attempt-budget.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 import { processSecretValues, redactData } from './secrets.js';
 import type {
@@ -189,16 +190,15 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       );
   };
   roundsStarted = plan.clock.now();
-  const budget = setTimeout(
-    () => abort.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
-    plan.case.stop.timeoutMs,
+  const budget = startAttemptBudget(plan.case.stop.timeoutMs, () =>
+    abort.abort(new Error(`budget of ${plan.case.stop.timeoutMs} ms exceeded`)),
   );
   // try…finally rather than Promise#finally, which makes three promises more for every attempt.
   let played: RoundsPlayed;
   try {
     played = await playRounds(plan, { gateway, workspace, abort, mcp: held.server?.endpoints ?? null, recordReceipt });
   } finally {
-    clearTimeout(budget);
+    endAttemptBudget(budget);
     plan.signal?.removeEventListener('abort', interrupted);
   }
   gateway.close();
