@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { isProxy } from 'node:util/types';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -94,10 +95,12 @@ async function callTool(gateway: ToolGateway, name: string, args: { [key: string
  * Whether zod's parse of `value` as `z.record(z.string(), z.unknown())` gives an object equal to it, member for member
  * and in the same order (so the same JSON and the same recorded arguments): a plain object of enumerable own data
  * members with string names, none of them `__proto__` (the parse leaves that out) or `constructor` (the parse's plain
- * object check reads it). Anything else is left to the parse.
+ * object check reads it), and not a proxy. Anything else is left to the parse.
  */
 export function copiesAsIs(value: unknown): value is { [key: string]: unknown } {
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  // A proxy's traps see every look: only the parse may look at one, as many times as it does.
+  if (value === null || typeof value !== 'object' || isProxy(value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
   if (Object.getOwnPropertySymbols(value).length > 0) return false;
   const names = Object.getOwnPropertyNames(value);
   for (const name of names) {
@@ -118,6 +121,15 @@ function plainCall(params: unknown): { name: string; args: { [key: string]: unkn
   for (const _ in rest) return null;
   if (typeof name !== 'string' || !(args === undefined || copiesAsIs(args))) return null;
   return { name, args };
+}
+
+/** Whether a result is taken as it is: `plainResult`, which a tool's proxy may make throw (then the parse decides). */
+function takenAsIs(result: CallToolResult): boolean {
+  try {
+    return plainResult(result);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether CallToolResultSchema's parse of a result `callTool` made gives it back as it is (the same JSON). */
@@ -143,6 +155,23 @@ export function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
   );
   return server;
 }
+
+/** The reply the SDK's Protocol makes when a request's handler fails with `error`, member for member. */
+function handlerErrorReply(request: JSONRPCMessage, error: unknown): JSONRPCMessage {
+  const failed = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+  return {
+    jsonrpc: '2.0',
+    id: (request as { id: string | number }).id,
+    error: {
+      code: Number.isSafeInteger(failed.code) ? failed.code : INTERNAL_ERROR,
+      message: failed.message ?? 'Internal error',
+      ...(failed.data !== undefined && { data: failed.data }),
+    },
+  } as JSONRPCMessage;
+}
+
+/** JSON-RPC's internal error (the SDK's ErrorCode.InternalError). */
+const INTERNAL_ERROR = -32603;
 
 /** A request the transport answers itself: its reply, or null to hand it to the SDK Server. */
 export type QuickAnswer = (request: JSONRPCMessage) => JSONRPCMessage | Promise<JSONRPCMessage> | null;
@@ -178,7 +207,7 @@ export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
           call = { name: parsed.data.params.name, args: parsed.data.params.arguments };
         }
         return callTool(gateway, call.name, call.args).then((result) => {
-          if (plainResult(result)) return reply(request.id, result);
+          if (takenAsIs(result)) return reply(request.id, result);
           const checked = types.CallToolResultSchema.safeParse(result);
           if (checked.success) return reply(request.id, checked.data);
           const error = new types.McpError(
@@ -272,10 +301,19 @@ export class ExchangeTransport implements Transport {
       return { ...message, id: this.next } as JSONRPCMessage;
     });
     for (const message of delivered) {
-      const answered = this.quick?.(message) ?? null;
+      let answered: ReturnType<QuickAnswer> = null;
+      try {
+        answered = this.quick?.(message) ?? null;
+      } catch {
+        // Nothing was called yet: the Server answers it (its handler fails the same way, into an error reply).
+      }
       if (answered === null) this.onmessage?.(message);
-      // Replied to a turn later, as the Server does: an exchange's replies are all sent once all are in.
-      else void Promise.resolve(answered).then((reply) => this.send(reply));
+      // Replied to a turn later, as the Server does: an exchange's replies are all sent once all are in. A failure
+      // becomes the error reply the Server makes of a handler's exception.
+      else
+        void Promise.resolve(answered)
+          .catch((error: unknown) => handlerErrorReply(message, error))
+          .then((reply) => this.send(reply));
     }
     return exchange.ids.length > 0;
   }

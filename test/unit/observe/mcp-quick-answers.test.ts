@@ -58,6 +58,21 @@ const TOOLS: ToolDefinition[] = [
   tool('bare', 'read', () => Object.assign(Object.create(null), { n: 1 }) as JsonValue),
   tool('function', 'read', (() => () => 1) as unknown as ToolDefinition['run']),
   tool('toJSON', 'read', () => ({ n: 1, toJSON: () => 'custom' }) as unknown as JsonValue),
+  tool('proxy', 'read', () => {
+    const trap = () => {
+      throw new Error('trapped');
+    };
+    return new Proxy({ n: 1 }, { getPrototypeOf: trap }) as unknown as JsonValue;
+  }),
+  tool('proxy-keys', 'read', () => {
+    let lists = 0;
+    const ownKeys = (target: object) => {
+      lists += 1;
+      if (lists === 2) throw new Error(`listed ${lists} times`);
+      return Reflect.ownKeys(target);
+    };
+    return new Proxy({ n: 1 }, { ownKeys }) as unknown as JsonValue;
+  }),
 ];
 
 function gateway() {
@@ -89,7 +104,7 @@ const pieces = {
       7,
       undefined,
     ],
-    ...['instance', 'symbol', 'getter', 'hidden', 'constructor', 'bare', 'function', 'toJSON'],
+    ...['instance', 'symbol', 'getter', 'hidden', 'constructor', 'bare', 'function', 'toJSON', 'proxy', 'proxy-keys'],
   ],
   arguments: [
     { path: 'a.txt' },
