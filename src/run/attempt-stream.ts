@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, Sha256List, type AttemptRecord, type WrittenMember } from '../model/index.js';
+import { writeAtExit, writtenBeforeExit } from './exit-writes.js';
 import { LeanAttempts } from './lean-attempts.js';
 import { attemptDigest, attemptLine, attemptMember } from './outcome-id.js';
 
@@ -15,24 +16,6 @@ const SHARED_MEMBERS: ReadonlySet<string> = new Set(['why', 'findings', 'criteri
  * for a line of a kilobyte), one per 64 KiB almost nothing.
  */
 const PENDING_BYTES = 1 << 16;
-
-/** Streams with lines not yet written: written when the process exits, however it exits (a subject's process.exit). */
-const unwritten = new Set<AttemptStream>();
-let writesOnExit = false;
-function writeOnExit(stream: AttemptStream): void {
-  unwritten.add(stream);
-  if (writesOnExit) return;
-  writesOnExit = true;
-  process.on('exit', () => {
-    for (const pending of unwritten) {
-      try {
-        pending.writePending();
-      } catch {
-        // The process is ending: a line that cannot be written now is lost as it would have been at its own write.
-      }
-    }
-  });
-}
 
 /** Bytes of an attempt's digest (a sha256, written as 64 hexadecimal digits). */
 const DIGEST_BYTES = 32;
@@ -187,7 +170,7 @@ export class AttemptStream {
       this.writePending();
       if (line.length * 3 > PENDING_BYTES) return writeSync(fd, line);
     }
-    if (this.pendingBytes === 0) writeOnExit(this);
+    if (this.pendingBytes === 0) writeAtExit(this, () => this.writePending());
     this.pending ??= Buffer.allocUnsafe(PENDING_BYTES);
     const bytes = this.pending.write(line, this.pendingBytes);
     this.pendingBytes += bytes;
@@ -212,7 +195,7 @@ export class AttemptStream {
     let done = 0;
     while (done < this.pendingBytes) done += writeSync(this.fd, this.pending, done, this.pendingBytes - done);
     this.pendingBytes = 0;
-    unwritten.delete(this);
+    writtenBeforeExit(this);
   }
 
   /**

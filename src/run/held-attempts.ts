@@ -1,6 +1,7 @@
 import type { AttemptRecord } from '../model/index.js';
 import { INLINE_ATTEMPTS, INLINE_BYTES } from '../report/outcome-files.js';
 import type { AttemptStream, StreamedAttempts } from './attempt-stream.js';
+import { writeAtExit, writtenBeforeExit } from './exit-writes.js';
 
 /** Where runTrial hands each finished attempt: an AttemptStream, or HeldAttempts in front of one. */
 export interface AttemptSink {
@@ -50,24 +51,6 @@ const systemTimer: HoldTimer = {
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** Trials holding attempts: written out when the process exits, however it exits (a subject's process.exit). */
-const holding = new Set<HeldAttempts>();
-let writesOnExit = false;
-function writeOutOnExit(held: HeldAttempts): void {
-  holding.add(held);
-  if (writesOnExit) return;
-  writesOnExit = true;
-  process.on('exit', () => {
-    for (const trial of holding) {
-      try {
-        trial.writeOutNow();
-      } catch {
-        // The process is ending: attempts that cannot be written now are lost, as a stream's unwritten lines are.
-      }
-    }
-  });
-}
-
 /**
  * A trial's attempts kept in memory while they are few, small and recent, written to an attempts file (`open`, created
  * only then) once there are more than INLINE_ATTEMPTS, they hold more than about INLINE_BYTES, or the first has waited
@@ -98,7 +81,7 @@ export class HeldAttempts implements AttemptSink {
     if (this.held.length < INLINE_ATTEMPTS) this.heldBytes += approximateBytes(record, INLINE_BYTES - this.heldBytes);
     if (this.held.length < INLINE_ATTEMPTS && this.heldBytes <= INLINE_BYTES) {
       this.held.push(record);
-      if (this.held.length === 1) writeOutOnExit(this);
+      if (this.held.length === 1) writeAtExit(this, () => this.writeOutNow());
       this.timer ??= this.timers.set(() => {
         try {
           this.writeOut();
@@ -123,7 +106,7 @@ export class HeldAttempts implements AttemptSink {
 
   /** Create the attempts file and write the held attempts into it, in the order they were taken. */
   private writeOut(): AttemptStream {
-    holding.delete(this);
+    writtenBeforeExit(this);
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
     if (this.stream !== null) return this.stream;
@@ -138,7 +121,7 @@ export class HeldAttempts implements AttemptSink {
   finish(amend?: ReadonlyMap<string, (record: AttemptRecord) => AttemptRecord>): StreamedAttempts | null {
     if (this.finished) throw new Error('riddle: the trial’s attempts are already finished');
     this.finished = true;
-    holding.delete(this);
+    writtenBeforeExit(this);
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
     this.held = [];
