@@ -236,15 +236,18 @@ export class AttemptStream {
     this.finished = true;
     const fd = this.fd;
     if (fd === null) return null;
-    this.writePending();
-    this.pending = null;
     const lines = this.lines;
     let amended = false;
     for (let i = 0; i < lines.count && amend.size > 0 && !amended; i += 1) amended = amend.has(lines.key(i));
     let order: Uint32Array | null = null;
     try {
+      // A write that failed at a turn of the event loop fails the trial here when no attempt came after it.
+      if (this.failure !== null) throw this.failure;
+      this.writePending();
+      this.pending = null;
       if (!this.inOrder || amended) order = this.rewrite(fd, amend);
     } finally {
+      writtenBeforeExit(this);
       closeSync(fd);
     }
     return { file: this.file, count: lines.count, digests: lines.digestsIn(order) };

@@ -239,7 +239,7 @@ describe('AttemptStream.finish', () => {
     ]);
   });
 
-  it('throws a write that failed at the turn of the event loop to the trial, at its next attempt', async () => {
+  it('throws a write that failed at the turn of the event loop to the trial, at its next attempt or its end', async () => {
     const file = streamFile();
     const stream = new AttemptStream(file);
     stream.add({ ...attempt('case', 0, 'PASS'), sequence: 0 });
@@ -247,6 +247,12 @@ describe('AttemptStream.finish', () => {
     closeSync((stream as unknown as { fd: number }).fd);
     await new Promise((resolve) => setImmediate(resolve));
     expect(() => stream.add({ ...attempt('case', 1, 'PASS'), sequence: 1 })).toThrow(/EBADF/);
+    // And by finish when no attempt comes after the failed write.
+    const last = new AttemptStream(streamFile());
+    last.add({ ...attempt('case', 0, 'PASS'), sequence: 0 });
+    closeSync((last as unknown as { fd: number }).fd);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(() => last.finish()).toThrow(/EBADF/);
   });
 
   it('writes nothing for a trial that ran no attempt, and never appends to a file already there', () => {
