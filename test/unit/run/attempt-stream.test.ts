@@ -1,30 +1,13 @@
-import { closeSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { closeSync, existsSync, readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { canonicalJson, type AttemptRecord, type Outcome, type Sha256List } from '../../../src/model/index.js';
 import { attemptDigest } from '../../../src/run/outcome-id.js';
 import { AttemptStream, resolveTrial, runTrial, type TrialDeclaration } from '../../../src/run/index.js';
+import { lines, streamFile } from './stream-files.js';
 import { anEnvironment, attempt, result } from '../builders.js';
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-function streamFile(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), 'riddle-stream-'));
-  folders.push(folder);
-  return path.join(folder, 'streaming', 'trial.attempts.jsonl');
-}
-
-const lines = (file: string): AttemptRecord[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as AttemptRecord);
 
 const declaration = (subject: TrialDeclaration['subject'], n: number, concurrency = 1): TrialDeclaration => ({
   subject,

@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
-import type { AttemptRecord, Outcome } from '../../../src/model/index.js';
+import type { Outcome } from '../../../src/model/index.js';
 import { INLINE_ATTEMPTS, INLINE_BYTES } from '../../../src/report/outcome-files.js';
 import { HELD_AT_MOST_MS, type HoldTimer } from '../../../src/run/held-attempts.js';
 import {
@@ -14,22 +13,8 @@ import {
   type AttemptSink,
   type TrialDeclaration,
 } from '../../../src/run/index.js';
+import { lines, streamFile } from './stream-files.js';
 import { anEnvironment, attempt } from '../builders.js';
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-function streamFile(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), 'riddle-held-'));
-  folders.push(folder);
-  return path.join(folder, 'streaming', 'trial.attempts.jsonl');
-}
-const lines = (file: string): AttemptRecord[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as AttemptRecord);
 
 /** A timer the test fires by hand, remembering what was set and cleared. */
 class HandTimer implements HoldTimer {
