@@ -39,15 +39,20 @@ function post(url: string, body: string): Promise<{ status: number; text: string
   });
 }
 
+/** An attempt's MCP server over HTTP, and its gateway with the echo tool. */
+async function echoServer() {
+  const gateway = createToolGateway({
+    tools: [echo],
+    maxEffect: 'read',
+    context: { workspace: '/ws', signal: new AbortController().signal },
+    elapsedMs: () => 0,
+  });
+  return { gateway, server: await serveToolsOverMcp(gateway, { socketBridge: 'when-read' }) };
+}
+
 describe('an MCP request over HTTP', () => {
   test('is answered with few promises: a tools/call makes at most 12', async () => {
-    const gateway = createToolGateway({
-      tools: [echo],
-      maxEffect: 'read',
-      context: { workspace: '/ws', signal: new AbortController().signal },
-      elapsedMs: () => 0,
-    });
-    const server = await serveToolsOverMcp(gateway, { socketBridge: 'when-read' });
+    const { server } = await echoServer();
     const call = (id: number) =>
       JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { n: id } } });
     try {
@@ -70,13 +75,7 @@ describe('an MCP request over HTTP', () => {
   });
 
   test('a body over the size limit is refused (413 when declared, 400 when it grows past it), one cut short is dropped, and the next request is answered', async () => {
-    const gateway = createToolGateway({
-      tools: [echo],
-      maxEffect: 'read',
-      context: { workspace: '/ws', signal: new AbortController().signal },
-      elapsedMs: () => 0,
-    });
-    const server = await serveToolsOverMcp(gateway, { socketBridge: 'when-read' });
+    const { gateway, server } = await echoServer();
     const { DEFAULT_MAX_REQUEST_BODY_SIZE: max } = await import('@modelcontextprotocol/sdk/server/requestBody.js');
     const url = new URL(server.endpoints.url);
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
