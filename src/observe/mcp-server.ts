@@ -28,6 +28,10 @@ function annotations(effect: EffectClass): NonNullable<Tool['annotations']> {
   };
 }
 
+/** Who the gateway's Server says it is, and what it offers (tools), in its `initialize` reply. */
+const SERVER_INFO = { name: 'riddle-tool-gateway', version: '1' };
+const serverCapabilities = () => ({ tools: {} });
+
 /** The MCP SDK's parts the gateway serves with. */
 export type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
 
@@ -142,13 +146,10 @@ function plainResult(result: CallToolResult): boolean {
   );
 }
 
-/** The attempt's SDK Server: it answers what `quickAnswer` leaves to it (initialize, notifications, malformed requests). */
+/** The attempt's SDK Server: it answers what `quickAnswer` leaves to it (malformed requests, unknown methods, tasks). */
 export function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
   const { Server, types } = sdk;
-  const server = new Server(
-    { name: 'riddle-tool-gateway', version: '1' },
-    { capabilities: { tools: {} }, jsonSchemaValidator: sdk.validator },
-  );
+  const server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), jsonSchemaValidator: sdk.validator });
   server.setRequestHandler(types.ListToolsRequestSchema, () => listedTools(gateway));
   server.setRequestHandler(types.CallToolRequestSchema, (request) =>
     callTool(gateway, request.params.name, request.params.arguments),
@@ -177,8 +178,8 @@ const INTERNAL_ERROR = -32603;
 export type QuickAnswer = (request: JSONRPCMessage) => JSONRPCMessage | Promise<JSONRPCMessage> | null;
 
 /**
- * The replies the SDK Server gives to `ping`, `tools/list` and `tools/call` (an agent's requests but for the one
- * `initialize`), made without it: the Server answers each through a chain of promises, an AbortController and a
+ * The replies the SDK Server gives to `initialize`, `ping`, `tools/list` and `tools/call` (every request of an
+ * agent), made without it: the Server answers each through a chain of promises, an AbortController and a
  * context object per request, a few milliseconds of the worker's CPU an attempt. Each request is checked with the
  * schema the Server checks it with, and only one it accepts is answered here, with the same handlers and the same
  * JSON-RPC reply (a `tools/call` result checked against CallToolResultSchema, as the Server checks it, a failing
@@ -196,6 +197,17 @@ export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
     switch (request.method) {
       case 'ping':
         return types.PingRequestSchema.safeParse(request).success ? reply(request.id, {}) : null;
+      case 'initialize': {
+        // As the Server's `_oninitialize`: the client's version when supported, else the latest; nothing else of
+        // the request goes into the reply (its capabilities and name stay with the Server, made only if needed).
+        const parsed = types.InitializeRequestSchema.safeParse(request);
+        if (!parsed.success) return null;
+        const asked = parsed.data.params.protocolVersion;
+        const protocolVersion = types.SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
+          ? asked
+          : types.LATEST_PROTOCOL_VERSION;
+        return reply(request.id, { protocolVersion, capabilities: serverCapabilities(), serverInfo: SERVER_INFO });
+      }
       case 'tools/list':
         return types.ListToolsRequestSchema.safeParse(request).success ? reply(request.id, listedTools(gateway)) : null;
       case 'tools/call': {
@@ -264,15 +276,42 @@ export class ExchangeTransport implements Transport {
   onerror?: (error: Error) => void;
   private next = 0;
   private readonly pending = new Map<number, { id: string | number; exchange: Exchange }>();
+  /** The `initialize` requests answered quickly, given to a Server made later so that it knows what its own would. */
+  private readonly initializes: JSONRPCMessage[] = [];
 
-  /** `quick` answers what it can of each exchange before the Server sees it (see quickAnswers). */
-  constructor(private readonly quick: QuickAnswer | null = null) {}
+  /**
+   * `quick` answers what it can of each exchange before the Server sees it (see quickAnswers). `connectServer`, when
+   * given, connects the Server to this transport the first time a request is left to it (an agent that sends only
+   * what the quick answers answer never has one made): until then no Server hears the notifications and responses,
+   * none of which it would answer, and none of which it would act on but a cancellation of a request it handles.
+   */
+  constructor(
+    private readonly quick: QuickAnswer | null = null,
+    private connectServer: ((transport: ExchangeTransport) => void) | null = null,
+  ) {}
 
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
+    this.connectServer = null;
     this.pending.clear();
     this.onclose?.();
+  }
+
+  /** Hand a message the quick answers left to the Server, connecting it first if it is made on first use. */
+  private toServer(message: JSONRPCMessage): void {
+    if (this.connectServer !== null) {
+      if (!isCheckedRequest(message)) return;
+      const connect = this.connectServer;
+      this.connectServer = null;
+      connect(this);
+      // The Server hears the initializations it would have, under ids nobody waits for (its replies are dropped).
+      for (const initialize of this.initializes) {
+        this.next += 1;
+        this.onmessage?.({ ...initialize, id: this.next } as JSONRPCMessage);
+      }
+    }
+    this.onmessage?.(message);
   }
 
   async send(reply: JSONRPCMessage): Promise<void> {
@@ -307,16 +346,36 @@ export class ExchangeTransport implements Transport {
       } catch {
         // Nothing was called yet: the Server answers it (its handler fails the same way, into an error reply).
       }
-      if (answered === null) this.onmessage?.(message);
+      if (answered === null) {
+        this.toServer(message);
+        continue;
+      }
+      if ((message as { method?: unknown }).method === 'initialize') this.initializes.push(message);
       // Replied to a turn later, as the Server does: an exchange's replies are all sent once all are in. A failure
       // becomes the error reply the Server makes of a handler's exception.
-      else
-        void Promise.resolve(answered)
-          .catch((error: unknown) => handlerErrorReply(message, error))
-          .then((reply) => this.send(reply));
+      void Promise.resolve(answered)
+        .catch((error: unknown) => handlerErrorReply(message, error))
+        .then((reply) => this.send(reply));
     }
     return exchange.ids.length > 0;
   }
+}
+
+/**
+ * An attempt's transport: the quick answers, and its SDK Server made only when a request is left to it. `close` ends
+ * the Server when there is one, else the transport.
+ */
+export function attemptTransport(
+  sdk: McpSdk,
+  gateway: ToolGateway,
+): { transport: ExchangeTransport; close: () => Promise<void> } {
+  let server: Server | null = null;
+  const transport = new ExchangeTransport(quickAnswers(sdk, gateway), (connecting) => {
+    server = mcpServer(sdk, gateway);
+    // Protocol.connect takes the transport's handlers before its first await, so the Server hears the next message.
+    void server.connect(connecting);
+  });
+  return { transport, close: () => (server === null ? transport.close() : server.close()) };
 }
 
 /** Why a message (or batch) is refused: the HTTP status and the JSON-RPC error the SDK's transport answers with. */
@@ -520,9 +579,7 @@ export async function serveToolsOverMcp(gateway: ToolGateway, options: McpServeO
   const [sdk, light] = await Promise.all([loadMcpSdk(), findLightBridge()]);
   let port = 0;
   const token = randomBytes(32).toString('base64url');
-  const server = mcpServer(sdk, gateway);
-  const transport = new ExchangeTransport(quickAnswers(sdk, gateway));
-  await server.connect(transport);
+  const { transport, close: closeTransport } = attemptTransport(sdk, gateway);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
@@ -567,7 +624,7 @@ export async function serveToolsOverMcp(gateway: ToolGateway, options: McpServeO
     for (const connection of bridgeConnections) connection.destroy();
     for (const listening of [http, local, lines])
       if (listening?.listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
-    await server.close();
+    await closeTransport();
     bridge?.remove();
   };
   /**

@@ -2,7 +2,14 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import type { JsonValue } from '../../../src/model/index.js';
 import type { ToolDefinition } from '../../../src/observe/index.js';
-import { copiesAsIs, ExchangeTransport, loadMcpSdk, mcpServer, quickAnswers } from '../../../src/observe/mcp-server.js';
+import {
+  attemptTransport,
+  copiesAsIs,
+  ExchangeTransport,
+  loadMcpSdk,
+  mcpServer,
+  quickAnswers,
+} from '../../../src/observe/mcp-server.js';
 import { createToolGateway } from '../../../src/observe/tool-gateway.js';
 
 // The transport answers ping, tools/list and tools/call itself: every reply must be the SDK Server's, byte for byte,
@@ -75,6 +82,12 @@ const TOOLS: ToolDefinition[] = [
   }),
 ];
 
+const INITIALIZE = {
+  protocolVersion: '2025-06-18',
+  capabilities: { sampling: {} },
+  clientInfo: { name: 'file-agent', version: '1.0.0' },
+};
+
 function gateway() {
   let now = 0;
   return createToolGateway({
@@ -118,6 +131,16 @@ const pieces = {
   ],
   extra: [undefined, undefined, { _meta: { progressToken: 3 } }, { _meta: { progressToken: 1.5 } }, { cursor: 'c' }],
   task: [undefined, undefined, undefined, undefined, { ttl: 1000 }, 'soon'],
+  // An initialize's own params, well-formed or not: supported, unknown and malformed versions.
+  initialize: [
+    { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1.0.0' } },
+    { protocolVersion: '2024-11-05', capabilities: { roots: {} }, clientInfo: { name: 'a', version: '2' } },
+    { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+    { protocolVersion: 7, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    { protocolVersion: '2025-06-18', clientInfo: { name: 'x', version: '1' } },
+    { protocolVersion: '2025-06-18', capabilities: {} },
+  ],
+  notification: ['notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'notes/x'],
 };
 
 function pick<T>(next: () => number, values: readonly T[]): T {
@@ -125,7 +148,9 @@ function pick<T>(next: () => number, values: readonly T[]): T {
 }
 
 function request(next: () => number): Record<string, unknown> {
+  if (next() < 0.08) return { jsonrpc: '2.0', method: pick(next, pieces.notification), params: { requestId: 1 } };
   const params: Record<string, unknown> = { ...pick(next, pieces.extra) };
+  if (next() < 0.15) Object.assign(params, pick(next, pieces.initialize));
   const name = pick(next, pieces.name);
   if (name !== undefined) params.name = name;
   const args = pick(next, pieces.arguments);
@@ -139,19 +164,28 @@ function request(next: () => number): Record<string, unknown> {
   return built;
 }
 
-/** One side: the attempt's SDK Server over an ExchangeTransport, with or without the quick answers. */
+/**
+ * One side: the attempt's SDK Server over an ExchangeTransport, or the attempt's transport as served (the quick
+ * answers, and a Server made when a request is left to it).
+ */
 async function side(quick: boolean) {
   const sdk = await loadMcpSdk();
   const tools = gateway();
-  const transport = new ExchangeTransport(quick ? quickAnswers(sdk, tools) : null);
-  const server = mcpServer(sdk, tools);
-  await server.connect(transport);
+  let transport: ExchangeTransport;
+  let close: () => Promise<void>;
+  if (quick) ({ transport, close } = attemptTransport(sdk, tools));
+  else {
+    transport = new ExchangeTransport(null);
+    const server = mcpServer(sdk, tools);
+    await server.connect(transport);
+    close = () => server.close();
+  }
   /** The exchange's reply text, as its client gets it, or null when there is nothing to answer. */
   const exchange = (messages: JSONRPCMessage[]) =>
     new Promise<string | null>((resolve) => {
       if (!transport.deliver(messages, resolve)) resolve(null);
     });
-  return { sdk, tools, exchange, close: () => server.close() };
+  return { sdk, tools, exchange, close };
 }
 
 describe('quick answers', () => {
@@ -195,10 +229,50 @@ describe('quick answers', () => {
       id: 3,
     });
     expect(ask({ id: 4, method: 'initialize', params: {} })).toBeNull();
+    expect(ask({ id: 7, method: 'initialize', params: INITIALIZE })).toEqual({
+      result: {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'riddle-tool-gateway', version: '1' },
+      },
+      jsonrpc: '2.0',
+      id: 7,
+    });
     expect(ask({ id: 5, method: 'tools/call', params: { arguments: {} } })).toBeNull();
     expect(ask({ id: 6, method: 'tools/call', params: { name: 'text', task: { ttl: 1 } } })).toBeNull();
     expect(ask({ method: 'notifications/initialized' })).toBeNull();
     expect(tools.requests.map((r) => r.tool)).toEqual(['text']);
+  });
+
+  test('make the Server only for a request left to it, and tell it the initializations answered before', async () => {
+    const sdk = await loadMcpSdk();
+    const tools = gateway();
+    let server: ReturnType<typeof mcpServer> | null = null;
+    const transport = new ExchangeTransport(quickAnswers(sdk, tools), (connecting) => {
+      server = mcpServer(sdk, tools);
+      void server.connect(connecting);
+    });
+    const exchange = (message: Record<string, unknown>) =>
+      new Promise<string | null>((resolve) => {
+        if (!transport.deliver([{ jsonrpc: '2.0', ...message } as JSONRPCMessage], resolve)) resolve(null);
+      });
+    // An agent's conversation: initialize, its notification, a listing, a call, a ping.
+    await exchange({ id: 0, method: 'initialize', params: INITIALIZE });
+    await exchange({ method: 'notifications/initialized' });
+    await exchange({ id: 1, method: 'tools/list' });
+    await exchange({ id: 2, method: 'tools/call', params: { name: 'text', arguments: {} } });
+    await exchange({ id: 3, method: 'ping' });
+    expect(server).toBeNull();
+    // A request the quick answers leave: the Server is made, knows the client as its own would, and answers.
+    expect(await exchange({ id: 4, method: 'resources/list' })).toBe(
+      '{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}',
+    );
+    // Its handlers run a few turns after the request arrives (Method not found is answered at once).
+    await new Promise((resolve) => setImmediate(resolve));
+    const made = server as ReturnType<typeof mcpServer> | null;
+    expect(made?.getClientVersion()).toEqual(INITIALIZE.clientInfo);
+    expect(made?.getClientCapabilities()).toEqual(INITIALIZE.capabilities);
+    await made?.close();
   });
 
   test('take an object as it is only where zod’s record parse gives back the same members in the same order', async () => {
