@@ -451,6 +451,92 @@ export function declarationProblems(declared: unknown): DeclarationProblem[] {
   if (!isObject(declared))
     return [{ path: [], problem: `expected an object { subject, rubric, case, … }, got ${describeValue(declared)}` }];
   const schema = 'cases' in declared ? SuiteDeclarationSchema : TrialDeclarationSchema;
+  // Declarations written in a loop differ only by their functions (each its own closure): the first is parsed, the
+  // rest are recognised by their key.
+  const key = shapeKey(declared);
+  if (key !== null && wasAccepted(schema, key)) return [];
   const result = schema.safeParse(declared, { reportInput: true });
+  if (result.success && key !== null) accept(schema, key);
   return result.success ? [] : typosFirst(result.error.issues as Issue[]).map(renderIssue);
+}
+
+/** Characters and levels at most in a shape key: a larger value (a long input text) is parsed every time. */
+const KEY_CHARS = 1 << 16;
+const KEY_DEPTH = 64;
+
+/**
+ * A text naming a value as the declaration and record schemas can tell values apart, so two values of one key are
+ * accepted or refused alike: plain objects (their members in order) and arrays, strings, numbers (−0, NaN and the
+ * infinities each apart), booleans, null and undefined, and any function as one token (these schemas look at a
+ * function's type alone). Null for anything else, which is then parsed every time: an instance of a class, a symbol, a
+ * bigint, a member named by a symbol or not enumerable, a hole or an extra member in an array, a value deeper than
+ * KEY_DEPTH or a key longer than KEY_CHARS. The top-level members named in `apart` are written as one token whatever
+ * they hold: their caller checks them itself.
+ */
+export function shapeKey(value: unknown, apart: readonly string[] = []): string | null {
+  const parts: string[] = [];
+  let chars = 0;
+  const put = (text: string) => {
+    parts.push(text);
+    chars += text.length;
+    return chars <= KEY_CHARS;
+  };
+  const write = (part: unknown, depth: number): boolean => {
+    switch (typeof part) {
+      case 'string':
+        return put(JSON.stringify(part));
+      case 'number':
+        return put(Object.is(part, -0) ? '#-0' : `#${part}`);
+      case 'boolean':
+        return put(part ? 'T' : 'F');
+      case 'undefined':
+        return put('U');
+      case 'function':
+        return put('λ');
+      case 'object':
+        break;
+      default:
+        return false;
+    }
+    if (part === null) return put('N');
+    if (depth >= KEY_DEPTH) return false;
+    const prototype = Object.getPrototypeOf(part);
+    const names = Reflect.ownKeys(part);
+    if (Array.isArray(part)) {
+      // Its own names are its indexes and `length`: no hole, no other member.
+      if (prototype !== Array.prototype || names.length !== part.length + 1) return false;
+      put('[');
+      for (let i = 0; i < part.length; i += 1) if (!(put(',') && write(part[i], depth + 1))) return false;
+      return put(']');
+    }
+    if ((prototype !== Object.prototype && prototype !== null) || Object.keys(part).length !== names.length)
+      return false;
+    put(prototype === null ? '{0' : '{');
+    for (const name of names) {
+      if (typeof name !== 'string') return false;
+      put(JSON.stringify(name));
+      if (depth === 0 && apart.includes(name)) put(':?');
+      else if (!(put(':') && write((part as Record<string, unknown>)[name], depth + 1))) return false;
+      put(',');
+    }
+    return put('}');
+  };
+  return write(value, 0) ? parts.join('') : null;
+}
+
+/** Keys of values each schema accepted in this process (a bounded number per schema). */
+const ACCEPTED = new Map<z.ZodType, Set<string>>();
+const ACCEPTED_PER_SCHEMA = 1024;
+
+/** Whether `schema` accepted a value of this shape key before. */
+export function wasAccepted(schema: z.ZodType, key: string): boolean {
+  return ACCEPTED.get(schema)?.has(key) ?? false;
+}
+
+/** Note that `schema` accepted a value of this shape key. */
+export function accept(schema: z.ZodType, key: string): void {
+  let keys = ACCEPTED.get(schema);
+  if (keys === undefined) ACCEPTED.set(schema, (keys = new Set()));
+  if (keys.size >= ACCEPTED_PER_SCHEMA) keys.clear();
+  keys.add(key);
 }

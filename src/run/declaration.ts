@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { ZodObject, type z } from 'zod';
 import {
   Case as CaseRecord,
   Evaluator as EvaluatorRecord,
@@ -32,7 +32,14 @@ import {
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import { suiteRuleProblems } from './suite-rule-declaration.js';
 import { isScorer, type ClaimExtractor, type CriterionCheck, type EvaluatorDefinition } from '../evaluate/index.js';
-import { declarationProblems, formatPath, type DeclarationProblem } from './declaration-schema.js';
+import {
+  accept,
+  declarationProblems,
+  formatPath,
+  shapeKey,
+  wasAccepted,
+  type DeclarationProblem,
+} from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
@@ -233,9 +240,30 @@ function checkDeclaration(site: DeclarationSite, declared: unknown): void {
   if (first) throw new TrialDeclarationError(site, formatPath(first.path) || 'declaration', first.problem, more);
 }
 
+/**
+ * Members of the records riddle builds that carry a trial's name (the TrialSuite's id and name; the Rubric's and an
+ * inline evaluator's id): the rest of the records of trials declared alike are equal, and recognised by their key.
+ */
+const NAMED = ['id', 'name'];
+
+/**
+ * Whether a record is accepted by its schema without a parse: its shape key (all but its NAMED members) was accepted
+ * before, and its NAMED members pass their own schemas. Sound for an object schema with no checks of its own (no
+ * refinement of the whole): it accepts a record exactly when every member passes its member's schema.
+ */
+function acceptedBefore(schema: z.ZodType, key: string | null, record: unknown): boolean {
+  if (key === null || !(schema instanceof ZodObject) || (schema.def.checks?.length ?? 0) > 0) return false;
+  if (!wasAccepted(schema, key)) return false;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return NAMED.every((name) => shape[name]?.safeParse((record as Record<string, unknown>)[name]).success ?? true);
+}
+
 /** A record riddle built from the declaration, parsed against its own schema before any attempt runs. */
 function checkRecord(site: DeclarationSite, what: string, schema: z.ZodType, record: unknown): void {
+  const key = shapeKey(record, NAMED);
+  if (acceptedBefore(schema, key, record)) return;
   const parsed = schema.safeParse(record);
+  if (parsed.success && key !== null) accept(schema, key);
   if (parsed.success) return;
   const issue = parsed.error.issues[0];
   throw new TrialDeclarationError(
