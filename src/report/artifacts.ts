@@ -6,12 +6,13 @@ import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
 import { RUN_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
 import { findingsFile } from './findings-file.js';
-import { renderHtml } from './html.js';
+import { renderHtml, renderShownHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
 import { markdownText } from './safe-text.js';
 import { writeOutcomeFiles, writeOutcomeFilesAsync } from './outcome-files.js';
 import type { AttemptsSummary } from './attempts-summary.js';
+import type { ShownOutcomes } from './shown-outcomes.js';
 
 const temporary = (file: string) =>
   path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -74,6 +75,11 @@ export interface RunArtifacts {
    * its attempts file, report/attempts-summary); the others are summarised from their inline attempts.
    */
   summaries?: readonly (AttemptsSummary | undefined)[];
+  /**
+   * `outcomes` and their attempts as the reports show them (report/shown-outcomes, of `outcomes` and `summaries`), when
+   * the caller made them already for the terminal: the HTML report takes them rather than neutralising them again.
+   */
+  shown?: ShownOutcomes;
 }
 
 /** One file of a run's artifacts, its content made only when it is written. */
@@ -178,7 +184,9 @@ function* artifactWrites(run: RunArtifacts): Generator<ArtifactWrite, { runDir: 
     content,
   });
   yield file('summary.md', () => banner + renderMarkdown(run.outcomes, run.runId));
-  yield file('index.html', () => renderHtml(run.outcomes, run.runId, run.summaries));
+  yield file('index.html', () =>
+    run.shown ? renderShownHtml(run.shown, run.runId) : renderHtml(run.outcomes, run.runId, run.summaries),
+  );
   const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
   if (suites.length > 0) yield file('suite-calibration.json', () => artifactJson(calibrateAcrossSuites(suites)));

@@ -1,7 +1,7 @@
 import type { Outcome } from '../model/index.js';
-import { attemptsSummaries, type AttemptsSummary } from './attempts-summary.js';
+import type { AttemptsSummary } from './attempts-summary.js';
 import { renderHtmlPage } from './html/page.js';
-import { mapStrings } from './safe-text.js';
+import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
 
 /**
  * A self-contained HTML report of a run: filters by verdict, finding owner and text; per arm an SVG distribution
@@ -15,5 +15,10 @@ export function renderHtml(
   summaries: readonly (AttemptsSummary | undefined)[] = [],
 ): string {
   // HTML is escaped where text is placed; controls and bidi marks are made visible first.
-  return renderHtmlPage(mapStrings(unsafeOutcomes), runId, mapStrings(attemptsSummaries(unsafeOutcomes, summaries)));
+  return renderShownHtml(shownOutcomes(unsafeOutcomes, summaries), runId);
+}
+
+/** `renderHtml` of Outcomes already neutralised (report/shown-outcomes), e.g. shared with the terminal report. */
+export function renderShownHtml(shown: ShownOutcomes, runId: string): string {
+  return renderHtmlPage(shown.outcomes, runId, shown.attempts);
 }

@@ -9,7 +9,8 @@ import { suiteRuleLines } from './suite-rule-text.js';
 import { armRate, armTally } from './verdict-text.js';
 import { spendingLines } from './cost-text.js';
 import { trapGroupLines } from './traps.js';
-import { attemptsSummaries, type AttemptsSummary } from './attempts-summary.js';
+import type { AttemptsSummary } from './attempts-summary.js';
+import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
 import { unsettledText } from './reasons.js';
 
 const GLYPH: Record<Verdict, string> = {
@@ -111,9 +112,16 @@ export function renderTerminal(
   summaries: readonly (AttemptsSummary | undefined)[] = [],
 ): string {
   // Subject-derived text must not drive the terminal: controls and bidi marks are shown, not obeyed.
-  const outcomes = mapStrings(unsafeOutcomes);
+  return renderShownTerminal(shownOutcomes(unsafeOutcomes, summaries), unsafeMissing);
+}
+
+/** `renderTerminal` of Outcomes already neutralised (report/shown-outcomes), e.g. shared with the HTML report. */
+export function renderShownTerminal(
+  shown: ShownOutcomes,
+  unsafeMissing: readonly { name: string; reason: string }[],
+): string {
+  const { outcomes, attempts } = shown;
   const missing = mapStrings(unsafeMissing);
-  const attempts = mapStrings(attemptsSummaries(unsafeOutcomes, summaries));
   if (outcomes.length === 0 && missing.length === 0) return '';
   const byVerdict = new Map<Verdict, number>();
   for (const o of outcomes) byVerdict.set(o.judgment.verdict, (byVerdict.get(o.judgment.verdict) ?? 0) + 1);

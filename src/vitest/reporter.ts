@@ -12,7 +12,9 @@ import {
   type Vitest,
 } from 'vitest/node';
 import { OUTCOME_SCHEMA, type BudgetRecord, type RunIndex } from '../model/index.js';
-import { incompleteReason, newRunId, renderTerminal, runBudgetText, writeRunArtifactsAsync } from '../report/index.js';
+import { incompleteReason, newRunId, runBudgetText, writeRunArtifactsAsync } from '../report/index.js';
+import { renderShownTerminal } from '../report/terminal.js';
+import { shownOutcomes } from '../report/shown-outcomes.js';
 // Single modules rather than the layers' indexes: the main process loads only what the reporter uses.
 import { readRunLedger } from '../run/run-budget.js';
 import type { OutcomeInTransit } from '../run/outcome-transit.js';
@@ -218,7 +220,9 @@ export class RiddleReporter implements Reporter {
     const { outcomes, summaries, attemptFiles, missing: unreadable } = await readStreamedAttempts(collected.outcomes);
     const missing = [...collected.missing, ...unreadable];
     if (outcomes.length > 0 || missing.length > 0) {
-      this.ctx.logger.log(renderTerminal(outcomes, missing, summaries));
+      // Neutralised once for the terminal and the HTML report.
+      const shown = shownOutcomes(outcomes, summaries);
+      this.ctx.logger.log(renderShownTerminal(shown, missing));
       if (runBudget) this.ctx.logger.log(`  riddle ${runBudgetText(runBudget)}`);
       try {
         const written = await writeRunArtifactsAsync({
@@ -233,14 +237,15 @@ export class RiddleReporter implements Reporter {
           runBudget,
           attemptFiles,
           summaries,
+          shown,
         });
         removeStreamingDir(streamingDir(this.outputDir(), runId));
         const incomplete = incompleteReason({ outcomes, missing, interruptedBy });
         if (incomplete !== null)
           this.ctx.logger.log(`  riddle: ${incomplete}; the report folder's latest run is still the last complete one`);
-        const shown = (file: string) => path.relative(process.cwd(), file) || file;
+        const relative = (file: string) => path.relative(process.cwd(), file) || file;
         this.ctx.logger.log(
-          `  riddle report: ${shown(written.index)} · ${shown(path.join(written.runDir, 'index.html'))}\n`,
+          `  riddle report: ${relative(written.index)} · ${relative(path.join(written.runDir, 'index.html'))}\n`,
         );
         writeGitHubOutput(this.ctx, testModules, { outcomes, missing, runDir: written.runDir, summaries });
       } catch (error) {
