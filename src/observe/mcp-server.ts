@@ -393,6 +393,28 @@ const refuseLikeSdk = (res: ServerResponse, r: Refusal): void => {
   res.writeHead(r.status, { 'content-type': 'application/json' }).end(refusalJson(r));
 };
 
+/** The only members JSONRPCMessageSchema's request and notification (both strict) have, in their order. */
+const MESSAGE_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request or notification as JSONRPCMessageSchema's parse gives it, without the parse, for a message of the common
+ * shape (a plain object of `jsonrpc` "2.0", a string or safe-integer `id` or none, a string `method`, and `params` a
+ * plain object without `_meta`, or none): the same members in the parse's order (`params` a shallow copy, its members
+ * in their order and the same values). Null for anything else, which the parse decides (about a tenth of a millisecond
+ * a message in a worker, where the parse seldom gets hot).
+ */
+export function plainMessage(raw: unknown): JSONRPCMessage | null {
+  if (!copiesAsIs(raw)) return null;
+  for (const name in raw) if (!MESSAGE_MEMBERS.has(name)) return null;
+  const { jsonrpc, id, method, params } = raw;
+  if (jsonrpc !== '2.0' || typeof method !== 'string') return null;
+  if (!(id === undefined || typeof id === 'string' || Number.isSafeInteger(id))) return null;
+  if (!(params === undefined || (copiesAsIs(params) && !('_meta' in params)))) return null;
+  const message: { [key: string]: unknown } = id === undefined ? { jsonrpc, method } : { jsonrpc, id, method };
+  if (params !== undefined) message.params = { ...params };
+  return message as JSONRPCMessage;
+}
+
 /** A body's (or line's) messages, checked as the SDK's streamable HTTP transport checks them, in the same order. */
 function readMessages(sdk: McpSdk, text: string, protocolVersion: string | undefined): JSONRPCMessage[] | Refusal {
   const { types } = sdk;
@@ -406,7 +428,7 @@ function readMessages(sdk: McpSdk, text: string, protocolVersion: string | undef
     return refusal(400, `Invalid Request: Batch must not exceed ${sdk.body.MAX_BATCH_SIZE} messages`, -32600);
   let messages: JSONRPCMessage[];
   try {
-    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => types.JSONRPCMessageSchema.parse(m));
+    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => plainMessage(m) ?? types.JSONRPCMessageSchema.parse(m));
   } catch {
     return refusal(400, 'Parse error: Invalid JSON-RPC message', -32700);
   }
