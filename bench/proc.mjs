@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
 const MS_PER_TICK = 10;
@@ -54,6 +55,15 @@ export const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >
  * instead, Vite would transform every module of riddle and run it through its module runner in both processes, a
  * cost no user pays.
  */
+/**
+ * A module of a built copy of riddle by its path under src (`observe/process-sampler.js`): from tsc's modules in
+ * build/modules since dist holds the bundled entry points only (scripts/bundle.mjs), from dist in older copies.
+ */
+export function builtModule(riddleRoot, relative) {
+  const modules = path.join(riddleRoot, 'build', 'modules', relative);
+  return pathToFileURL(existsSync(modules) ? modules : path.join(riddleRoot, 'dist', relative)).href;
+}
+
 export function installRiddle(riddleRoot, dir) {
   const installed = path.join(dir, 'node_modules', 'riddle');
   rmSync(installed, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 //
 //   npm run bench             full run (several minutes on 2 cores)
 //   npm run bench -- --quick  3 pairs instead of 5 and smaller sizes
-//   npm run bench -- --only=attempts,trials,io,scale,sampler,mcp
+//   npm run bench -- --only=attempts,trials,files,io,scale,sampler,mcp
 //   npm run bench -- --pairs=9                    more big/small pairs per figure (on a busy machine)
 //   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
 //                                                 (a checkout with dist/ and node_modules/), interleaved with this one
@@ -13,8 +13,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { builtModule, childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
+import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -171,21 +171,52 @@ for (let i = 0; i < N; i += 1)
   test.concurrent('waits ' + i, async ({ expect }) => { expect(await subject('a')).toMatch(/^Sure/); });
 `,
   },
+  /** N test files of one one-attempt trial each: what a project whose trials sit in their own files pays per file. */
+  'riddle-files': {
+    config: RIDDLE_CONFIG,
+    keepRegistrations: true,
+    perFile: `import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+trial('answers', {
+  subject: (input) => 'Sure: ' + input,
+  revision: 'bench@1',
+  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
+  case: { input: 'a', expect: ['answers'] },
+  repeat: { n: 1, stop: 'fixed' },
+  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
+});
+`,
+  },
+  /** N test files of one plain test each. */
+  'plain-files': {
+    config: PLAIN_CONFIG,
+    perFile: `import { expect, test } from 'vitest';
+const subject = (input) => 'Sure: ' + input;
+test('answers', () => { expect(subject('a')).toMatch(/^Sure/); });
+`,
+  },
 };
 
-function prepare(name, workDir = work) {
+function prepare(name, workDir = work, n = 0) {
   const dir = path.join(workDir, name);
   mkdirSync(dir, { recursive: true });
   const workload = workloads[name];
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
   writeFileSync(path.join(dir, 'vitest.config.mjs'), workload.config);
-  writeFileSync(path.join(dir, 'workload.test.mjs'), workload.test);
+  if (workload.perFile === undefined) writeFileSync(path.join(dir, 'workload.test.mjs'), workload.test);
+  else {
+    // n files, the first with the phase's hooks (a file's own afterAll: the phase ends as the last file's test does).
+    for (const file of readdirSync(dir)) if (file.endsWith('.test.mjs')) rmSync(path.join(dir, file));
+    for (let i = 0; i < n; i += 1)
+      writeFileSync(path.join(dir, `f${i}.test.mjs`), `${i === 0 ? PHASE : ''}${workload.perFile}`);
+  }
   return dir;
 }
 
 /** One measured run of a workload at size n. */
 async function measure(name, n, workDir = work) {
-  const dir = prepare(name, workDir);
+  const dir = prepare(name, workDir, n);
   const times = path.join(dir, `times-${n}.json`);
   const report = path.join(dir, 'riddle-report');
   rmSync(report, { recursive: true, force: true });
@@ -320,6 +351,25 @@ if (wanted('trials')) {
   goal('per-trial fixed cost ≤ 2 ms', fixed <= 2, `${fmt(fixed)} ms CPU`);
 }
 
+if (wanted('files')) {
+  // Vitest runs each test file in a fresh worker: what riddle costs a file beyond a plain test file is mostly loading
+  // it (its modules, zod's, the schemas built as they load), once a worker.
+  const [small, big] = quick ? [2, 10] : [4, 20];
+  console.log(
+    `\nper test file: ${big} − ${small} test files of one one-attempt trial each, beside as many plain test files`,
+  );
+  for (const copy of copies) await measure('riddle-files', big, copy.workDir);
+  const [riddle, ...others] = (await pairedCopies('riddle-files', small, big)).map((c) =>
+    describe(`riddle test file${c.label}`, c.deltas, 'file'),
+  );
+  const plain = describe('plain Vitest test file', await paired('plain-files', small, big), 'file');
+  for (const other of others)
+    line(`  baseline's cost per file beyond a plain one: ${fmt(other.cpu - plain.cpu)} ms CPU`);
+  line(
+    `  a trial's test file beyond a plain one: ${fmt(riddle.cpu - plain.cpu)} ms CPU, ${fmt(riddle.wall - plain.wall)} ms wall`,
+  );
+}
+
 if (wanted('io')) {
   const [small, big] = [100, 1000];
   const ideal = (n) => (n / 50) * 20;
@@ -374,7 +424,7 @@ if (wanted('sampler')) {
   // a Node subject and its Node child, minus the same wait without it, in rounds alternating with the copies measured.
   const samplers = [];
   for (const copy of copies) {
-    const module = await import(pathToFileURL(path.join(copy.root, 'dist', 'observe', 'process-sampler.js')).href);
+    const module = await import(builtModule(copy.root, 'observe/process-sampler.js'));
     samplers.push({ label: copy.label, sampleTree: module.sampleTree, shares: [] });
   }
   const seconds = quick ? 2 : 4;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { RECORD_SCHEMAS, recordJsonSchema } = await import(path.join(root, 'dist', 'model', 'index.js'));
+const { RECORD_SCHEMAS, recordJsonSchema } = await import(path.join(root, 'build', 'modules', 'model', 'index.js'));
 const dir = path.join(root, 'schema');
 mkdirSync(dir, { recursive: true });
 for (const name of Object.keys(RECORD_SCHEMAS)) {

@@ -13,7 +13,7 @@ async function linesAfterExit(body: string): Promise<string[]> {
   const folder = tempDir('exit-writes');
   const file = path.join(folder, 'streaming', 'trial.attempts.jsonl');
   const script = path.join(folder, 'exits.mjs');
-  const run = pathToFileURL(path.join(repoRoot, 'dist', 'run', 'index.js')).href;
+  const run = pathToFileURL(path.join(repoRoot, 'build', 'modules', 'run', 'index.js')).href;
   writeFileSync(
     script,
     `import { AttemptStream, HeldAttempts } from ${JSON.stringify(run)};

@@ -52,6 +52,17 @@ describe('the published package', async () => {
     expect(files).toContain('dist/vitest/reporter-entry.js');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('schema/outcome.json');
+    expect(files).toContain('dist/vitest/index.d.ts');
+    // Bundled (scripts/bundle.mjs): the entry points and their shared chunks are all the JavaScript a user's Node loads.
+    const javascript = files.filter((f) => f.endsWith('.js'));
+    expect(javascript.filter((f) => !f.startsWith('dist/chunks/')).sort()).toEqual([
+      'dist/cli/main.js',
+      'dist/core.js',
+      'dist/vitest/index.js',
+      'dist/vitest/plugin.js',
+      'dist/vitest/reporter-entry.js',
+    ]);
+    expect(javascript.length).toBeLessThan(20);
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('fixtures/'))).toBe(false);
   });
 
@@ -94,7 +105,7 @@ describe('the published package', async () => {
     expect(outcomes[0]?.records.environment.harness.riddle).toBe(
       JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')).version,
     );
-    expect(existsSync(path.join(installed, 'dist', 'vitest', 'trial.js'))).toBe(true);
+    expect(existsSync(path.join(installed, 'dist', 'vitest', 'index.js'))).toBe(true);
   });
 
   it('serves the riddle command from the package', async () => {
