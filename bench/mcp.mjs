@@ -22,7 +22,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { childrenCpuMs, fmt, runVitest } from './proc.mjs';
+import { builtModule, childrenCpuMs, fmt, runVitest } from './proc.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -186,8 +186,8 @@ async function bridgeOnce(stdio) {
  * isolated subject without a network gets).
  */
 async function bridgeCpu(riddleRoot, times) {
-  const { createToolGateway } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/tool-gateway.js')));
-  const { serveToolsOverMcp } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/mcp-server.js')));
+  const { createToolGateway } = await import(builtModule(riddleRoot, 'observe/tool-gateway.js'));
+  const { serveToolsOverMcp } = await import(builtModule(riddleRoot, 'observe/mcp-server.js'));
   const { fileTools } = await import(AGENT_TOOLS);
   const samples = { stdio: [], stdioOverSocket: [] };
   for (let i = 0; i < times; i += 1) {
