@@ -13,6 +13,10 @@
 //   riddle's fixed part of any command subject's attempt (sandbox, fixtures, channel folder, spawn, snapshots,
 //   outside-writes walks, the pipeline), apart from the MCP traffic.
 //
+// - the MCP gateway alone (over http): this process serves an attempt's tools and a client in another process holds the
+//   file agent's conversation; this process's CPU from serving to closing, per conversation (no spawn, sandbox or
+//   pipeline: far less noisy than a whole attempt, whose figures move by several ms between identical runs).
+//
 // riddle's share = worker + bridge. The main process's part per attempt (reading the attempt's line at the end) is
 // printed beside it but not added: its whole-run CPU varies by ±200 ms between identical runs, far more than its
 // part (bench/scale.mjs measures the main process per attempt at scale: about 0.05 ms). The user's tool functions run
@@ -212,6 +216,67 @@ async function bridgeCpu(riddleRoot, times) {
   return samples;
 }
 
+/**
+ * A long-lived MCP client (run with `node --input-type=module -e`, from riddle's folder so that it finds the SDK): for
+ * each URL on stdin it holds the file agent's conversation over streamable HTTP as the agent does (a new Client and
+ * transport, initialize, the five tool calls, close), then prints a line.
+ */
+const CLIENT = `import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+const calls = ${JSON.stringify(CONVERSATION.filter((m) => m.method === 'tools/call').map((m) => m.params))};
+for await (const url of createInterface({ input: process.stdin })) {
+  const client = new Client({ name: 'file-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  for (const call of calls) await client.callTool(call);
+  await client.close();
+  process.stdout.write('done\\n');
+}`;
+
+/**
+ * The gateway alone: this process's CPU (process.cpuUsage) from serving an attempt's tools over MCP to closing it,
+ * around the file agent's conversation held by a client in another process (not counted), `times` conversations after
+ * 10 unmeasured ones; per conversation, in ms. Far less noisy than a whole attempt (no spawn, sandbox or pipeline).
+ */
+async function gatewayCpu(riddleRoot, times) {
+  const { createToolGateway } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/tool-gateway.js')));
+  const { serveToolsOverMcp } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/mcp-server.js')));
+  const { fileTools } = await import(AGENT_TOOLS);
+  const client = spawn(process.execPath, ['--input-type=module', '-e', CLIENT], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let answered = null;
+  client.stdout.on('data', () => answered?.());
+  const once = async () => {
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
+    cpSync(AGENT_FIXTURES, workspace, { recursive: true });
+    const before = process.cpuUsage();
+    const gateway = createToolGateway({
+      tools: fileTools,
+      maxEffect: 'write',
+      context: { workspace, signal: new AbortController().signal },
+      elapsedMs: () => 0,
+    });
+    const server = await serveToolsOverMcp(gateway, { socketBridge: 'when-read' });
+    const done = new Promise((resolve) => (answered = resolve));
+    client.stdin.write(`${server.endpoints.url}\n`);
+    await done;
+    await server.close();
+    const used = process.cpuUsage(before);
+    rmSync(workspace, { recursive: true, force: true });
+    return (used.user + used.system) / 1000;
+  };
+  try {
+    for (let i = 0; i < 10; i += 1) await once();
+    let total = 0;
+    for (let i = 0; i < times; i += 1) total += await once();
+    return total / times;
+  } finally {
+    client.stdin.end();
+  }
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -235,6 +300,18 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
           `  ${kind === 'stdio' ? 'stdio bridge' : 'stdio bridge without a network (Node)'}${copy.label}: ${fmt(median(values))} ms CPU per conversation [${range(values)}] (${values.length} runs)`,
         );
   }
+  // The gateway alone over http, per conversation: copies alternating, 3 rounds.
+  const gatewayMs = copies.map(() => []);
+  for (let round = 0; round < 3; round += 1) {
+    const order = copies.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) gatewayMs[i].push(await gatewayCpu(copies[i].root, quick ? 50 : 100));
+  }
+  copies.forEach((copy, i) =>
+    line(
+      `  the MCP gateway alone over http${copy.label} (serve, the agent's conversation from another process, close): ${fmt(median(gatewayMs[i]))} ms CPU per conversation [${range(gatewayMs[i])}]`,
+    ),
+  );
   /** Per copy, the paired big − small differences per attempt of the worker's and the main process's CPU. */
   const paired = async (kind, sizes) => {
     const [few, many] = sizes;
