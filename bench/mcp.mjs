@@ -239,8 +239,8 @@ for await (const url of createInterface({ input: process.stdin })) {
  * 10 unmeasured ones; per conversation, in ms. Far less noisy than a whole attempt (no spawn, sandbox or pipeline).
  */
 async function gatewayCpu(riddleRoot, times) {
-  const { createToolGateway } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/tool-gateway.js')));
-  const { serveToolsOverMcp } = await import(pathToFileURL(path.join(riddleRoot, 'dist/observe/mcp-server.js')));
+  const { createToolGateway } = await import(builtModule(riddleRoot, 'observe/tool-gateway.js'));
+  const { serveToolsOverMcp } = await import(builtModule(riddleRoot, 'observe/mcp-server.js'));
   const { fileTools } = await import(AGENT_TOOLS);
   const client = spawn(process.execPath, ['--input-type=module', '-e', CLIENT], {
     cwd: root,

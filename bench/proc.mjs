@@ -50,12 +50,6 @@ export function folderBytes(dir) {
 export const fmt = (ms) => (Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 1 ? ms.toFixed(2) : ms.toFixed(3));
 
 /**
- * Install the riddle built at `riddleRoot` into `dir/node_modules/riddle` as a user has it: a package under
- * node_modules (what `npm pack` ships: package.json, dist, schema), which Vite externalises. Linked to the checkout
- * instead, Vite would transform every module of riddle and run it through its module runner in both processes, a
- * cost no user pays.
- */
-/**
  * A module of a built copy of riddle by its path under src (`observe/process-sampler.js`): from tsc's modules in
  * build/modules since dist holds the bundled entry points only (scripts/bundle.mjs), from dist in older copies.
  */
@@ -64,6 +58,12 @@ export function builtModule(riddleRoot, relative) {
   return pathToFileURL(existsSync(modules) ? modules : path.join(riddleRoot, 'dist', relative)).href;
 }
 
+/**
+ * Install the riddle built at `riddleRoot` into `dir/node_modules/riddle` as a user has it: a package under
+ * node_modules (what `npm pack` ships: package.json, dist, schema), which Vite externalises. Linked to the checkout
+ * instead, Vite would transform every module of riddle and run it through its module runner in both processes, a
+ * cost no user pays.
+ */
 export function installRiddle(riddleRoot, dir) {
   const installed = path.join(dir, 'node_modules', 'riddle');
   rmSync(installed, { recursive: true, force: true });
