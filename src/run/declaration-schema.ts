@@ -474,54 +474,68 @@ const KEY_DEPTH = 64;
  * they hold: their caller checks them itself.
  */
 export function shapeKey(value: unknown, apart: readonly string[] = []): string | null {
-  const parts: string[] = [];
-  let chars = 0;
-  const put = (text: string) => {
-    parts.push(text);
-    chars += text.length;
-    return chars <= KEY_CHARS;
-  };
-  const write = (part: unknown, depth: number): boolean => {
-    switch (typeof part) {
-      case 'string':
-        return put(JSON.stringify(part));
-      case 'number':
-        return put(Object.is(part, -0) ? '#-0' : `#${part}`);
-      case 'boolean':
-        return put(part ? 'T' : 'F');
-      case 'undefined':
-        return put('U');
-      case 'function':
-        return put('λ');
-      case 'object':
-        break;
-      default:
-        return false;
-    }
-    if (part === null) return put('N');
-    if (depth >= KEY_DEPTH) return false;
-    const prototype = Object.getPrototypeOf(part);
-    const names = Reflect.ownKeys(part);
-    if (Array.isArray(part)) {
-      // Its own names are its indexes and `length`: no hole, no other member.
-      if (prototype !== Array.prototype || names.length !== part.length + 1) return false;
-      put('[');
-      for (let i = 0; i < part.length; i += 1) if (!(put(',') && write(part[i], depth + 1))) return false;
-      return put(']');
-    }
-    if ((prototype !== Object.prototype && prototype !== null) || Object.keys(part).length !== names.length)
+  const writing = { text: '', apart };
+  return writeKey(value, 0, writing) && writing.text.length <= KEY_CHARS ? writing.text : null;
+}
+
+/** A text with nothing JSON escapes: written between quotes as it is. */
+const PLAIN_TEXT = /^[^"\\\u0000-\u001f]*$/;
+
+/** `value`'s part of a shape key, appended to `writing.text`; false when it has none (see shapeKey). */
+function writeKey(value: unknown, depth: number, writing: { text: string; apart: readonly string[] }): boolean {
+  switch (typeof value) {
+    case 'string':
+      writing.text += PLAIN_TEXT.test(value) ? `"${value}"` : JSON.stringify(value);
+      return true;
+    case 'number':
+      writing.text += Object.is(value, -0) ? '#-0' : `#${value}`;
+      return true;
+    case 'boolean':
+      writing.text += value ? 'T' : 'F';
+      return true;
+    case 'undefined':
+      writing.text += 'U';
+      return true;
+    case 'function':
+      writing.text += 'λ';
+      return true;
+    case 'object':
+      break;
+    default:
       return false;
-    put(prototype === null ? '{0' : '{');
-    for (const name of names) {
-      if (typeof name !== 'string') return false;
-      put(JSON.stringify(name));
-      if (depth === 0 && apart.includes(name)) put(':?');
-      else if (!(put(':') && write((part as Record<string, unknown>)[name], depth + 1))) return false;
-      put(',');
+  }
+  if (value === null) {
+    writing.text += 'N';
+    return true;
+  }
+  if (depth >= KEY_DEPTH || writing.text.length > KEY_CHARS) return false;
+  const prototype = Object.getPrototypeOf(value);
+  const names = Reflect.ownKeys(value);
+  if (Array.isArray(value)) {
+    // Its own names are its indexes and `length`: no hole, no other member.
+    if (prototype !== Array.prototype || names.length !== value.length + 1) return false;
+    writing.text += '[';
+    for (let i = 0; i < value.length; i += 1) {
+      // A long array of short values stops at the bound rather than being written whole.
+      if (writing.text.length > KEY_CHARS || !writeKey(value[i], depth + 1, writing)) return false;
+      writing.text += ',';
     }
-    return put('}');
-  };
-  return write(value, 0) ? parts.join('') : null;
+    writing.text += ']';
+    return true;
+  }
+  if ((prototype !== Object.prototype && prototype !== null) || Object.keys(value).length !== names.length)
+    return false;
+  writing.text += prototype === null ? '{0' : '{';
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i];
+    if (typeof name !== 'string') return false;
+    writing.text += PLAIN_TEXT.test(name) ? `"${name}":` : `${JSON.stringify(name)}:`;
+    if (depth === 0 && writing.apart.includes(name)) writing.text += '?';
+    else if (!writeKey((value as Record<string, unknown>)[name], depth + 1, writing)) return false;
+    writing.text += ',';
+  }
+  writing.text += '}';
+  return true;
 }
 
 /** Keys of values each schema accepted in this process (a bounded number per schema). */

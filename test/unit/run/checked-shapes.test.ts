@@ -83,6 +83,11 @@ describe('shapeKey', () => {
       { a: null },
       Object.create(null),
       [undefined],
+      ['a', 'b'],
+      ['a","b'],
+      { 'a":"b': 1 },
+      { a: { b: 1 } },
+      { 'a":{"b': 1 },
     ].map((value) => shapeKey(value));
     expect(keys.every((key) => key !== null)).toBe(true);
     expect(new Set(keys).size).toBe(keys.length);
@@ -112,6 +117,10 @@ describe('shapeKey', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100; i += 1) deep = [deep];
     expect(shapeKey(deep)).toBeNull();
+  });
+
+  it('stops at its bound on a long array of short values', () => {
+    expect(shapeKey({ values: Array.from({ length: 1_000_000 }, (_, i) => i % 10) })).toBeNull();
   });
 
   it('writes the members named apart, at the top level only, as one token', () => {
