@@ -9,14 +9,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fmt } from './proc.mjs';
+import { fileURLToPath } from 'node:url';
+import { builtModule, fmt } from './proc.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 if (process.argv[2] === '--child') {
   const [, , , riddleRoot, size] = process.argv;
-  const core = await import(pathToFileURL(path.join(riddleRoot, 'dist', 'run', 'index.js')).href);
+  const core = await import(builtModule(riddleRoot, 'run/index.js'));
   const root = mkdtempSync(path.join(os.tmpdir(), 'riddle-bench-core-'));
   const host = {
     site: { name: 'answers', file: 'bench.test.mjs', path: [], line: 1 },
