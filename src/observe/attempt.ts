@@ -12,7 +12,7 @@ import {
 import { runsA } from './composition-subject.js';
 import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
-import { AttemptAbort, withAttemptSignal } from './attempt-abort.js';
+import { AttemptAbort, whenSignalAborts, withAttemptSignal } from './attempt-abort.js';
 import { endAttemptBudget, startAttemptBudget } from './attempt-budget.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 import { processSecretValues, redactData } from './secrets.js';
@@ -139,9 +139,8 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   const notes: string[] = [];
   const observers: ObserverRecord[] = [];
   const abort = new AttemptAbort();
-  const interrupted = () => abort.abort(plan.signal?.reason);
-  if (plan.signal?.aborted) interrupted();
-  else plan.signal?.addEventListener('abort', interrupted, { once: true });
+  const { signal } = plan;
+  const stopWaiting = signal ? whenSignalAborts(signal, () => abort.abort(signal.reason)) : null;
   // Tool request times count from the first round: setup is riddle's time, not the subject's.
   let roundsStarted = plan.clock.now();
 
@@ -174,6 +173,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     if (serve === 'mcp')
       held.server = await serveToolsOverMcp(held.gateway, { socketBridge: unisolatedCommand ? 'when-read' : 'now' });
   } catch (error) {
+    stopWaiting?.();
     return { status: 'harness_error', observation: null, error: { where: stage, message: message(error) } };
   }
   const gateway = held.gateway;
@@ -199,7 +199,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     played = await playRounds(plan, { gateway, workspace, abort, mcp: held.server?.endpoints ?? null, recordReceipt });
   } finally {
     endAttemptBudget(budget);
-    plan.signal?.removeEventListener('abort', interrupted);
+    stopWaiting?.();
   }
   gateway.close();
   notes.push(...played.notes);

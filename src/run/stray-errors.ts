@@ -43,7 +43,11 @@ const onRejection = (reason: unknown) => strayed('unhandled rejection', reason);
 export class StrayErrors {
   readonly unattributed: string[] = [];
   private readonly byAttempt = new Map<string, string[]>();
-  private readonly running = new Set<string>();
+  /**
+   * Attempts running now. A list whose room is reused rather than a Set: a Set living in the old generation gets each
+   * new table of an add or delete made there too, about 100 bytes an attempt until a full collection.
+   */
+  private readonly running: string[] = [];
 
   constructor() {
     if (watches.size === 0) {
@@ -55,16 +59,16 @@ export class StrayErrors {
 
   /** Run one attempt (`arm#index`) in its own async context. */
   async within<T>(attempt: string, run: () => Promise<T>): Promise<T> {
-    this.running.add(attempt);
+    this.running.push(attempt);
     try {
       return await scope.run({ watch: this, attempt }, run);
     } finally {
-      this.running.delete(attempt);
+      this.running.splice(this.running.lastIndexOf(attempt), 1);
     }
   }
 
   runningAttempts(): string[] {
-    return [...this.running];
+    return this.running.slice();
   }
 
   record(attempt: string, message: string): void {

@@ -1,5 +1,6 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { AttemptAbort } from '../../../src/observe/attempt-abort.js';
+import { AttemptAbort, whenSignalAborts } from '../../../src/observe/attempt-abort.js';
 
 describe("an attempt's abort", () => {
   it('makes its signal when first asked for, aborted with the first reason when the attempt already was', () => {
@@ -27,5 +28,36 @@ describe("an attempt's abort", () => {
     expect(signal.reason).toBe('interrupted');
     abort.whenAborted(() => told.push('late'));
     expect(told).toEqual(['listener', 'waiting', 'late']);
+  });
+});
+
+describe('waiting on a signal shared by many attempts', () => {
+  it('gives the signal one listener however many attempts wait and stop waiting', () => {
+    const run = new AbortController();
+    for (let i = 0; i < 10_000; i += 1) whenSignalAborts(run.signal, () => expect.unreachable())();
+    const told: number[] = [];
+    const stops = [1, 2, 3].map((n) => whenSignalAborts(run.signal, () => told.push(n)));
+    stops[1]?.();
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+    run.abort('interrupted');
+    expect(told).toEqual([1, 3]);
+    // Stopping after the abort, or twice, changes nothing.
+    stops[0]?.();
+    stops[0]?.();
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('calls at once when the signal has aborted, and keeps signals apart', () => {
+    const first = new AbortController();
+    const second = new AbortController();
+    const told: string[] = [];
+    whenSignalAborts(first.signal, () => told.push('first'));
+    whenSignalAborts(second.signal, () => told.push('second'));
+    first.abort();
+    expect(told).toEqual(['first']);
+    whenSignalAborts(first.signal, () => told.push('late'));
+    expect(told).toEqual(['first', 'late']);
+    second.abort();
+    expect(told).toEqual(['first', 'late', 'second']);
   });
 });

@@ -52,6 +52,17 @@ describe('attempt budgets kept by one timer', () => {
     expect(await real.at).toBeGreaterThan(0);
   });
 
+  it('ends on time a budget that a spent budget started, however long the others running', async () => {
+    const long = spentAt(400);
+    const chained = new Promise<string>((resolve) => {
+      startAttemptBudget(5, () => {
+        startAttemptBudget(10, () => resolve('chained'));
+      });
+    });
+    expect(await Promise.race([chained, long.at.then(() => 'long')])).toBe('chained');
+    endAttemptBudget(long.budget);
+  });
+
   it('keeps the other budgets when one whose end throws is spent', async () => {
     const thrown = new Promise<unknown>((resolve) => {
       process.once('uncaughtException', resolve);
