@@ -177,7 +177,6 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       arm.stoppedBy = { afterAttempts: trials, decision };
   };
 
-  const stray = new StrayErrors();
   const watchWindow = outsideWindow(plan.subject);
   const outside =
     services.root !== undefined && watchWindow !== null
@@ -285,12 +284,19 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
-  outside?.finished();
-  // A timer or an unawaited promise may fail just after its attempt returned: let it surface, then mark the attempts
-  // whose subject raised errors outside the awaited call.
-  await new Promise((resolve) => setTimeout(resolve, 1));
-  stray.close();
+  // Listening to the process's uncaught errors from here until the attempts are done, whatever ends them: a trial that
+  // failed (its attempts file could not be written, say) and kept listening would leave every later uncaught error of
+  // the process its own, and a host without listeners of its own (riddle/core in plain Node) would never crash on one.
+  const stray = new StrayErrors();
+  try {
+    await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
+    outside?.finished();
+    // A timer or an unawaited promise may fail just after its attempt returned: let it surface, then mark the
+    // attempts whose subject raised errors outside the awaited call.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  } finally {
+    stray.close();
+  }
   // Most trials have no stray errors: then no attempt is looked up (a trial of 100,000 attempts would copy its list).
   for (const arm of stray.anyAttributed() ? state.values() : []) {
     arm.records = arm.records.map((record) => {

@@ -249,6 +249,23 @@ describe('AttemptStream.finish', () => {
   });
 });
 
+describe('a trial whose attempts file cannot be written', () => {
+  it("fails, and stops listening to the process's uncaught errors", async () => {
+    const file = streamFile();
+    const first = new AttemptStream(file);
+    first.add(attempt('case', 0, 'PASS'));
+    first.finish();
+    const listening = () => [
+      process.listenerCount('uncaughtException'),
+      process.listenerCount('unhandledRejection'),
+    ];
+    const before = listening();
+    await expect(run(declaration(() => 'yes', 3), new AttemptStream(file))).rejects.toThrow(/EEXIST/);
+    // A listener left behind would take every later uncaught error of the process as the failed trial's.
+    expect(listening()).toEqual(before);
+  });
+});
+
 describe('an attempt line whose members are shared with earlier attempts', () => {
   it('is written as canonicalJson writes the record, with the digest attemptDigest gives, whatever is shared', () => {
     const file = streamFile();
