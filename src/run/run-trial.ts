@@ -216,7 +216,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         continue;
       }
       const sequence = order.length;
-      order.push(`${slot.arm}#${slot.index}`);
+      const key = `${slot.arm}#${slot.index}`;
+      order.push(key);
       const sealedCase = plan.sealed[slot.arm];
       const armCase = caseOf(slot.arm);
       if (!armCase) continue;
@@ -241,10 +242,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         await runGate.block(slot.arm, slot.index);
         record = unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? '');
       } else {
-        outside?.started(`${slot.arm}#${slot.index}`);
+        outside?.started(key);
         // try…finally rather than Promise#finally, which makes three promises more for every attempt.
         try {
-          record = await stray.within(`${slot.arm}#${slot.index}`, () =>
+          record = await stray.within(key, () =>
             runAttempt(slot, sequence, {
               case: armCase,
               rubric,
@@ -262,11 +263,12 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
             }),
           );
         } finally {
-          outside?.ended(`${slot.arm}#${slot.index}`);
+          stray.ended(key);
+          outside?.ended(key);
         }
         if (services.signal?.aborted) {
           // Stopped part-way by the interruption: not a finished attempt, so neither counted nor kept.
-          order.splice(order.indexOf(`${slot.arm}#${slot.index}`), 1);
+          order.splice(order.indexOf(key), 1);
           cutShort += 1;
           noteSkipped(slot, `${describeInterruption(services.signal.reason)} while this attempt ran; it was stopped`);
           continue;

@@ -57,14 +57,20 @@ export class StrayErrors {
     watches.add(this);
   }
 
-  /** Run one attempt (`arm#index`) in its own async context. */
-  async within<T>(attempt: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Run one attempt (`arm#index`) in its own async context; the caller calls `ended` once it settled, whatever the
+   * outcome (the trial's loop does, where it ends the attempt's other watches: an async function here, awaiting the
+   * attempt in a try…finally of its own, made two promises more an attempt).
+   */
+  within<T>(attempt: string, run: () => Promise<T>): Promise<T> {
     this.running.push(attempt);
-    try {
-      return await scope.run({ watch: this, attempt }, run);
-    } finally {
-      this.running.splice(this.running.lastIndexOf(attempt), 1);
-    }
+    return scope.run({ watch: this, attempt }, run);
+  }
+
+  /** The attempt `within` ran has settled. */
+  ended(attempt: string): void {
+    const at = this.running.lastIndexOf(attempt);
+    if (at !== -1) this.running.splice(at, 1);
   }
 
   runningAttempts(): string[] {
