@@ -2,7 +2,7 @@ export { summaryLine, formatVerdictFailure, armRate, armTally } from './verdict-
 export { formatProgress } from './progress-text.js';
 export { armReasonText, attemptReasonText, suiteRuleReasonText, trialReasonText, unsettledText } from './reasons.js';
 export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
-export { sampleReasons, formatSampleReason, type SampleReason } from './sample-reasons.js';
+export { sampleReasons, formatSampleReason, SampleReasonTally, type SampleReason } from './sample-reasons.js';
 export { renderTerminal, attemptBar, pressureText } from './terminal.js';
 export { renderMarkdown } from './markdown.js';
 export {

@@ -1,5 +1,5 @@
 import type { ArmSummary, Outcome } from '../model/index.js';
-import { formatSampleReason, sampleReasons } from './sample-reasons.js';
+import { formatSampleReason, sampleReasons, type SampleReason } from './sample-reasons.js';
 import { neutraliseText } from './safe-text.js';
 
 const pct = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -52,15 +52,21 @@ export function summaryLine(outcome: Outcome): string {
 }
 
 /** Up to three sample reasons why attempts did not pass, each with its attempt reference. */
-function sampleLines(outcome: Outcome): string[] {
-  const samples = sampleReasons(outcome, 3);
+function sampleLines(samples: readonly SampleReason[]): string[] {
   return samples.length
     ? ['  why attempts did not pass (samples):', ...samples.map((r) => `    ${formatSampleReason(r)}`)]
     : [];
 }
 
-/** The failure message of a trial's test: the verdict, why, and each arm's distribution. */
-export function formatVerdictFailure(outcome: Outcome): string {
+/**
+ * The failure message of a trial's test: the verdict, why, and each arm's distribution. `samples`: why attempts did
+ * not pass, when the attempts are not in the Outcome (read from its attempts file a line at a time); else taken from
+ * its attempts.
+ */
+export function formatVerdictFailure(
+  outcome: Outcome,
+  samples: readonly SampleReason[] = sampleReasons(outcome, 3),
+): string {
   // A verdict the test would pass on fails it only because the declared policy changed after results were seen
   // (run/conduct trialTestResult): the message leads with that, not with a verdict that reads as a pass.
   const policyChanged = outcome.registration?.status === 'changed' && outcome.judgment.testOutcome !== 'fail';
@@ -75,7 +81,7 @@ export function formatVerdictFailure(outcome: Outcome): string {
       (arm) =>
         `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; ${armRate(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
     ),
-    ...sampleLines(outcome),
+    ...sampleLines(samples),
     ...outcome.warnings.map((w) => `  warning: ${w}`),
     ...(policyChanged
       ? []

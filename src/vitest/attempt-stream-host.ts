@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { AttemptRecord, Outcome } from '../model/index.js';
-import { forEachJsonLine } from '../report/index.js';
-import { AttemptStream, HeldAttempts, leanAttempt, type AttemptSink } from '../run/index.js';
+import { forEachJsonLine, SampleReasonTally, type SampleReason } from '../report/index.js';
+import { AttemptStream, HeldAttempts, type AttemptSink } from '../run/index.js';
 
 /** What the riddle reporter hands to test workers at the start of each run: where trials write their attempts. */
 export interface RiddleAttemptsProvided {
@@ -48,13 +48,15 @@ export function providedReportDir(): string | null {
 }
 
 /**
- * The Outcome with its attempts inline again (lean copies) when they were written out while the trial ran: what the
- * failure message needs to quote why attempts did not pass. Read only for a failing trial's message.
+ * Why attempts did not pass, for a failing trial's message, when its attempts were written out while it ran: read from
+ * the file a line at a time (report/sample-reasons), holding none of them; undefined when the Outcome holds its
+ * attempts. Reading them all back into the worker held a lean copy of each, hundreds of megabytes for a trial of
+ * 100,000 failing attempts whose reasons all differ.
  */
-export function withAttemptsForMessage(outcome: Outcome): Outcome {
+export function samplesForMessage(outcome: Outcome): SampleReason[] | undefined {
   const file = outcome.attemptsFile;
-  if (file === null || !path.isAbsolute(file)) return outcome;
-  const attempts: AttemptRecord[] = [];
-  forEachJsonLine(file, (line) => attempts.push(leanAttempt(line as AttemptRecord)));
-  return { ...outcome, attempts, attemptsFile: null };
+  if (file === null || !path.isAbsolute(file)) return undefined;
+  const tally = new SampleReasonTally(outcome);
+  forEachJsonLine(file, (line) => tally.add(line as AttemptRecord));
+  return tally.reasons();
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { systemClock, type Outcome } from '../model/index.js';
 import { forgetRunFacts, runFacts } from '../observe/index.js';
-import { formatVerdictFailure, neutraliseText, summaryLine } from '../report/index.js';
+import { formatVerdictFailure, neutraliseText, summaryLine, type SampleReason } from '../report/index.js';
 import {
   conductTrial,
   declarationWarnings,
@@ -24,7 +24,7 @@ import { runLedger } from './run-ledger.js';
 import { captureDeclaration } from './declared-stack.js';
 import { lazyExpect } from './lazy-expect.js';
 import { annotateUnlocated } from './unlocated-annotation.js';
-import { attemptStreamFor, providedReportDir, withAttemptsForMessage } from './attempt-stream-host.js';
+import { attemptStreamFor, providedReportDir, samplesForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
 export class TrialVerdictError extends Error {
@@ -35,8 +35,10 @@ export class TrialVerdictError extends Error {
   constructor(
     readonly outcome: Outcome,
     declaredAt: string | null = null,
+    /** Why attempts did not pass, when the Outcome's attempts are in its file rather than in it. */
+    samples?: readonly SampleReason[],
   ) {
-    super(formatVerdictFailure(outcome));
+    super(formatVerdictFailure(outcome, samples));
     this.name = 'TrialVerdictError';
     if (declaredAt) this.stack = `${this.name}: ${this.message}\n${declaredAt}`;
   }
@@ -139,7 +141,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       context.task.meta.riddle = { trial: name, line, outcome: outcomeForTransit(outcome, prices) };
     }
     if (test.outcome === 'skip') context.skip(test.reason);
-    if (test.outcome === 'fail') throw new TrialVerdictError(withAttemptsForMessage(outcome), declaredAt.frames());
+    if (test.outcome === 'fail') throw new TrialVerdictError(outcome, declaredAt.frames(), samplesForMessage(outcome));
   };
   // Vitest prints the test's name as it is: control characters in it are shown, not obeyed.
   test(

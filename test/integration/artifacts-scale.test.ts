@@ -69,4 +69,23 @@ describe('artifacts of a trial of many attempts', () => {
     expect(run.output).not.toContain('Timeout terminating');
     expect(readFileSync(path.join(runDir, 'summary.md'), 'utf8')).toContain('many attempts');
   }, 600_000);
+
+  it("explains a failing trial's verdict with reasons sampled from its attempts file, every attempt counted", async () => {
+    const report = tempDir('scale-failing');
+    rmSync(path.join(fixture('scale'), '.riddle'), { recursive: true, force: true });
+    const run = await runVitest(fixture('scale'), [], {
+      RIDDLE_FIXTURE_REPORT: report,
+      RIDDLE_SCALE_N: '3000',
+      RIDDLE_SCALE_FAIL: '1',
+      NO_COLOR: '1',
+    });
+    expect(run.exitCode, run.output).toBe(1);
+    // Written out while the trial ran (past the few held in memory), read back a line at a time for the message.
+    const [outcome] = readLatestRun(report).outcomes;
+    expect(outcome?.attempts).toHaveLength(3000);
+    expect(run.output).toContain('why attempts did not pass (samples):');
+    expect(run.output).toMatch(/case#0 FAIL: expected answers unmet — .*'No'.* \(and 999 more alike\)/);
+    expect(run.output).toMatch(/case#1 FAIL: expected answers unmet — .*'Nope'.* \(and 1999 more alike\)/);
+    rmSync(path.join(fixture('scale'), '.riddle'), { recursive: true, force: true });
+  }, 600_000);
 });
