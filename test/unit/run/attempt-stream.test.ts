@@ -255,12 +255,14 @@ describe('a trial whose attempts file cannot be written', () => {
     const first = new AttemptStream(file);
     first.add(attempt('case', 0, 'PASS'));
     first.finish();
-    const listening = () => [
-      process.listenerCount('uncaughtException'),
-      process.listenerCount('unhandledRejection'),
-    ];
+    const listening = () => [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
     const before = listening();
-    await expect(run(declaration(() => 'yes', 3), new AttemptStream(file))).rejects.toThrow(/EEXIST/);
+    await expect(
+      run(
+        declaration(() => 'yes', 3),
+        new AttemptStream(file),
+      ),
+    ).rejects.toThrow(/EEXIST/);
     // A listener left behind would take every later uncaught error of the process as the failed trial's.
     expect(listening()).toEqual(before);
   });
