@@ -101,21 +101,24 @@ beforeAll(() => { phaseStart = Date.now(); });
 afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now() })); });
 `;
 
+/** A trial named `name` (its source) of a function subject with one mechanical check, repeated by `repeat` (source). */
+const answersTrial = (name, repeat) => `trial(${name}, {
+  subject: (input) => 'Sure: ' + input,
+  revision: 'bench@1',
+  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
+  case: { input: 'a', expect: ['answers'] },
+  repeat: ${repeat},
+  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
+});`;
+
 const workloads = {
   /** One trial of N attempts of a function subject with one mechanical check. */
   'riddle-attempts': {
     config: RIDDLE_CONFIG,
     test: `${PHASE}import { expect } from 'vitest';
 import { trial } from 'riddle/trial';
-trial('answers', {
-  subject: (input) => 'Sure: ' + input,
-  revision: 'bench@1',
-  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
-  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
-  case: { input: 'a', expect: ['answers'] },
-  repeat: { n: N, stop: 'fixed' },
-  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
-});
+${answersTrial("'answers'", "{ n: N, stop: 'fixed' }")}
 `,
   },
   /** N plain tests doing the same work: call the function, check its reply. */
@@ -133,15 +136,7 @@ for (let i = 0; i < N; i += 1) test('answers ' + i, () => { expect(subject('a'))
     test: `${PHASE}import { expect } from 'vitest';
 import { trial } from 'riddle/trial';
 for (let i = 0; i < N; i += 1)
-  trial('answers ' + i, {
-    subject: (input) => 'Sure: ' + input,
-    revision: 'bench@1',
-    rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
-    checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
-    case: { input: 'a', expect: ['answers'] },
-    repeat: { n: 1, stop: 'fixed' },
-    passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
-  });
+  ${answersTrial("'answers ' + i", "{ n: 1, stop: 'fixed' }")}
 `,
   },
   /** One trial of N attempts of a 20 ms I/O-bound subject at concurrency 50. */
@@ -177,15 +172,7 @@ for (let i = 0; i < N; i += 1)
     keepRegistrations: true,
     perFile: `import { expect } from 'vitest';
 import { trial } from 'riddle/trial';
-trial('answers', {
-  subject: (input) => 'Sure: ' + input,
-  revision: 'bench@1',
-  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
-  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
-  case: { input: 'a', expect: ['answers'] },
-  repeat: { n: 1, stop: 'fixed' },
-  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
-});
+${answersTrial("'answers'", "{ n: 1, stop: 'fixed' }")}
 `,
   },
   /** N test files of one plain test each. */
