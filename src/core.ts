@@ -480,6 +480,7 @@ export {
   declaredPolicy,
   recordRegistration,
   REGISTRATIONS_FILE,
+  writePendingRegistrations,
   prepareProviders,
   resolveSpending,
   type PreparedProviders,

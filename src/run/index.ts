@@ -30,6 +30,7 @@ export {
   declaredPolicy,
   recordRegistration,
   REGISTRATIONS_FILE,
+  writePendingRegistrations,
 } from './registrations.js';
 export { BudgetMeter } from './budget.js';
 export {

@@ -9,7 +9,8 @@ import {
   type Rubric,
   type TrialSuite,
 } from '../model/index.js';
-import { withFolderLock } from './folder-lock.js';
+import { writeAtExit } from './exit-writes.js';
+import { withFolderLock, withFolderLockSync } from './folder-lock.js';
 
 /** Where a project's registrations live, relative to its root: meant to be committed, like snapshot files. */
 export const REGISTRATIONS_FILE = path.join('.riddle', 'registrations.json');
@@ -88,7 +89,8 @@ function policyFingerprint(policy: DeclaredPolicy): string {
 
 /**
  * Compare a trial's declared policy with the one registered at its first run. `accept` (RIDDLE_ACCEPT_POLICY=1)
- * takes a changed policy on purpose, as `-u` does for snapshots; without it a change is reported, never silent.
+ * takes a changed policy on purpose, as `-u` does for snapshots; without it a change is reported, never silent. A
+ * registration this process made and has not written yet counts as registered.
  */
 export function checkRegistration(
   root: string,
@@ -97,7 +99,8 @@ export function checkRegistration(
   accept: boolean,
 ): RegistrationCheck {
   const current = policyFingerprint(policy);
-  const registered = read(path.join(root, REGISTRATIONS_FILE)).trials[trialId];
+  const file = path.join(root, REGISTRATIONS_FILE);
+  const registered = pending.get(file)?.get(trialId)?.entry ?? read(file).trials[trialId];
   if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
   const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };
   // A registration fingerprinted before nulls were dropped (its policy is the plain fingerprint of what it stored, an
@@ -108,9 +111,36 @@ export function checkRegistration(
   return { status: accept ? 'accepted' : 'changed', ...base };
 }
 
+type Registration = Registrations['trials'][string];
+
+/** A registration made in this process, not yet written: its entry, and whether it replaces one on purpose. */
+interface PendingRegistration {
+  entry: Registration;
+  accepted: boolean;
+}
+
+/**
+ * Registrations made in this process and not yet written, per registrations file, by trial id. Rewriting the file for
+ * each trial made a project's first run (every CI run of a project that does not commit its registrations) cost the
+ * square of its number of trials: a thousand new trials wrote the growing file a thousand times, 5 ms a trial on
+ * average. They are written together: REGISTRATIONS_WAIT_MS after the first of them, when a host asks
+ * (`writePendingRegistrations`, at the end of a test file), or when the process exits.
+ */
+const pending = new Map<string, Map<string, PendingRegistration>>();
+/** Registrations taken from `pending` and being written (waiting for the file's lock): still written at exit. */
+const writing = new Map<string, Map<string, PendingRegistration>>();
+/** Registrations files this process registered into: each written at its exit (run/exit-writes), once. */
+const writtenAtExit = new Set<string>();
+/** Longest a registration waits in memory for others to be written with it. */
+const REGISTRATIONS_WAIT_MS = 200;
+let timer: ReturnType<typeof setTimeout> | null = null;
+/** Why the last write at the timer failed: thrown to the next trial that registers. */
+let failure: unknown = null;
+
 /**
  * Register a trial's policy with the Outcome of the run that first saw results under it: at a first run, or when a
- * changed policy was accepted. A registration another run made meanwhile for the same policy is kept.
+ * changed policy was accepted. Written with the other registrations of the moment (see `pending`); a registration
+ * another run made meanwhile for the same policy is kept.
  */
 export async function recordRegistration(
   root: string,
@@ -120,24 +150,105 @@ export async function recordRegistration(
   outcomeId: string,
 ): Promise<void> {
   if (check.status !== 'registered' && check.status !== 'accepted') return;
+  throwFailure();
   const file = path.join(root, REGISTRATIONS_FILE);
-  mkdirSync(path.dirname(file), { recursive: true });
-  await withFolderLock(path.dirname(file), 'registrations', () => {
-    const registrations = read(file);
-    const existing = registrations.trials[trialId];
-    if (existing && existing.policy === check.policy) return;
-    if (existing && check.status === 'registered') return;
-    // A new object: the one read may be the cached one, which stays as it was until the file is replaced.
-    const trials = {
-      ...registrations.trials,
-      [trialId]: { policy: check.policy, declared: policy, outcome: outcomeId },
-    };
-    const sorted = Object.fromEntries(Object.entries(trials).sort(([a], [b]) => (a < b ? -1 : 1)));
-    const written: Registrations = { ...registrations, trials: sorted };
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(written, null, 2)}\n`);
-    renameSync(temp, file);
-    const stamp = stampOf(file);
-    if (stamp !== null) known.set(file, { stamp, registrations: written });
+  if (!writtenAtExit.has(file)) {
+    writtenAtExit.add(file);
+    writeAtExit({ file }, () => writeAtProcessExit(file));
+  }
+  let waiting = pending.get(file);
+  if (waiting === undefined) {
+    waiting = new Map();
+    pending.set(file, waiting);
+  }
+  waiting.set(trialId, {
+    entry: { policy: check.policy, declared: policy, outcome: outcomeId },
+    accepted: check.status === 'accepted',
   });
+  if (timer === null) {
+    timer = setTimeout(() => {
+      writePendingRegistrations().catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        failure ??= new Error(`riddle: the declared policies of earlier trials could not be registered: ${why}`);
+      });
+    }, REGISTRATIONS_WAIT_MS);
+    // The process's exit writes what is left: the timer does not keep it alive.
+    timer.unref();
+  }
+}
+
+/** Writes of registrations, one after another: a host asking to write waits for any write already under way. */
+let writes: Promise<void> = Promise.resolve();
+
+/** Write every registration this process made and has not written yet (after any write already under way). */
+export function writePendingRegistrations(): Promise<void> {
+  // What the wait would have written is written now.
+  if (timer !== null) {
+    clearTimeout(timer);
+    timer = null;
+  }
+  // An earlier write's failure was its caller's: this one writes what is pending whatever it was.
+  writes = writes.catch(() => {}).then(writePendingNow);
+  // A write at the wait that failed is this caller's too when no trial registered since to be told.
+  return writes.then(throwFailure);
+}
+
+/** Throw the failure of the last write at the wait, once. */
+function throwFailure(): void {
+  if (failure === null) return;
+  const thrown = failure;
+  failure = null;
+  throw thrown;
+}
+
+async function writePendingNow(): Promise<void> {
+  for (const [file, batch] of [...pending]) {
+    pending.delete(file);
+    writing.set(file, batch);
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      await withFolderLock(path.dirname(file), 'registrations', () => writeRegistrations(file, batch));
+    } finally {
+      writing.delete(file);
+    }
+  }
+}
+
+/** The process is exiting: the registrations it has not written yet are written now, or said to be lost. */
+function writeAtProcessExit(file: string): void {
+  const batch = new Map([...(writing.get(file) ?? []), ...(pending.get(file) ?? [])]);
+  writing.delete(file);
+  pending.delete(file);
+  if (batch.size === 0) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    withFolderLockSync(path.dirname(file), 'registrations', () => writeRegistrations(file, batch));
+  } catch (error) {
+    process.stderr.write(
+      `riddle: could not register the declared policies of ${batch.size} trials in ${file} (${error instanceof Error ? error.message : String(error)}); their next run registers them again\n`,
+    );
+  }
+}
+
+/** Add registrations to the file, under its lock: one read, one write. */
+function writeRegistrations(file: string, waiting: ReadonlyMap<string, PendingRegistration>): void {
+  const registrations = read(file);
+  // A new object: the one read may be the cached one, which stays as it was until the file is replaced.
+  const trials = { ...registrations.trials };
+  let changed = false;
+  for (const [trialId, { entry, accepted }] of waiting) {
+    const existing = trials[trialId];
+    // Registered meanwhile by another run: for the same policy, or (unless replaced on purpose) for another.
+    if (existing && (existing.policy === entry.policy || !accepted)) continue;
+    trials[trialId] = entry;
+    changed = true;
+  }
+  if (!changed) return;
+  const sorted = Object.fromEntries(Object.entries(trials).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const written: Registrations = { ...registrations, trials: sorted };
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(written, null, 2)}\n`);
+  renameSync(temp, file);
+  const stamp = stampOf(file);
+  if (stamp !== null) known.set(file, { stamp, registrations: written });
 }

@@ -15,6 +15,7 @@ import {
   type SuiteDeclaration,
   type TrialDeclaration,
   outcomeForTransit,
+  writePendingRegistrations,
 } from '../run/index.js';
 import type {} from './meta.js';
 import type {} from './plugin.js';
@@ -91,10 +92,11 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     names = new Set<string>();
     declaredNames.set(file, names);
     // Forget the names and run facts once the file has run, so a watch-mode rerun in a shared (non-isolated) worker
-    // starts afresh.
-    afterAll(() => {
+    // starts afresh; and write the file's trials' registrations, which wait to be written together.
+    afterAll(async () => {
       declaredNames.delete(file);
       forgetRunFacts();
+      await writePendingRegistrations();
     });
     // Git state, lockfile and machine are captured once for the file's trials, while the rest is collected.
     void runFacts(process.cwd());

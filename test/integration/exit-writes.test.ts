@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -49,5 +49,39 @@ earlier.add(attempt(0));
 const held = new HeldAttempts(() => new AttemptStream(file));
 for (let i = 0; i < 3; i += 1) held.add(attempt(i));`;
     expect(await linesAfterExit(body)).toEqual(reasons(3));
+  }, 60_000);
+});
+
+describe('registrations not yet written when the process exits', () => {
+  it('are written at the exit, keeping those an earlier process wrote, once the lock is free', async () => {
+    const root = tempDir('exit-registrations');
+    const script = path.join(root, 'registers.mjs');
+    const run = pathToFileURL(path.join(repoRoot, 'build', 'modules', 'run', 'index.js')).href;
+    writeFileSync(
+      script,
+      `import { checkRegistration, recordRegistration } from ${JSON.stringify(run)};
+const root = ${JSON.stringify(root)};
+const policy = { n: 5, order: 'interleaved', seed: 1, stop: { kind: 'fixed' }, threshold: { rate: 0.9, alpha: 0.05 },
+  missingEvidence: 'unknown', aggregation: { disputed: 'both' } };
+for (const id of ${JSON.stringify(['a', 'b', 'c'])})
+  await recordRegistration(root, id, policy, checkRegistration(root, id, policy, false), 'outcome-' + id);
+process.exit(3);
+`,
+    );
+    // Run twice, the second with other trial ids' registrations already in the file: both kept.
+    const exited = await execa(process.execPath, [script], { reject: false });
+    expect(exited.exitCode, exited.stderr).toBe(3);
+    writeFileSync(script, readFileSync(script, 'utf8').replace('["a","b","c"]', '["d"]'));
+    // Another process holds the lock as the second exits: the exit waits for it, without an event loop.
+    const lock = path.join(root, '.riddle', 'registrations.lock');
+    mkdirSync(lock);
+    const released = setTimeout(() => rmdirSync(lock), 300);
+    const again = await execa(process.execPath, [script], { reject: false });
+    clearTimeout(released);
+    expect(existsSync(lock)).toBe(false);
+    expect(again.exitCode, again.stderr).toBe(3);
+    const written = JSON.parse(readFileSync(path.join(root, '.riddle', 'registrations.json'), 'utf8'));
+    expect(Object.keys(written.trials)).toEqual(['a', 'b', 'c', 'd']);
+    expect(written.trials.c.outcome).toBe('outcome-c');
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import {
   type TrialDeclaration,
   type TrialHost,
   type TrialSwitches,
+  writePendingRegistrations,
 } from '../../../src/run/index.js';
 import { readHoldoutLedger } from '../../../src/run/holdout-ledger.js';
 
@@ -114,7 +115,9 @@ describe('conductTrial on a fake host', () => {
     expect(readHoldoutLedger(path.join(root, '.riddle', 'holdouts.json')).entries.map((e) => e.event)).toEqual([
       'access',
     ]);
-    // The policy is registered with the Outcome as reported, although its attempts are withheld.
+    // The policy is registered with the Outcome as reported, although its attempts are withheld (written with the
+    // registrations of the moment: a test file's end writes them).
+    await writePendingRegistrations();
     const registrations = JSON.parse(readFileSync(path.join(root, '.riddle', 'registrations.json'), 'utf8'));
     expect(Object.values(registrations.trials).map((t) => (t as { outcome: string }).outcome)).toEqual([outcome.id]);
   });

@@ -1,9 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { fingerprint, Registrations, type DeclaredPolicy } from '../../../src/model/index.js';
-import { checkRegistration, recordRegistration, REGISTRATIONS_FILE } from '../../../src/run/registrations.js';
+import {
+  checkRegistration,
+  recordRegistration,
+  REGISTRATIONS_FILE,
+  writePendingRegistrations,
+} from '../../../src/run/registrations.js';
 
 const policy = (n: number): DeclaredPolicy => ({
   n,
@@ -21,16 +26,88 @@ const project = () => {
   roots.push(root);
   return root;
 };
-afterEach(() => {
+afterEach(async () => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
+  // Nothing a test left waiting is written into the next test's project.
+  await writePendingRegistrations().catch(() => {});
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
+/** Register a trial as a run does, then write what is waiting, as a test file's end does. */
 async function register(root: string, trialId: string, declared: DeclaredPolicy, outcome: string) {
   const check = checkRegistration(root, trialId, declared, false);
   await recordRegistration(root, trialId, declared, check, outcome);
+  await writePendingRegistrations();
   return check;
 }
+
+const readRegistrations = (root: string) =>
+  JSON.parse(readFileSync(path.join(root, REGISTRATIONS_FILE), 'utf8')) as Registrations;
+
+describe('registrations written together', () => {
+  test('many trials registered in a row are written by one rewrite, and seen as registered before it', async () => {
+    const root = project();
+    const ids = Array.from({ length: 200 }, (_, i) => `trial-${String(i).padStart(3, '0')}`);
+    for (const id of ids) {
+      const check = checkRegistration(root, id, policy(5), false);
+      expect(check.status).toBe('registered');
+      await recordRegistration(root, id, policy(5), check, `outcome-${id}`);
+    }
+    // Not one write per trial: nothing is written until the registrations are written together.
+    expect(existsSync(path.join(root, REGISTRATIONS_FILE))).toBe(false);
+    expect(checkRegistration(root, 'trial-007', policy(5), false).status).toBe('unchanged');
+    expect(checkRegistration(root, 'trial-007', policy(6), false).status).toBe('changed');
+    await writePendingRegistrations();
+    const written = readRegistrations(root);
+    expect(Object.keys(written.trials)).toEqual(ids);
+    expect(written.trials['trial-199']?.outcome).toBe('outcome-trial-199');
+  });
+
+  test('are written after a short wait when no host asks', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const root = project();
+    const check = checkRegistration(root, 'a', policy(5), false);
+    await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
+    expect(existsSync(path.join(root, REGISTRATIONS_FILE))).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    vi.useRealTimers();
+    // The write itself waits on nothing faked; the lock is free.
+    await writePendingRegistrations();
+    expect(Object.keys(readRegistrations(root).trials)).toEqual(['a']);
+  });
+
+  test('a write that failed at the wait fails the next trial that registers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const root = project();
+    const check = checkRegistration(root, 'a', policy(5), false);
+    // `.riddle` made a file meanwhile: the folder the registrations and their lock go into cannot be made.
+    writeFileSync(path.join(root, '.riddle'), 'not a folder');
+    await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
+    await vi.advanceTimersByTimeAsync(1_000);
+    vi.useRealTimers();
+    // The failed write settles (its promises) before the next trial comes.
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(recordRegistration(root, 'b', policy(5), check, 'outcome-b')).rejects.toThrow(
+      /policies of earlier trials could not be registered: .*(ENOTDIR|EEXIST)/,
+    );
+    rmSync(path.join(root, '.riddle'));
+  });
+
+  test('a write that failed at the wait, with no trial registering after it, fails the host asking to write', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const root = project();
+    const check = checkRegistration(root, 'a', policy(5), false);
+    writeFileSync(path.join(root, '.riddle'), 'not a folder');
+    await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
+    await vi.advanceTimersByTimeAsync(1_000);
+    vi.useRealTimers();
+    await expect(writePendingRegistrations()).rejects.toThrow(/could not be registered/);
+    // Told once.
+    await writePendingRegistrations();
+    rmSync(path.join(root, '.riddle'));
+  });
+});
 
 describe('registrations read once per change of the file', () => {
   test('checking many trials against an unchanged file parses it once', async () => {
@@ -72,6 +149,7 @@ describe('registrations read once per change of the file', () => {
     const stale = checkRegistration(root, 'd', policy(5), false);
     await register(root, 'e', policy(5), 'outcome-e');
     await recordRegistration(root, 'd', policy(5), stale, 'outcome-d');
+    await writePendingRegistrations();
     const after = JSON.parse(readFileSync(path.join(root, REGISTRATIONS_FILE), 'utf8')) as Registrations;
     expect(Object.keys(after.trials)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
