@@ -224,14 +224,39 @@ export class TrialDeclarationError extends Error {
   readonly problem: string;
   constructor(site: DeclarationSite, field: string, problem: string, more: readonly DeclarationProblem[] = []) {
     const place = site.line ? `${site.file}:${site.line}` : site.file;
-    const also = more.map((m) => `\n  also ${formatPath(m.path) || '(declaration)'}: ${m.problem}`).join('');
-    super(`trial "${site.name}" (${place}): ${field}: ${problem}${also}`);
+    super(`trial "${site.name}" (${place}): ${field}: ${problem}${furtherProblems(more)}`);
     this.name = 'TrialDeclarationError';
     this.trial = site.name;
     this.place = place;
     this.field = field;
     this.problem = problem;
   }
+}
+
+/** Lines of further problems a declaration error lists at most; the rest are counted. */
+const FURTHER_LINES = 10;
+
+/**
+ * The further problems of a declaration, a line each, those alike but for the place in a list (every row of a suite of
+ * a thousand missing the same field) on one line with how many: a mistake repeated in every row is read once.
+ */
+function furtherProblems(more: readonly DeclarationProblem[]): string {
+  const alike = new Map<string, string[]>();
+  for (const { path, problem } of more) {
+    const key = `${formatPath(path.map((part) => (typeof part === 'number' ? 0 : part)))}\u0000${problem}`;
+    const at = formatPath(path) || '(declaration)';
+    const places = alike.get(key);
+    if (places) places.push(at);
+    else alike.set(key, [at]);
+  }
+  const lines = [...alike].map(([key, places]) => {
+    const problem = key.slice(key.indexOf('\u0000') + 1);
+    const named = places.slice(0, 2).join(', ');
+    return `also ${places.length > 2 ? `${named} and ${places.length - 2} more alike` : named}: ${problem}`;
+  });
+  const shown = lines.slice(0, FURTHER_LINES).map((line) => `\n  ${line}`);
+  const left = lines.length - FURTHER_LINES;
+  return shown.join('') + (left > 0 ? `\n  and ${left} more problems` : '');
 }
 
 /** Check the declaration as a whole against its schema; the first problem (and the rest) as one error. */

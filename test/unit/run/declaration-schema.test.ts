@@ -82,6 +82,34 @@ describe('the declaration schema', () => {
     expect(message.split('\n')).toHaveLength(2);
     expect(message).toMatch(/\n {2}also (repet|effectClass): /);
   });
+
+  it('reads a mistake repeated in every row of a suite of a thousand once, with how many rows', () => {
+    const { case: _single, ...common } = good();
+    const cases = Array.from({ length: 1000 }, (_, i) => ({ id: `r${i}`, input: 'q', expect: ['answers'] }));
+    cases[500] = { id: 'r500', input: 'q', expect: 'answers' as unknown as string[] };
+    const message = problem({ ...common, cases });
+    expect(message.split('\n')).toEqual([
+      expect.stringMatching(/: cases\[0\]\.role: is missing: one of case, control$/),
+      '  also cases[1].role, cases[2].role and 997 more alike: is missing: one of case, control',
+      expect.stringMatching(/^ {2}also cases\[500\]\.expect: /),
+    ]);
+  });
+
+  it('lists at most ten further problems, and counts the rest', () => {
+    const { case: _single, ...common } = good();
+    // Each row with an option of its own that is none: fifteen problems, none alike.
+    const cases = Array.from({ length: 15 }, (_, i) => ({
+      id: `r${i}`,
+      role: 'case',
+      input: 'q',
+      expect: ['answers'],
+      [`option${i}`]: true,
+    }));
+    const message = problem({ ...common, cases });
+    const lines = message.split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines[11]).toMatch(/^ {2}and \d+ more problems$/);
+  });
 });
 
 describe('did you mean', () => {
