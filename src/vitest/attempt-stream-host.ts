@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import type { AttemptRecord, Outcome } from '../model/index.js';
 import { forEachJsonLine, SampleReasonTally, type SampleReason } from '../report/index.js';
 import { AttemptStream, HeldAttempts, type AttemptSink } from '../run/index.js';
+import { attemptsFileSlug } from './attempts-file-name.js';
 
 /** What the riddle reporter hands to test workers at the start of each run: where trials write their attempts. */
 export interface RiddleAttemptsProvided {
@@ -30,12 +31,7 @@ export function attemptStreamFor(trial: string): AttemptSink | null {
   const provided = inject('riddleAttempts') as RiddleAttemptsProvided | undefined;
   if (typeof provided?.dir !== 'string' || !path.isAbsolute(provided.dir)) return null;
   const { dir } = provided;
-  const slug =
-    trial
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 40) || 'trial';
+  const slug = attemptsFileSlug(trial);
   return new HeldAttempts(
     () => new AttemptStream(path.join(dir, `${slug}-${randomBytes(6).toString('hex')}.attempts.jsonl`)),
   );

@@ -24,7 +24,14 @@ import { InterruptHandover } from './interrupt-host.js';
 import { harnessVersions } from '../observe/environment.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
 import { writeGitHubOutput } from './github-output.js';
-import { readStreamedAttempts, removeStreamingDir, streamingDir } from './streamed-attempts.js';
+import {
+  fileUnfiledAttempts,
+  readStreamedAttempts,
+  removeStreamingDir,
+  streamingDir,
+  UNFILED_DIR,
+  unfiledAttempts,
+} from './streamed-attempts.js';
 import type {} from './attempt-stream-host.js';
 
 type DefaultReporterOptions = NonNullable<ConstructorParameters<typeof DefaultReporter>[0]>;
@@ -218,7 +225,9 @@ export class RiddleReporter implements Reporter {
     const runBudget = this.runBudget();
     // Attempts written while the trials ran are summarised from their files for the renderers, then moved into place.
     const { outcomes, summaries, attemptFiles, missing: unreadable } = await readStreamedAttempts(collected.outcomes);
-    const missing = [...collected.missing, ...unreadable];
+    // Attempts files no Outcome names (a worker that died, a trial that threw): kept in the run folder, and said where.
+    const streaming = streamingDir(this.outputDir(), runId);
+    const { unfiled, missing } = unfiledAttempts(streaming, attemptFiles, [...collected.missing, ...unreadable]);
     if (outcomes.length > 0 || missing.length > 0) {
       // Neutralised once for the terminal and the HTML report.
       const shown = shownOutcomes(outcomes, summaries);
@@ -239,11 +248,16 @@ export class RiddleReporter implements Reporter {
           summaries,
           shown,
         });
-        removeStreamingDir(streamingDir(this.outputDir(), runId));
+        fileUnfiledAttempts(streaming, written.runDir, unfiled);
+        removeStreamingDir(streaming);
         const incomplete = incompleteReason({ outcomes, missing, interruptedBy });
         if (incomplete !== null)
           this.ctx.logger.log(`  riddle: ${incomplete}; the report folder's latest run is still the last complete one`);
         const relative = (file: string) => path.relative(process.cwd(), file) || file;
+        if (unfiled.length > 0)
+          this.ctx.logger.log(
+            `  riddle: the finished attempts of ${unfiled.length === 1 ? 'a trial' : `${unfiled.length} trials`} without an Outcome are kept in ${relative(path.join(written.runDir, UNFILED_DIR))}`,
+          );
         this.ctx.logger.log(
           `  riddle report: ${relative(written.index)} · ${relative(path.join(written.runDir, 'index.html'))}\n`,
         );

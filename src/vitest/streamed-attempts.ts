@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, rmdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Outcome, RunIndex } from '../model/index.js';
 import { OutcomeFromTransit, type OutcomeInTransit } from '../run/outcome-transit.js';
 import { summarizeAttempts, summarizeAttemptsFile, type AttemptsSummary } from '../report/index.js';
+import { attemptsFileSlug, isAttemptsFileOf } from './attempts-file-name.js';
 
 /** The folder a run's trials write their attempts into while they run, before the reporter files them. */
 export function streamingDir(outputDir: string, runId: string): string {
@@ -69,5 +70,75 @@ export function removeStreamingDir(dir: string): void {
   for (const folder of [dir, path.dirname(dir)]) {
     if (!existsSync(folder) || readdirSync(folder).length > 0) return;
     rmdirSync(folder);
+  }
+}
+
+/** The run folder's folder for attempts files of trials that left no Outcome. */
+export const UNFILED_DIR = 'unfiled';
+
+/** An attempts file no Outcome names, and the missing trial it is of when that is clear. */
+export interface UnfiledAttempts {
+  /** Its name in the streaming folder (and in the run folder's `unfiled`). */
+  name: string;
+  /** Lines written (finished attempts on disk). */
+  attempts: number;
+}
+
+/**
+ * The attempts files left in a run's streaming folder that no received Outcome names: trials whose worker died (killed,
+ * out of memory) or whose test threw after attempts were written. Their finished attempts are the only record of what
+ * those trials did; the missing trials they can be told to be of (by their names' file slug, when only one missing
+ * trial has it) get a reason saying where they are kept. A worker killed outright may have left its last lines
+ * unwritten; what is on disk is kept as it is.
+ */
+export function unfiledAttempts(
+  dir: string,
+  filed: ReadonlyMap<Outcome, string>,
+  missing: RunIndex['missing'],
+): { unfiled: UnfiledAttempts[]; missing: RunIndex['missing'] } {
+  if (!existsSync(dir)) return { unfiled: [], missing };
+  const named = new Set([...filed.values()].map((file) => path.basename(file)));
+  const unfiled = readdirSync(dir)
+    .filter((name) => name.endsWith('.attempts.jsonl') && !named.has(name))
+    .sort()
+    .map((name) => ({ name, attempts: lineCount(path.join(dir, name)) }));
+  if (unfiled.length === 0) return { unfiled, missing };
+  const bySlug = new Map<string, number>();
+  for (const entry of missing)
+    bySlug.set(attemptsFileSlug(entry.name), (bySlug.get(attemptsFileSlug(entry.name)) ?? 0) + 1);
+  return {
+    unfiled,
+    missing: missing.map((entry) => {
+      const slug = attemptsFileSlug(entry.name);
+      const files = unfiled.filter((file) => isAttemptsFileOf(file.name, slug));
+      if (bySlug.get(slug) !== 1 || files.length !== 1) return entry;
+      const [file] = files as [UnfiledAttempts];
+      return {
+        ...entry,
+        reason: `${entry.reason}; the ${file.attempts} attempts it finished are kept in ${UNFILED_DIR}/${file.name}`,
+      };
+    }),
+  };
+}
+
+/** Move the unfiled attempts files into the run folder's `unfiled`. */
+export function fileUnfiledAttempts(dir: string, runDir: string, unfiled: readonly UnfiledAttempts[]): void {
+  if (unfiled.length === 0) return;
+  const into = path.join(runDir, UNFILED_DIR);
+  mkdirSync(into, { recursive: true });
+  for (const { name } of unfiled) renameSync(path.join(dir, name), path.join(into, name));
+}
+
+/** Lines in a file, read a chunk at a time. */
+function lineCount(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 16);
+    let lines = 0;
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer))
+      for (let at = buffer.indexOf(10); at !== -1 && at < read; at = buffer.indexOf(10, at + 1)) lines += 1;
+    return lines;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -199,6 +199,38 @@ describe('a worker that dies', () => {
     expect(run.output).toMatch(/incomplete run: 2 trials declared but without an Outcome/);
     expect(existsSync(path.join(reportDir, 'index.json'))).toBe(false);
   });
+
+  it('leaves the attempts its trial finished filed in the run folder, and the missing trial says where', async () => {
+    const reportDir = tempDir('worker-killed-late');
+    const run = await runVitest(project, [
+      'trials/crash-late.trial.test.ts',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
+    expect(run.exitCode).not.toBe(0);
+    const { index } = readOnlyRun(reportDir);
+    expect(index.missing).toHaveLength(1);
+    const reason = index.missing[0]?.reason ?? '';
+    const kept =
+      /the (\d+) attempts it finished are kept in (unfiled\/a-subject-that-kills-its-worker-late-[0-9a-f]{12}\.attempts\.jsonl)$/.exec(
+        reason,
+      );
+    expect(kept, reason).not.toBeNull();
+    // Written before the kill: past the attempts a trial holds in memory, up to the last turn of the event loop.
+    const [runId] = readdirSync(path.join(reportDir, 'runs'));
+    const lines = readFileSync(path.join(reportDir, 'runs', runId ?? '', kept?.[2] ?? ''), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { index: number; verdict: string });
+    expect(lines.length).toBe(Number(kept?.[1]));
+    expect(lines.length).toBeGreaterThanOrEqual(16);
+    expect(lines.length).toBeLessThan(40);
+    expect(lines.map((line) => line.index)).toEqual(lines.map((_, i) => i));
+    expect(lines.every((line) => line.verdict === 'PASS')).toBe(true);
+    // Nothing left streaming; the terminal says where the attempts are.
+    expect(existsSync(path.join(reportDir, 'streaming'))).toBe(false);
+    expect(run.output).toMatch(/the finished attempts of a trial without an Outcome are kept in .*unfiled/);
+  });
 });
 
 describe('a trial whose budget is past the longest timer Node keeps', () => {
