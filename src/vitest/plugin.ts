@@ -4,6 +4,8 @@ import type { Verdict } from '../model/index.js';
 // The run-budget module alone: the config is loaded in the main process, which never runs a trial.
 import { resolveRunBudget, type RunBudgetDeclaration, type RunBudgetShare } from '../run/run-budget.js';
 import { RunBudgetHost } from './run-budget-host.js';
+import { checkPluginOptions } from './plugin-options.js';
+import type { ProgressOptions } from './progress.js';
 
 export interface RiddlePluginOptions {
   /** Folder for Outcome artifacts, relative to the root (default `riddle-report`). */
@@ -12,6 +14,8 @@ export interface RiddlePluginOptions {
   passOn?: Verdict[];
   /** Add the riddle reporter when no reporter was chosen on the command line (default true). */
   reporter?: boolean;
+  /** The riddle reporter's live progress of running trials: `false` turns it off (see RiddleReporterOptions). */
+  progress?: false | ProgressOptions;
   /**
    * A budget for the whole run, shared by every trial in every worker: once spent, every attempt not yet started is
    * `blocked`. RIDDLE_RUN_BUDGET_USD, RIDDLE_RUN_BUDGET_TOKENS and RIDDLE_RUN_BUDGET_WALL_MS set or override it.
@@ -38,7 +42,13 @@ declare module 'vitest' {
  */
 export function riddle(options: RiddlePluginOptions = {}): Plugin {
   // Checked when the config is loaded, so a mistake stops the run before any worker starts.
+  checkPluginOptions(options);
   const runBudget = resolveRunBudget(options.runBudget, process.env);
+  // The plugin's reporter options, laid over a named reporter's own.
+  const reporterOptions = {
+    ...(options.outputDir ? { outputDir: options.outputDir } : {}),
+    ...(options.progress !== undefined ? { progress: options.progress } : {}),
+  };
   return {
     name: 'riddle',
     config() {
@@ -58,17 +68,13 @@ export function riddle(options: RiddlePluginOptions = {}): Plugin {
       if (existingAt >= 0) {
         const existing = reporters[existingAt];
         const given = Array.isArray(existing) && typeof existing[1] === 'object' ? existing[1] : {};
-        reporters.splice(
-          existingAt,
-          1,
-          new RiddleReporter(options.outputDir ? { ...given, outputDir: options.outputDir } : given),
-        );
+        reporters.splice(existingAt, 1, new RiddleReporter({ ...given, ...reporterOptions }));
         return;
       }
       if (options.reporter === false) return;
       // The riddle reporter is the default reporter plus riddle's summary: it takes the default's place.
       const defaultAt = reporters.findIndex((entry) => named(entry, 'default'));
-      const entry = new RiddleReporter({ outputDir: options.outputDir });
+      const entry = new RiddleReporter(reporterOptions);
       if (defaultAt >= 0) reporters.splice(defaultAt, 1, entry);
       else reporters.push(entry);
     },

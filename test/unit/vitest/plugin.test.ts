@@ -43,3 +43,44 @@ describe('the riddle plugin’s reporter', () => {
     expect(await configure(riddle({ reporter: false }), [named('default')])).toEqual([named('default')]);
   });
 });
+
+describe('the riddle plugin’s options', () => {
+  const progressOf = (reporter: unknown) => (reporter as { progressOption?: unknown }).progressOption;
+
+  it('hands progress to its reporter, over a named reporter’s own', async () => {
+    const [added] = await configure(riddle({ progress: false }), [named('default')]);
+    expect(progressOf(added)).toBe(false);
+    const [replaced] = await configure(riddle({ progress: { intervalMs: 500 } }), [
+      named('riddle', { progress: false, outputDir: 'given' }),
+    ]);
+    expect(progressOf(replaced)).toEqual({ intervalMs: 500 });
+    expect(outputDirOf(replaced)).toBe('given');
+  });
+
+  it('refuses a misspelt option or verdict when the config is loaded, naming what was meant', () => {
+    expect(() => riddle({ outDir: 'reports' } as never)).toThrow(
+      /^riddle\(\{ … \}\) in the Vitest config: "outDir" is not an option; did you mean "outputDir"\? \(options: outputDir, passOn, reporter, progress, runBudget\)$/,
+    );
+    expect(() => riddle({ passOn: ['PASS', 'partial'] } as never)).toThrow(
+      /passOn\[1\]: "partial" is not a verdict; did you mean "PARTIAL"\?/,
+    );
+  });
+
+  it('lists every problem at once, and checks each option’s type', () => {
+    let message = '';
+    try {
+      riddle({ outputDir: '', passOn: [], reporter: 'yes', progress: { interval: 5 }, colour: true } as never);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/"colour" is not an option/);
+    expect(message).toMatch(/also outputDir: a folder path, not ""/);
+    expect(message).toMatch(/also passOn: a non-empty list of verdicts/);
+    expect(message).toMatch(/also reporter: true or false, not "yes"/);
+    expect(message).toMatch(/also progress: false, or \{ intervalMs \}/);
+    expect(() => riddle('riddle-report' as never)).toThrow(/takes an object of options/);
+    expect(() => riddle({ passOn: ['PASS'], progress: { intervalMs: 100 }, reporter: true })).not.toThrow();
+  });
+});
