@@ -26,14 +26,27 @@ export interface TrialSwitches {
   recordProviders: boolean;
 }
 
-/** The switches as riddle's environment variables set them: only the value `1` switches one on. */
+/** The switches as riddle's environment variables set them: only the value `1` switches one on (see switchedOn). */
 export function switchesFromEnvironment(env: Readonly<Record<string, string | undefined>>): TrialSwitches {
   return {
-    holdout: env.RIDDLE_HOLDOUT === '1',
-    revealHoldout: env.RIDDLE_HOLDOUT_REVEAL === '1',
-    acceptPolicy: env.RIDDLE_ACCEPT_POLICY === '1',
-    recordProviders: env.RIDDLE_RECORD === '1',
+    holdout: switchedOn(env, 'RIDDLE_HOLDOUT'),
+    revealHoldout: switchedOn(env, 'RIDDLE_HOLDOUT_REVEAL'),
+    acceptPolicy: switchedOn(env, 'RIDDLE_ACCEPT_POLICY'),
+    recordProviders: switchedOn(env, 'RIDDLE_RECORD'),
   };
+}
+
+/**
+ * A switch is on for `1` only, off when unset, empty or `0`. Any other value is refused rather than read as off:
+ * `RIDDLE_HOLDOUT_REVEAL=true` or `RIDDLE_ACCEPT_POLICY=yes` would otherwise be ignored without a word.
+ */
+function switchedOn(env: Readonly<Record<string, string | undefined>>, name: string): boolean {
+  const value = env[name];
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(
+    `riddle: ${name}=${JSON.stringify(value).slice(0, 40)}: set it to 1 to switch it on, or to 0 (or unset it)`,
+  );
 }
 
 /**

@@ -166,9 +166,19 @@ describe('conductTrial on a fake host', () => {
 });
 
 describe('switchesFromEnvironment', () => {
-  it('switches on only for the value 1', () => {
-    expect(
-      switchesFromEnvironment({ RIDDLE_HOLDOUT: '1', RIDDLE_HOLDOUT_REVEAL: 'true', RIDDLE_ACCEPT_POLICY: '0' }),
-    ).toEqual({ holdout: true, revealHoldout: false, acceptPolicy: false, recordProviders: false });
+  it('switches on only for the value 1, off when unset, empty or 0', () => {
+    expect(switchesFromEnvironment({ RIDDLE_HOLDOUT: '1', RIDDLE_ACCEPT_POLICY: '0', RIDDLE_RECORD: '' })).toEqual({
+      holdout: true,
+      revealHoldout: false,
+      acceptPolicy: false,
+      recordProviders: false,
+    });
+  });
+
+  it('refuses any other value, naming the variable, rather than reading it as off', () => {
+    expect(() => switchesFromEnvironment({ RIDDLE_HOLDOUT_REVEAL: 'true' })).toThrow(
+      'riddle: RIDDLE_HOLDOUT_REVEAL="true": set it to 1 to switch it on, or to 0 (or unset it)',
+    );
+    expect(() => switchesFromEnvironment({ RIDDLE_ACCEPT_POLICY: 'yes' })).toThrow(/RIDDLE_ACCEPT_POLICY="yes"/);
   });
 });
