@@ -13,6 +13,7 @@ import { markdownText } from './safe-text.js';
 import { writeOutcomeFiles, writeOutcomeFilesAsync } from './outcome-files.js';
 import type { AttemptsSummary } from './attempts-summary.js';
 import type { ShownOutcomes } from './shown-outcomes.js';
+import { fileNameSlug } from './file-name-slug.js';
 
 const temporary = (file: string) =>
   path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -43,15 +44,6 @@ export function newRunId(startedAt: Date): string {
   return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
-function slug(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 60) || 'trial'
-  );
-}
 
 export interface RunArtifacts {
   outputDir: string;
@@ -139,9 +131,9 @@ function* artifactWrites(run: RunArtifacts): Generator<ArtifactWrite, { runDir: 
   const rows: RunIndex['trials'] = [];
   const used = new Set<string>();
   for (const outcome of run.outcomes) {
-    let file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}.json`;
+    let file = `outcomes/${fileNameSlug(outcome.trial.name)}-${outcome.id.slice(7, 19)}.json`;
     for (let i = 2; used.has(file); i += 1)
-      file = `outcomes/${slug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
+      file = `outcomes/${fileNameSlug(outcome.trial.name)}-${outcome.id.slice(7, 19)}-${i}.json`;
     used.add(file);
     yield {
       kind: 'outcome',

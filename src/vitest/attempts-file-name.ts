@@ -1,15 +1,11 @@
+import { fileNameSlug } from '../report/file-name-slug.js';
+
 /**
  * The start of a trial's attempts file name in the run's streaming folder: its name made safe, then a random part and
  * `.attempts.jsonl` (vitest/attempt-stream-host). The reporter tells by it which missing trial a file left there is of.
  */
 export function attemptsFileSlug(trial: string): string {
-  return (
-    trial
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 40) || 'trial'
-  );
+  return fileNameSlug(trial, 40);
 }
 
 /** Whether `name` is an attempts file name made for a trial of slug `slug`. */

@@ -77,17 +77,23 @@ describe('registrations written together', () => {
     expect(Object.keys(readRegistrations(root).trials)).toEqual(['a']);
   });
 
-  test('a write that failed at the wait fails the next trial that registers', async () => {
+  /** Trial `a` registered, and written at the wait into a project whose `.riddle` became a file: the write fails. */
+  async function failedAtTheWait(): Promise<{ root: string; check: ReturnType<typeof checkRegistration> }> {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const root = project();
     const check = checkRegistration(root, 'a', policy(5), false);
-    // `.riddle` made a file meanwhile: the folder the registrations and their lock go into cannot be made.
+    // The folder the registrations and their lock go into cannot be made.
     writeFileSync(path.join(root, '.riddle'), 'not a folder');
     await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
     await vi.advanceTimersByTimeAsync(1_000);
     vi.useRealTimers();
-    // The failed write settles (its promises) before the next trial comes.
+    // The failed write settles (its promises) before anything comes next.
     await new Promise((resolve) => setImmediate(resolve));
+    return { root, check };
+  }
+
+  test('a write that failed at the wait fails the next trial that registers', async () => {
+    const { root, check } = await failedAtTheWait();
     await expect(recordRegistration(root, 'b', policy(5), check, 'outcome-b')).rejects.toThrow(
       /policies of earlier trials could not be registered: .*(ENOTDIR|EEXIST)/,
     );
@@ -95,13 +101,7 @@ describe('registrations written together', () => {
   });
 
   test('a write that failed at the wait, with no trial registering after it, fails the host asking to write', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const root = project();
-    const check = checkRegistration(root, 'a', policy(5), false);
-    writeFileSync(path.join(root, '.riddle'), 'not a folder');
-    await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
-    await vi.advanceTimersByTimeAsync(1_000);
-    vi.useRealTimers();
+    const { root } = await failedAtTheWait();
     await expect(writePendingRegistrations()).rejects.toThrow(/could not be registered/);
     // Told once.
     await writePendingRegistrations();
