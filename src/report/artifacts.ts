@@ -44,7 +44,6 @@ export function newRunId(startedAt: Date): string {
   return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
-
 export interface RunArtifacts {
   outputDir: string;
   runId: string;
