@@ -123,7 +123,7 @@ interface PendingRegistration {
  * Registrations made in this process and not yet written, per registrations file, by trial id. Rewriting the file for
  * each trial made a project's first run (every CI run of a project that does not commit its registrations) cost the
  * square of its number of trials: a thousand new trials wrote the growing file a thousand times, 5 ms a trial on
- * average. They are written together: REGISTRATIONS_WAIT_MS after the first of them, when a host asks
+ * average. They are written together: a wait after the first of them (REGISTRATIONS_WAIT_MS, longer for a large file), when a host asks
  * (`writePendingRegistrations`, at the end of a test file), or when the process exits.
  */
 const pending = new Map<string, Map<string, PendingRegistration>>();
@@ -131,8 +131,15 @@ const pending = new Map<string, Map<string, PendingRegistration>>();
 const writing = new Map<string, Map<string, PendingRegistration>>();
 /** Registrations files this process registered into: each written at its exit (run/exit-writes), once. */
 const writtenAtExit = new Set<string>();
-/** Longest a registration waits in memory for others to be written with it. */
+/** How long a registration waits in memory for others to be written with it, at least. */
 const REGISTRATIONS_WAIT_MS = 200;
+/**
+ * The wait is this many times the last write's time when that is longer: every write rewrites the whole file, so a
+ * project of thousands of trials waits longer between writes and spends at most about 2% of its time writing them.
+ */
+const WAIT_PER_WRITE_MS = 50;
+/** How long the last write of registrations took (reading the file, merging, writing, renaming), in ms. */
+let lastWriteMs = 0;
 let timer: ReturnType<typeof setTimeout> | null = null;
 /** Why the last write at the timer failed: thrown to the next trial that registers. */
 let failure: unknown = null;
@@ -166,12 +173,15 @@ export async function recordRegistration(
     accepted: check.status === 'accepted',
   });
   if (timer === null) {
-    timer = setTimeout(() => {
-      writePendingRegistrations().catch((error: unknown) => {
-        const why = error instanceof Error ? error.message : String(error);
-        failure ??= new Error(`riddle: the declared policies of earlier trials could not be registered: ${why}`);
-      });
-    }, REGISTRATIONS_WAIT_MS);
+    timer = setTimeout(
+      () => {
+        writePendingRegistrations().catch((error: unknown) => {
+          const why = error instanceof Error ? error.message : String(error);
+          failure ??= new Error(`riddle: the declared policies of earlier trials could not be registered: ${why}`);
+        });
+      },
+      Math.max(REGISTRATIONS_WAIT_MS, WAIT_PER_WRITE_MS * lastWriteMs),
+    );
     // The process's exit writes what is left: the timer does not keep it alive.
     timer.unref();
   }
@@ -230,8 +240,17 @@ function writeAtProcessExit(file: string): void {
   }
 }
 
-/** Add registrations to the file, under its lock: one read, one write. */
+/** Add registrations to the file, under its lock (one read, one write), noting how long it took. */
 function writeRegistrations(file: string, waiting: ReadonlyMap<string, PendingRegistration>): void {
+  const started = performance.now();
+  try {
+    mergeRegistrations(file, waiting);
+  } finally {
+    lastWriteMs = performance.now() - started;
+  }
+}
+
+function mergeRegistrations(file: string, waiting: ReadonlyMap<string, PendingRegistration>): void {
   const registrations = read(file);
   // A new object: the one read may be the cached one, which stays as it was until the file is replaced.
   const trials = { ...registrations.trials };

@@ -70,7 +70,8 @@ describe('registrations written together', () => {
     const check = checkRegistration(root, 'a', policy(5), false);
     await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
     expect(existsSync(path.join(root, REGISTRATIONS_FILE))).toBe(false);
-    await vi.advanceTimersByTimeAsync(1_000);
+    // Past any wait: it grows with the time the last write took.
+    await vi.advanceTimersByTimeAsync(600_000);
     vi.useRealTimers();
     // The write itself waits on nothing faked; the lock is free.
     await writePendingRegistrations();
@@ -85,7 +86,8 @@ describe('registrations written together', () => {
     // The folder the registrations and their lock go into cannot be made.
     writeFileSync(path.join(root, '.riddle'), 'not a folder');
     await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
-    await vi.advanceTimersByTimeAsync(1_000);
+    // Past any wait: it grows with the time the last write took.
+    await vi.advanceTimersByTimeAsync(600_000);
     vi.useRealTimers();
     // The failed write settles (its promises) before anything comes next.
     await new Promise((resolve) => setImmediate(resolve));
