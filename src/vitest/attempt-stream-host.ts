@@ -17,6 +17,8 @@ export interface RiddleAttemptsProvided {
 declare module 'vitest' {
   interface ProvidedContext {
     riddleAttempts: RiddleAttemptsProvided;
+    /** The Vitest project's root (absolute), provided to each project's workers by the riddle reporter. */
+    riddleRoot: string;
   }
 }
 

@@ -194,6 +194,8 @@ export class RiddleReporter implements Reporter {
     this.runId = newRunId(this.startedAt);
     // Trials write each attempt here as it finishes (vitest/attempt-stream-host), not into one Outcome at the end.
     this.ctx.provide('riddleAttempts', { dir: streamingDir(this.outputDir(), this.runId), reports: this.outputDir() });
+    // Each project's trials run in its root, wherever Vitest was started (vitest/trial projectRoot).
+    for (const project of this.ctx.projects) project.provide('riddleRoot', project.config.root);
     this.progress?.start(this.ctx);
     this.vitestOutput?.onTestRunStart(specifications);
   }

@@ -57,9 +57,20 @@ function projectSettings(): ProjectSettings {
   return { passOn: inject('riddle')?.passOn ?? null, sealSalt: process.env.RIDDLE_SEAL_SALT ?? '' };
 }
 
+/**
+ * The project folder trials run in: the Vitest project's root, as the riddle reporter provides it to each project's
+ * workers; the working folder without the reporter. Vitest does not move its workers into the root: with
+ * `vitest --root packages/a` run from elsewhere, the working folder took the project's registrations and ledgers, was
+ * walked for outside writes, and named the trials' files.
+ */
+function projectRoot(): string {
+  const root = inject('riddleRoot');
+  return typeof root === 'string' && path.isAbsolute(root) ? root : process.cwd();
+}
+
 function currentFile(): string {
   const testPath = expect.getState().testPath ?? '';
-  return testPath ? path.relative(process.cwd(), testPath) : '(unknown file)';
+  return testPath ? path.relative(projectRoot(), testPath) : '(unknown file)';
 }
 
 function siteAtRun(context: TestContext, name: string, line: number | null): DeclarationSite {
@@ -73,7 +84,7 @@ function siteAtRun(context: TestContext, name: string, line: number | null): Dec
   }
   return {
     name,
-    file: path.relative(process.cwd(), context.task.file.filepath).split(path.sep).join('/'),
+    file: path.relative(projectRoot(), context.task.file.filepath).split(path.sep).join('/'),
     path: suites,
     line,
   };
@@ -99,7 +110,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       await writePendingRegistrations();
     });
     // Git state, lockfile and machine are captured once for the file's trials, while the rest is collected.
-    void runFacts(process.cwd());
+    void runFacts(projectRoot());
   }
   if (names.has(name)) {
     declaredNames.delete(file);
@@ -121,7 +132,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const run = async (context: TestContext, signal: AbortSignal) => {
     const conducted = await conductTrial(declaration, {
       site: siteAtRun(context, name, line),
-      root: process.cwd(),
+      root: projectRoot(),
       settings: projectSettings(),
       switches: switchesFromEnvironment(process.env),
       clock: systemClock,

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, readLatestRun, runVitest, tempDir } from './support.js';
@@ -49,6 +49,27 @@ describe('declared before seen: the registrations file', () => {
     const after = await run('after', { FIXTURE_N: '20' });
     expect(after.exitCode).toBe(0);
     expect(after.outcome.registration?.status).toBe('unchanged');
+    rmSync(path.join(project, '.riddle'), { recursive: true, force: true });
+  }, 600_000);
+
+  it('are the project root’s when Vitest is started elsewhere with --root, under the same trial ids', async () => {
+    rmSync(path.join(project, '.riddle'), { recursive: true, force: true });
+    const elsewhere = tempDir('registrations-cwd');
+    const reportDir = tempDir('registrations-root');
+    const result = await runVitest(
+      elsewhere,
+      ['--root', project, '--reporter=riddle', `--outputFile.riddle=${reportDir}`],
+      { FIXTURE_N: '14' },
+    );
+    expect(result.exitCode, result.output).toBe(0);
+    // Nothing in the folder Vitest was started from; the registration and the trial's file named from the root.
+    expect(existsSync(path.join(elsewhere, '.riddle'))).toBe(false);
+    const [outcome] = readLatestRun(reportDir).outcomes;
+    expect(outcome?.trial.file).toMatch(/^trials\//);
+    expect(Object.keys(registrations().trials)).toEqual([outcome?.trial.id]);
+    const fromRoot = await run('from-root', { FIXTURE_N: '14' });
+    expect(fromRoot.outcome.trial.id).toBe(outcome?.trial.id);
+    expect(fromRoot.outcome.registration?.status).toBe('unchanged');
     rmSync(path.join(project, '.riddle'), { recursive: true, force: true });
   }, 600_000);
 });
