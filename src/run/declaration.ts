@@ -241,16 +241,16 @@ const FURTHER_LINES = 10;
  * a thousand missing the same field) on one line with how many: a mistake repeated in every row is read once.
  */
 function furtherProblems(more: readonly DeclarationProblem[]): string {
-  const alike = new Map<string, string[]>();
+  // Keyed by the path with every list index as 0, and the problem.
+  const alike = new Map<string, { problem: string; places: string[] }>();
   for (const { path, problem } of more) {
     const key = `${formatPath(path.map((part) => (typeof part === 'number' ? 0 : part)))}\u0000${problem}`;
     const at = formatPath(path) || '(declaration)';
-    const places = alike.get(key);
-    if (places) places.push(at);
-    else alike.set(key, [at]);
+    const group = alike.get(key);
+    if (group) group.places.push(at);
+    else alike.set(key, { problem, places: [at] });
   }
-  const lines = [...alike].map(([key, places]) => {
-    const problem = key.slice(key.indexOf('\u0000') + 1);
+  const lines = [...alike.values()].map(({ problem, places }) => {
     const named = places.slice(0, 2).join(', ');
     return `also ${places.length > 2 ? `${named} and ${places.length - 2} more alike` : named}: ${problem}`;
   });

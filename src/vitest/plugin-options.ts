@@ -21,6 +21,14 @@ function shortFor(word: string, option: string): boolean {
   return at === word.length;
 }
 
+/** Whether `value` is `{ intervalMs? }` with a positive number of milliseconds, and nothing else. */
+function isProgressOptions(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { intervalMs, ...rest } = value as Record<string, unknown>;
+  const positive = typeof intervalMs === 'number' && Number.isFinite(intervalMs) && intervalMs > 0;
+  return Object.keys(rest).length === 0 && (intervalMs === undefined || positive);
+}
+
 /**
  * Problems with the options given to the riddle plugin, each naming the option and what to write instead: a misspelt
  * option or a verdict in the wrong case was ignored, and the run went on without it (reports in another folder, a
@@ -56,22 +64,10 @@ export function pluginOptionProblems(options: unknown): string[] {
   }
   if (reporter !== undefined && typeof reporter !== 'boolean')
     problems.push(`reporter: true or false, not ${describe(reporter)}`);
-  if (progress !== undefined && progress !== false) {
-    const interval =
-      typeof progress === 'object' && progress !== null && !Array.isArray(progress)
-        ? (progress as Record<string, unknown>).intervalMs
-        : null;
-    const extra =
-      typeof progress === 'object' && progress !== null ? Object.keys(progress).filter((k) => k !== 'intervalMs') : [];
-    if (
-      interval === null ||
-      extra.length > 0 ||
-      (interval !== undefined && !(typeof interval === 'number' && Number.isFinite(interval) && interval > 0))
-    )
-      problems.push(
-        `progress: false, or { intervalMs } with a number of milliseconds above 0, not ${describe(progress)}`,
-      );
-  }
+  if (progress !== undefined && progress !== false && !isProgressOptions(progress))
+    problems.push(
+      `progress: false, or { intervalMs } with a number of milliseconds above 0, not ${describe(progress)}`,
+    );
   return problems;
 }
 

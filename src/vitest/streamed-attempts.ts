@@ -103,15 +103,14 @@ export function unfiledAttempts(
     .sort()
     .map((name) => ({ name, attempts: lineCount(path.join(dir, name)) }));
   if (unfiled.length === 0) return { unfiled, missing };
-  const bySlug = new Map<string, number>();
-  for (const entry of missing)
-    bySlug.set(attemptsFileSlug(entry.name), (bySlug.get(attemptsFileSlug(entry.name)) ?? 0) + 1);
+  const slugs = missing.map((entry) => attemptsFileSlug(entry.name));
   return {
     unfiled,
-    missing: missing.map((entry) => {
-      const slug = attemptsFileSlug(entry.name);
+    missing: missing.map((entry, i) => {
+      const slug = slugs[i] as string;
       const files = unfiled.filter((file) => isAttemptsFileOf(file.name, slug));
-      if (bySlug.get(slug) !== 1 || files.length !== 1) return entry;
+      // Told apart only when one missing trial has the slug and one file is of it.
+      if (slugs.indexOf(slug) !== slugs.lastIndexOf(slug) || files.length !== 1) return entry;
       const [file] = files as [UnfiledAttempts];
       return {
         ...entry,
