@@ -5,7 +5,7 @@
 //
 //   npm run bench             full run (several minutes on 2 cores)
 //   npm run bench -- --quick  3 pairs instead of 5 and smaller sizes
-//   npm run bench -- --only=attempts,trials,files,io,scale,sampler,mcp
+//   npm run bench -- --only=attempts,trials,project,files,io,scale,sampler,mcp
 //   npm run bench -- --pairs=9                    more big/small pairs per figure (on a busy machine)
 //   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
 //                                                 (a checkout with dist/ and node_modules/), interleaved with this one
@@ -139,6 +139,17 @@ for (let i = 0; i < N; i += 1)
   ${answersTrial("'answers ' + i", "{ n: 1, stop: 'fixed' }")}
 `,
   },
+  /** The same one-attempt trials in a project of 2,000 files of its own (in 50 folders), as real projects are. */
+  'riddle-trials-in-project': {
+    config: RIDDLE_CONFIG,
+    keepRegistrations: true,
+    projectFiles: 2000,
+    test: `${PHASE}import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+for (let i = 0; i < N; i += 1)
+  ${answersTrial("'answers ' + i", "{ n: 1, stop: 'fixed' }")}
+`,
+  },
   /** One trial of N attempts of a 20 ms I/O-bound subject at concurrency 50. */
   'riddle-io': {
     config: RIDDLE_CONFIG,
@@ -191,6 +202,12 @@ function prepare(name, workDir = work, n = 0) {
   const workload = workloads[name];
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
   writeFileSync(path.join(dir, 'vitest.config.mjs'), workload.config);
+  // The project's own files, which riddle watches for writes outside the workspaces of unisolated subjects.
+  for (let i = 0; i < (workload.projectFiles ?? 0); i += 1) {
+    const folder = path.join(dir, 'data', `d${i % 50}`);
+    if (i < 50) mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, `f${i}.txt`), 'x');
+  }
   if (workload.perFile === undefined) writeFileSync(path.join(dir, 'workload.test.mjs'), workload.test);
   else {
     // n files, the first with the phase's hooks (a file's own afterAll: the phase ends as the last file's test does).
@@ -291,6 +308,8 @@ console.log(
 
 /** riddle's CPU and wall per attempt (the attempts section), to tell a one-attempt trial's fixed part from its attempt. */
 let perAttempt = null;
+/** riddle's CPU and wall per one-attempt trial (the trials section), beside which the project section is read. */
+let perTrial = null;
 
 if (wanted('attempts')) {
   const [small, big] = quick ? [200, 2000] : [500, 5000];
@@ -316,6 +335,7 @@ if (wanted('trials')) {
   for (const copy of copies) await measure('riddle-trials', big, copy.workDir);
   const trialCopies = await pairedCopies('riddle-trials', small, big);
   const [riddle, ...others] = trialCopies.map((c) => describe(`riddle one-attempt trial${c.label}`, c.deltas, 'trial'));
+  perTrial = riddle;
   const plain = describe('plain Vitest test', await paired('plain-attempts', small, big), 'test');
   for (const other of others)
     line(
@@ -336,6 +356,18 @@ if (wanted('trials')) {
     `  riddle's fixed cost per trial (one-attempt trial − ${perAttempt ? 'riddle attempt' : 'plain test'}): ${fmt(fixed)} ms CPU`,
   );
   goal('per-trial fixed cost ≤ 2 ms', fixed <= 2, `${fmt(fixed)} ms CPU`);
+}
+
+if (wanted('project')) {
+  const [small, big] = quick ? [10, 60] : [20, 120];
+  console.log(`\nper trial in a project of 2,000 files: ${big} − ${small} one-attempt trials`);
+  for (const copy of copies) await measure('riddle-trials-in-project', big, copy.workDir);
+  const [riddle, ...others] = (await pairedCopies('riddle-trials-in-project', small, big)).map((c) =>
+    describe(`riddle one-attempt trial${c.label}`, c.deltas, 'trial'),
+  );
+  for (const other of others) line(`  baseline / this: ${(other.cpu / riddle.cpu).toFixed(2)}× CPU per trial`);
+  if (perTrial)
+    line(`  beyond the same trial in a near-empty project: ${fmt(riddle.cpu - perTrial.cpu)} ms CPU per trial`);
 }
 
 if (wanted('files')) {

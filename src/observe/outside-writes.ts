@@ -2,6 +2,15 @@ import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideWrite, OutsideWrites, WatchedRoot } from '../model/outside-writes.js';
+import {
+  type Feed,
+  type FeedRoot,
+  type Notice,
+  type NoticeListener,
+  type NoticeStream,
+  noticeStream,
+  skipped,
+} from './outside-notices.js';
 import type { Subject } from './subject.js';
 
 /** Entries walked per root and walk at most, by default: it bounds what one walk costs. */
@@ -9,15 +18,11 @@ export const DEFAULT_OUTSIDE_ENTRIES = 5000;
 /** Changes listed in the record at most; the rest are counted. */
 const MAX_LISTED_CHANGES = 100;
 /** Project folders that are not the subject's to change and that churn by themselves (caches, riddle's own files). */
-const PROJECT_SKIPS = new Set(['node_modules', '.git', '.riddle', 'riddle-report']);
+const PROJECT_SKIPS = ['node_modules', '.git', '.riddle', 'riddle-report'];
 
-/** A root to watch: walked as a tree (`depth` null) or only its own entries (`depth` 1). */
-export interface OutsideRoot {
+/** A root to watch: a tree (`depth` null) or only its own entries (`depth` 1), less what is not the subject's. */
+export interface OutsideRoot extends Omit<FeedRoot, 'maxEntries'> {
   name: WatchedRoot['name'];
-  path: string;
-  depth: number | null;
-  /** Entries (relative, `/`-separated) not to look at or into. */
-  skip: (relative: string) => boolean;
 }
 
 interface Stamp {
@@ -30,37 +35,32 @@ interface Walk {
   truncated: boolean;
 }
 
+type Change = { path: string; change: OutsideWrite['change'] };
+
 const within = (parent: string, child: string) => {
   const relative = path.relative(parent, child);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
+
+const byPath = (a: Change, b: Change) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
  * The places an unisolated subject could write to that matter: the project folder (a tree, without node_modules,
  * .git, riddle's own folders, and the temporary folder when it sits inside), and the entries directly in the home
  * folder. The temporary folder is left out: the whole machine writes there (other tests and workers, riddle's own
  * sandboxes), so what appears in it cannot be read as the subject's, and on a busy machine it holds thousands of
- * entries, which made it the dearest walk. `ownFolders` (absolute) are riddle's too and left out wherever they sit in
- * the project: the report folder under any name, where every trial's attempts are written while it runs.
+ * entries. `ownFolders` (absolute) are riddle's too and left out wherever they sit in the project: the report folder
+ * under any name, where every trial's attempts are written while it runs.
  */
 export function defaultOutsideRoots(project: string, ownFolders: readonly string[] = []): OutsideRoot[] {
   const temp = os.tmpdir();
   const home = os.homedir();
-  const left = [temp, ...ownFolders]
+  const skipFolders = [temp, ...ownFolders]
     .filter((folder) => folder !== project && within(project, folder))
     .map((folder) => path.relative(project, folder).split(path.sep).join('/'));
-  const roots: OutsideRoot[] = [
-    {
-      name: 'project',
-      path: project,
-      depth: null,
-      skip: (relative) =>
-        PROJECT_SKIPS.has(relative.split('/').pop() ?? '') ||
-        left.some((folder) => relative === folder || relative.startsWith(`${folder}/`)),
-    },
-  ];
+  const roots: OutsideRoot[] = [{ name: 'project', path: project, depth: null, skipNames: PROJECT_SKIPS, skipFolders }];
   // A home folder that holds the project is watched as the project is, not again at its top.
-  if (!within(home, project)) roots.push({ name: 'home', path: home, depth: 1, skip: () => false });
+  if (!within(home, project)) roots.push({ name: 'home', path: home, depth: 1, skipNames: [], skipFolders: [] });
   return roots;
 }
 
@@ -69,7 +69,7 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
 /**
  * (modification time, size) of every entry under the root, breadth-first in name order, up to `maxEntries`; links
  * not followed. A folder walked into needs no stamp of its own, so its type from the listing is enough: only the
- * entries recorded are looked at one by one (two walks an attempt of a command subject, so this is kept lean).
+ * entries recorded are looked at one by one. Used where change notifications are not to be had.
  */
 function walk(root: OutsideRoot, maxEntries: number): Walk {
   const entries = new Map<string, Stamp>();
@@ -89,7 +89,7 @@ function walk(root: OutsideRoot, maxEntries: number): Walk {
     for (const dirent of dirents.sort(byName)) {
       const { name } = dirent;
       const relative = next.relative ? `${next.relative}/${name}` : name;
-      if (root.skip(relative)) continue;
+      if (skipped(root, relative)) continue;
       if (entries.size >= maxEntries) return { entries, truncated: true };
       const full = prefix + name;
       if (deeper && dirent.isDirectory()) {
@@ -110,8 +110,8 @@ function walk(root: OutsideRoot, maxEntries: number): Walk {
   return { entries, truncated: false };
 }
 
-function compare(before: Walk, after: Walk): { path: string; change: OutsideWrite['change'] }[] {
-  const changes: { path: string; change: OutsideWrite['change'] }[] = [];
+function compare(before: Walk, after: Walk): Change[] {
+  const changes: Change[] = [];
   for (const [entry, now] of after.entries) {
     const was = before.entries.get(entry);
     if (was === undefined) {
@@ -122,66 +122,184 @@ function compare(before: Walk, after: Walk): { path: string; change: OutsideWrit
   if (!after.truncated)
     for (const entry of before.entries.keys())
       if (!after.entries.has(entry)) changes.push({ path: entry, change: 'deleted' });
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return changes.sort(byPath);
 }
 
 /**
- * Watches the places outside the workspaces while an unisolated subject's attempts run: the roots are walked when an
- * attempt starts and when it ends, and what changed between two walks is tied to the attempts running in between —
- * one attempt when they ran one at a time, several (the trial's, not one attempt's) when they overlapped, none when
- * the change came between attempts. A cheap walk of (modification time, size) bounded in entries: it sees what
- * changed, not who changed it, so another process writing there at the time is recorded too.
+ * What the notices of one path in one stretch between looks add up to: its existence before the first and after the
+ * last. An entry made and removed within the stretch was there for a while: both are told.
  */
-export class OutsideWatch {
-  private last: Walk[];
-  private readonly running = new Set<string>();
-  private readonly changes: OutsideWrite[] = [];
-  private unlisted = 0;
+function changesOf(told: Map<string, { first: Notice; last: Notice }>): Change[] {
+  const changes: Change[] = [];
+  for (const [relative, { first, last }] of told) {
+    if (first.before && last.after) changes.push({ path: relative, change: 'modified' });
+    else if (first.before) changes.push({ path: relative, change: 'deleted' });
+    else {
+      changes.push({ path: relative, change: 'created' });
+      if (!last.after) changes.push({ path: relative, change: 'deleted' });
+    }
+  }
+  return changes.sort(byPath);
+}
+
+/** The changes between two looks, root by root, and the attempts that ran between them. */
+interface Stretch {
+  attempts: string[];
+  byRoot: (Change[] | undefined)[];
+}
+
+/**
+ * Watches the places outside the workspaces while an unisolated subject's attempts run, looking when an attempt starts
+ * and when it ends: what changed between two looks is tied to the attempts running in between — one attempt when they
+ * ran one at a time, several (the trial's, not one attempt's) when they overlapped, none when the change came between
+ * attempts. It sees what changed, not who changed it, so another process writing there at the time is recorded too.
+ *
+ * A look is a mark in the process's change notifications (observe/outside-notices) where they are to be had: the
+ * changes between two marks are known once the second comes through (`finish` waits for it). Elsewhere, or when a
+ * root cannot be watched, a look walks the root, comparing (modification time, size) within `maxEntries`.
+ */
+export class OutsideWatch implements NoticeListener {
+  /** Per root: its feed, or null when it is walked. */
+  private readonly feeds: (Feed | null)[];
+  private last: (Walk | null)[];
   private readonly truncated: boolean[];
+  private readonly running: string[] = [];
+  private readonly listed: OutsideWrite[] = [];
+  private unlisted = 0;
+  /** Stretches not yet added to the record, oldest first; a stretch waits for its mark before its feeds' changes. */
+  private readonly stretches: Stretch[] = [];
+  private readonly stream: NoticeStream | null;
+  private startMark = 0;
+  private open = false;
+  private done = false;
+  /** Looks whose marks have not come through, oldest first. */
+  private readonly awaited: { mark: number; stretch: Stretch }[] = [];
+  /** What the feeds told since the last mark came through, by root and path. */
+  private told = new Map<string, { root: number; path: string; first: Notice; last: Notice }>();
+  /** Stretches whose marks came through, to be read at the batch's end. */
+  private readonly through: { stretch: Stretch; told: OutsideWatch['told'] }[] = [];
 
   constructor(
     private readonly roots: readonly OutsideRoot[],
     private readonly window: OutsideWrites['window'],
     private readonly maxEntries = DEFAULT_OUTSIDE_ENTRIES,
+    notices: NoticeStream | null = noticeStream(),
   ) {
-    this.last = roots.map((root) => walk(root, maxEntries));
-    this.truncated = this.last.map((w) => w.truncated);
+    this.feeds = roots.map((root) => notices?.feed({ ...root, maxEntries }) ?? null);
+    this.stream = this.feeds.some((feed) => feed !== null) ? notices : null;
+    this.last = roots.map((root, i) => (this.feeds[i] ? null : walk(root, maxEntries)));
+    this.truncated = roots.map((_, i) => this.feeds[i]?.truncated ?? this.last[i]?.truncated ?? false);
+    if (this.stream) {
+      this.stream.listen(this);
+      this.startMark = this.stream.mark();
+    }
   }
 
-  /** An attempt (`arm#index`) is about to run: walked now in an `attempt` window. */
+  /** An attempt (`arm#index`) is about to run: looked at now in an `attempt` window. */
   started(attempt: string): void {
     if (this.window !== 'attempt') return;
     this.look();
-    this.running.add(attempt);
+    this.running.push(attempt);
   }
 
-  /** An attempt has returned: walked now in an `attempt` window. */
+  /** An attempt has returned: looked at now in an `attempt` window. */
   ended(attempt: string): void {
     if (this.window !== 'attempt') return;
     this.look();
-    this.running.delete(attempt);
+    this.running.splice(this.running.indexOf(attempt), 1);
   }
 
-  /** The trial's last attempt has returned: the closing walk of a `trial` window. */
-  finished(): void {
+  /**
+   * The trial's last attempt has returned: the closing look of a `trial` window; resolves once every look's changes
+   * are known (its mark has come through, or the notifications were lost, which the record then says).
+   */
+  async finish(): Promise<void> {
     if (this.window === 'trial') this.look();
+    const last = this.awaited.at(-1);
+    if (this.stream && last) await this.stream.whenThrough(last.mark);
+    this.close();
+  }
+
+  /** Stops listening; stretches whose marks never came keep what was told of them. */
+  close(): void {
+    if (this.done) return;
+    this.done = true;
+    this.stream?.unlisten(this);
+    for (const { stretch } of this.awaited.splice(0)) {
+      this.through.push({ stretch, told: this.told });
+      this.told = new Map();
+    }
+    this.settled();
   }
 
   private look(): void {
-    const attempts = [...this.running].sort();
-    const now = this.roots.map((root) => walk(root, this.maxEntries));
-    now.forEach((after, i) => {
-      const root = this.roots[i];
-      const before = this.last[i];
-      if (!root || !before) return;
-      if (after.truncated) this.truncated[i] = true;
-      for (const { path: entry, change } of compare(before, after)) {
-        if (this.changes.length < MAX_LISTED_CHANGES)
-          this.changes.push({ root: root.name, path: entry, change, attempts });
-        else this.unlisted += 1;
-      }
+    if (this.done) return;
+    const stretch: Stretch = { attempts: [...this.running].sort(), byRoot: [] };
+    this.stretches.push(stretch);
+    this.last = this.roots.map((root, i) => {
+      if (this.feeds[i]) return null;
+      const before = this.last[i] as Walk;
+      const now = walk(root, this.maxEntries);
+      if (now.truncated) this.truncated[i] = true;
+      stretch.byRoot[i] = compare(before, now);
+      return now;
     });
-    this.last = now;
+    if (this.stream) this.awaited.push({ mark: this.stream.mark(), stretch });
+    this.addKnown();
+  }
+
+  notice(feed: Feed, notice: Notice): void {
+    const root = this.feeds.indexOf(feed);
+    if (root < 0 || !this.open || this.done) return;
+    const key = `${root}\0${notice.path}`;
+    const seen = this.told.get(key);
+    if (seen) seen.last = notice;
+    else this.told.set(key, { root, path: notice.path, first: notice, last: notice });
+  }
+
+  marked(mark: number): void {
+    if (mark === this.startMark) this.open = true;
+    while (this.awaited.length > 0 && (this.awaited[0]?.mark ?? Infinity) <= mark) {
+      const { stretch } = this.awaited.shift() as { stretch: Stretch };
+      this.through.push({ stretch, told: this.told });
+      this.told = new Map();
+    }
+  }
+
+  settled(): void {
+    for (const { stretch, told } of this.through.splice(0)) {
+      const byRoot = new Map<number, Map<string, { first: Notice; last: Notice }>>();
+      for (const entry of told.values()) {
+        let ofRoot = byRoot.get(entry.root);
+        if (!ofRoot) byRoot.set(entry.root, (ofRoot = new Map()));
+        ofRoot.set(entry.path, entry);
+      }
+      this.feeds.forEach((feed, i) => {
+        if (feed) stretch.byRoot[i] = changesOf(byRoot.get(i) ?? new Map());
+      });
+    }
+    this.addKnown();
+  }
+
+  lost(feed: Feed): void {
+    const root = this.feeds.indexOf(feed);
+    if (root >= 0) this.truncated[root] = true;
+  }
+
+  /** Adds the stretches whose changes are all known, in order, to the record. */
+  private addKnown(): void {
+    while (this.stretches.length > 0) {
+      const stretch = this.stretches[0] as Stretch;
+      if (this.roots.some((_, i) => stretch.byRoot[i] === undefined)) return;
+      this.stretches.shift();
+      this.roots.forEach((root, i) => {
+        for (const { path: entry, change } of stretch.byRoot[i] ?? []) {
+          if (this.listed.length < MAX_LISTED_CHANGES)
+            this.listed.push({ root: root.name, path: entry, change, attempts: stretch.attempts });
+          else this.unlisted += 1;
+        }
+      });
+    }
   }
 
   record(): OutsideWrites {
@@ -193,7 +311,7 @@ export class OutsideWatch {
         truncated: this.truncated[i] ?? false,
       })),
       maxEntries: this.maxEntries,
-      changes: [...this.changes],
+      changes: [...this.listed],
       unlisted: this.unlisted,
     };
   }

@@ -292,11 +292,12 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const stray = new StrayErrors();
   try {
     await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
-    outside?.finished();
-    // A timer or an unawaited promise may fail just after its attempt returned: let it surface, then mark the
-    // attempts whose subject raised errors outside the awaited call.
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    // A timer or an unawaited promise may fail just after its attempt returned: let it surface (while the last look
+    // outside the workspaces comes through), then mark the attempts whose subject raised errors outside the awaited
+    // call.
+    await Promise.all([outside?.finish(), new Promise((resolve) => setTimeout(resolve, 1))]);
   } finally {
+    outside?.close();
     stray.close();
   }
   // Most trials have no stray errors: then no attempt is looked up (a trial of 100,000 attempts would copy its list).

@@ -30,6 +30,34 @@ describe('isolation in a real run', () => {
     expect(outcome.execution.outsideWrites).toBeNull();
   });
 
+  it('trials of one worker are each told only the writes made during their own attempts', async () => {
+    const work = tempDir('between-trials');
+    const written = ['written-by-first-trial.txt', 'written-between-trials.txt', 'written-by-third-trial.txt'];
+    try {
+      const run = await runVitest(project, [
+        'trials/between-trials.test.ts',
+        '--reporter=riddle',
+        `--outputFile.riddle=${path.join(work, 'report')}`,
+      ]);
+      expect(run.exitCode, run.output).toBe(0);
+      const outcomes = readLatestRun(path.join(work, 'report')).outcomes;
+      const changesOf = (name: string) =>
+        outcomes
+          .find((outcome) => outcome.trial.name === name)
+          ?.execution.outsideWrites?.changes.filter((change) => change.root === 'project');
+      // A function subject is watched over its trial: a change is the trial's, tied to no one attempt.
+      expect(changesOf('writes into the project')).toEqual([
+        { root: 'project', path: 'written-by-first-trial.txt', change: 'created', attempts: [] },
+      ]);
+      expect(changesOf('writes nothing')).toEqual([]);
+      expect(changesOf('writes again')).toEqual([
+        { root: 'project', path: 'written-by-third-trial.txt', change: 'created', attempts: [] },
+      ]);
+    } finally {
+      for (const file of written) rmSync(path.join(project, file), { force: true });
+    }
+  });
+
   it("an unisolated command subject's writes into the project and home folders are recorded, tied to its attempt, and shown", async () => {
     const work = tempDir('unisolated');
     const home = path.join(work, 'home');

@@ -2,12 +2,19 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NoticeStream } from '../../../src/observe/outside-notices.js';
 import {
   defaultOutsideRoots,
   OutsideWatch,
   type OutsideRoot,
   outsideWindow,
 } from '../../../src/observe/outside-writes.js';
+
+// Every behaviour holds for both ways of looking: marks in the change notifications, and walks where there are none.
+const ways = [
+  ['notifications', () => new NoticeStream()],
+  ['walks', () => null],
+] as const;
 
 const made: string[] = [];
 afterEach(() => {
@@ -20,13 +27,16 @@ function project(): OutsideRoot {
   mkdirSync(path.join(dir, 'src'));
   mkdirSync(path.join(dir, 'node_modules'));
   writeFileSync(path.join(dir, 'src', 'a.ts'), 'a');
-  return { name: 'project', path: dir, depth: null, skip: (r) => r === 'node_modules' };
+  return { name: 'project', path: dir, depth: null, skipNames: ['node_modules'], skipFolders: [] };
 }
 
-describe('OutsideWatch', () => {
-  it('ties a change to the one attempt running between two walks, and a change between attempts to none', () => {
+describe.each(ways)('OutsideWatch, looking by %s', (way, notices) => {
+  const watchOf = (roots: OutsideRoot[], window: 'attempt' | 'trial', maxEntries?: number) =>
+    new OutsideWatch(roots, window, maxEntries, notices());
+
+  it('ties a change to the one attempt running between two walks, and a change between attempts to none', async () => {
     const root = project();
-    const watch = new OutsideWatch([root], 'attempt');
+    const watch = watchOf([root], 'attempt');
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'src', 'a.ts'), 'changed by attempt 0');
     writeFileSync(path.join(root.path, 'node_modules', 'cache'), 'not watched');
@@ -35,6 +45,7 @@ describe('OutsideWatch', () => {
     watch.started('case#1');
     writeFileSync(path.join(root.path, 'new.txt'), 'x');
     watch.ended('case#1');
+    await watch.finish();
     expect(watch.record().changes).toEqual([
       { root: 'project', path: 'src/a.ts', change: 'modified', attempts: ['case#0'] },
       { root: 'project', path: 'src/a.ts', change: 'deleted', attempts: [] },
@@ -42,39 +53,42 @@ describe('OutsideWatch', () => {
     ]);
   });
 
-  it('ties a change made while attempts overlapped to all of them, not to one', () => {
+  it('ties a change made while attempts overlapped to all of them, not to one', async () => {
     const root = project();
-    const watch = new OutsideWatch([root], 'attempt');
+    const watch = watchOf([root], 'attempt');
     watch.started('case#0');
     watch.started('case#1');
     writeFileSync(path.join(root.path, 'shared.txt'), 'x');
     watch.ended('case#0');
     watch.ended('case#1');
+    await watch.finish();
     expect(watch.record().changes).toEqual([
       { root: 'project', path: 'shared.txt', change: 'created', attempts: ['case#0', 'case#1'] },
     ]);
   });
 
-  it('stops at its entry bound and says so, without calling unseen entries created or deleted', () => {
+  it('stops at its entry bound and says so, without calling unseen entries created or deleted', async () => {
     const root = project();
     for (let i = 0; i < 20; i++) writeFileSync(path.join(root.path, `f${String(i).padStart(2, '0')}.txt`), 'x');
-    const watch = new OutsideWatch([root], 'attempt', 10);
+    const watch = watchOf([root], 'attempt', 10);
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'f00.txt'), 'changed');
     watch.ended('case#0');
+    await watch.finish();
     const record = watch.record();
     expect(record.roots).toEqual([{ name: 'project', depth: null, truncated: true }]);
     expect(record.changes).toEqual([{ root: 'project', path: 'f00.txt', change: 'modified', attempts: ['case#0'] }]);
   });
 
-  it('looks only at the entries directly in a depth-1 root', () => {
+  it('looks only at the entries directly in a depth-1 root', async () => {
     const root = project();
     const home: OutsideRoot = { ...root, name: 'home', depth: 1 };
-    const watch = new OutsideWatch([home], 'attempt');
+    const watch = watchOf([home], 'attempt');
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'src', 'deeper.txt'), 'not itself seen: below the depth');
     writeFileSync(path.join(root.path, 'top.txt'), 'seen');
     watch.ended('case#0');
+    await watch.finish();
     // The deeper file shows only as its folder's changed stamp.
     expect(watch.record().changes).toEqual([
       { root: 'home', path: 'src', change: 'modified', attempts: ['case#0'] },
@@ -82,12 +96,12 @@ describe('OutsideWatch', () => {
     ]);
   });
 
-  it('records a link to a folder as an entry, never walking through it; a change behind the link is not seen', () => {
+  it('records a link to a folder as an entry, never walking through it; a change behind the link is not seen', async () => {
     const root = project();
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'outside-writes-target-'));
     made.push(elsewhere);
     symlinkSync(elsewhere, path.join(root.path, 'linked'));
-    const watch = new OutsideWatch([root], 'attempt');
+    const watch = watchOf([root], 'attempt');
     watch.started('case#0');
     writeFileSync(path.join(elsewhere, 'behind-the-link.txt'), 'x');
     writeFileSync(path.join(root.path, 'src', 'b.ts'), 'deep in a walked folder');
@@ -95,6 +109,7 @@ describe('OutsideWatch', () => {
     mkdirSync(path.join(root.path, 'linked'));
     writeFileSync(path.join(root.path, 'linked', 'now-a-folder.txt'), 'x');
     watch.ended('case#0');
+    await watch.finish();
     expect(watch.record().changes).toEqual([
       { root: 'project', path: 'linked', change: 'deleted', attempts: ['case#0'] },
       { root: 'project', path: 'linked/now-a-folder.txt', change: 'created', attempts: ['case#0'] },
@@ -102,7 +117,7 @@ describe('OutsideWatch', () => {
     ]);
   });
 
-  it('takes entries in name order, folder by folder, up to its bound: the same entries every walk', () => {
+  it('takes entries in name order, folder by folder, up to its bound: the same entries every look', async () => {
     const root = project();
     mkdirSync(path.join(root.path, 'b'));
     mkdirSync(path.join(root.path, 'a'));
@@ -110,17 +125,23 @@ describe('OutsideWatch', () => {
     for (const name of ['3', '1', '2']) writeFileSync(path.join(root.path, 'a', name), name);
     writeFileSync(path.join(root.path, 'top'), 't');
     // Bound 5: top, then a/1, a/2, a/3, then b/x; src/a.ts and b/y, b/z are past it.
-    const watch = new OutsideWatch([root], 'attempt', 5);
+    const watch = watchOf([root], 'attempt', 5);
     watch.started('case#0');
     for (const file of ['top', 'a/1', 'a/2', 'a/3', 'b/x', 'b/y', 'src/a.ts'])
       writeFileSync(path.join(root.path, file), 'changed!');
     watch.ended('case#0');
-    expect(watch.record().changes.map((change) => change.path)).toEqual(['a/1', 'a/2', 'a/3', 'b/x', 'top']);
+    await watch.finish();
+    // Walks stop at the fifth entry; notifications are set up for whole folders, taken in the same order until the
+    // bound is reached (the root's four entries, then a's three), and see all that happens in them.
+    expect(watch.record().changes.map((change) => change.path)).toEqual(
+      way === 'walks' ? ['a/1', 'a/2', 'a/3', 'b/x', 'top'] : ['a/1', 'a/2', 'a/3', 'top'],
+    );
+    expect(watch.record().roots[0]?.truncated).toBe(true);
   });
 
-  it('in a trial window walks only before the first attempt and after the last, tying changes to no attempt', () => {
+  it('in a trial window walks only before the first attempt and after the last, tying changes to no attempt', async () => {
     const root = project();
-    const watch = new OutsideWatch([root], 'trial');
+    const watch = watchOf([root], 'trial');
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'during-0.txt'), 'x');
     watch.ended('case#0');
@@ -128,20 +149,13 @@ describe('OutsideWatch', () => {
     expect(watch.record().changes).toEqual([]);
     watch.started('case#1');
     watch.ended('case#1');
-    watch.finished();
+    await watch.finish();
     const record = watch.record();
     expect(record.window).toBe('trial');
     expect(record.changes).toEqual([{ root: 'project', path: 'during-0.txt', change: 'created', attempts: [] }]);
   });
 
-  it('watches commands around each attempt and functions over the trial; isolated subjects not at all', () => {
-    expect(outsideWindow({ kind: 'command', isolation: null })).toBe('attempt');
-    expect(outsideWindow({ kind: 'function', isolation: null })).toBe('trial');
-    expect(outsideWindow({ kind: 'http', isolation: null })).toBeNull();
-    expect(outsideWindow({ kind: 'command', isolation: { engine: 'bwrap', network: 'none' } })).toBeNull();
-  });
-
-  it("leaves riddle's report folder out of the project's walk under any name, and nothing else", () => {
+  it("leaves riddle's report folder out of the project's walk under any name, and nothing else", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'outside-writes-reports-'));
     made.push(dir);
     mkdirSync(path.join(dir, 'out', 'riddle', 'streaming'), { recursive: true });
@@ -151,14 +165,24 @@ describe('OutsideWatch', () => {
       path.join(dir, '..', 'elsewhere'),
     ]);
     if (!projectRoot) throw new Error('no project root');
-    const watch = new OutsideWatch([projectRoot], 'attempt');
+    const watch = watchOf([projectRoot], 'attempt');
     watch.started('case#0');
     writeFileSync(path.join(dir, 'out', 'riddle', 'streaming', 'trial.attempts.jsonl'), '{}\n');
     writeFileSync(path.join(dir, 'out', 'riddle-other', 'x.txt'), 'x');
     watch.ended('case#0');
+    await watch.finish();
     expect(watch.record().changes).toEqual([
       { root: 'project', path: 'out/riddle-other/x.txt', change: 'created', attempts: ['case#0'] },
     ]);
+  });
+});
+
+describe('outside roots and windows', () => {
+  it('watches commands around each attempt and functions over the trial; isolated subjects not at all', () => {
+    expect(outsideWindow({ kind: 'command', isolation: null })).toBe('attempt');
+    expect(outsideWindow({ kind: 'function', isolation: null })).toBe('trial');
+    expect(outsideWindow({ kind: 'http', isolation: null })).toBeNull();
+    expect(outsideWindow({ kind: 'command', isolation: { engine: 'bwrap', network: 'none' } })).toBeNull();
   });
 
   it('never watches the temporary folder, which every process on the machine writes to', () => {
