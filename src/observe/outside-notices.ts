@@ -1,15 +1,17 @@
 import {
+  closeSync,
   type Dirent,
   type FSWatcher,
+  futimesSync,
   lstatSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
   type Stats,
-  utimesSync,
+  unlinkSync,
   watch,
-  writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +93,8 @@ export class Feed {
   /** The last notice of each path in the batch being read, and whether the entry existed when it was read. */
   private readonly lastInBatch = new Map<string, { notice: Notice; exists: boolean }>();
   private listed = 0;
+  /** Folders of the tree past the entry bound, not watched: what happens to them is not told. */
+  private readonly unwatched = new Set<string>();
 
   constructor(
     readonly root: FeedRoot,
@@ -105,6 +109,7 @@ export class Feed {
         const folder = queue[at] as string;
         if (this.listed >= root.maxEntries) {
           this.truncated = true;
+          for (const left of queue.slice(at)) this.unwatched.add(left);
           break;
         }
         for (const inner of this.add(folder, false)) queue.push(inner);
@@ -206,6 +211,12 @@ export class Feed {
     // tells what matters of it, so such a notification is not read as an entry of that name inside.
     if (info === undefined && !home.entries.has(name) && path.basename(path.join(this.root.path, folder)) === name)
       return;
+    if (this.unwatched.has(relative)) {
+      if (info?.isDirectory()) return;
+      this.unwatched.delete(relative); // removed, or replaced by a file: from now on an entry like any other
+      home.entries.delete(name);
+      if (info === undefined) return;
+    }
     const wasFolder = home.entries.get(name) === true;
     const isFolder = this.root.depth === null && info?.isDirectory() === true;
     if (wasFolder && (!isFolder || this.folders.get(relative)?.ino !== info?.ino)) {
@@ -280,9 +291,9 @@ const MARK_PATIENCE_MS = 5000;
 export class NoticeStream {
   private readonly feeds = new Map<string, Feed>();
   private readonly listeners = new Set<NoticeListener>();
-  /** riddle's own folder of the two files touched as marks (removed at the process's exit). */
-  readonly markFolder: string;
-  private readonly markWatcher: FSWatcher;
+  /** The two files touched as marks, open and already removed (nothing is left behind however the process ends). */
+  private readonly markFiles: number[] = [];
+  private readonly markWatchers: FSWatcher[] = [];
   /** Lost its order (an overflow, a mark that never came): a new stream is made for the next trial. */
   broken = false;
   private issued = 0;
@@ -295,11 +306,23 @@ export class NoticeStream {
   /** `overflowAt`: the queue's limit, read from the kernel unless given (tests give a small one). */
   constructor(overflowAt = queueLimit()) {
     this.overflowAt = overflowAt;
-    this.markFolder = mkdtempSync(path.join(os.tmpdir(), 'riddle-marks-'));
-    for (const name of ['a', 'b']) writeFileSync(path.join(this.markFolder, name), '');
-    this.markWatcher = watch(this.markFolder, { persistent: false }, () => this.markArrived());
-    this.markWatcher.on('error', () => this.loseAll('the watch of its marks failed'));
-    removeAtExit(this.markFolder);
+    // Each mark file is watched through its descriptor (/proc/self/fd), so it can be removed at once: a process killed
+    // by a signal leaves no folder behind in the temporary folder.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'riddle-marks-'));
+    try {
+      for (const name of ['a', 'b']) {
+        const file = path.join(folder, name);
+        this.markFiles.push(openSync(file, 'w'));
+        unlinkSync(file);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    for (const fd of this.markFiles) {
+      const watcher = watch(`/proc/self/fd/${fd}`, { persistent: false }, () => this.markArrived());
+      watcher.on('error', () => this.loseAll('the watch of its marks failed'));
+      this.markWatchers.push(watcher);
+    }
   }
 
   /** The feed of a root, started now when this process has none (null when it cannot be watched). */
@@ -334,7 +357,7 @@ export class NoticeStream {
     if (this.broken) return this.issued;
     const when = this.issued / 1000;
     try {
-      utimesSync(path.join(this.markFolder, this.issued % 2 === 0 ? 'b' : 'a'), when, when);
+      futimesSync(this.markFiles[this.issued % 2] as number, when, when);
     } catch {
       this.loseAll('its marks could not be made');
     }
@@ -377,7 +400,14 @@ export class NoticeStream {
   private loseAll(why: string): void {
     if (this.broken) return;
     this.broken = true;
-    this.markWatcher.close();
+    for (const watcher of this.markWatchers) watcher.close();
+    for (const fd of this.markFiles.splice(0)) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closed already
+      }
+    }
     for (const feed of [...this.feeds.values()]) this.lose(feed, why);
     for (const wait of this.waiting.splice(0)) {
       clearTimeout(wait.timer);
@@ -421,16 +451,6 @@ function queueLimit(): number {
   } catch {
     return 16384;
   }
-}
-
-const markFolders = new Set<string>();
-
-function removeAtExit(folder: string): void {
-  if (markFolders.size === 0)
-    process.once('exit', () => {
-      for (const each of markFolders) rmSync(each, { recursive: true, force: true });
-    });
-  markFolders.add(folder);
 }
 
 const STREAM = Symbol.for('riddle.outside-notices/1');

@@ -1,8 +1,10 @@
 import {
   appendFileSync,
+  closeSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -27,6 +29,18 @@ function project(): OutsideRoot {
   made.push(dir);
   return { name: 'project', path: dir, depth: null, skipNames: ['node_modules'], skipFolders: [] };
 }
+
+/** This process's open descriptors of removed mark files. */
+const markDescriptors = () =>
+  readdirSync('/proc/self/fd')
+    .map(Number)
+    .filter((fd) => {
+      try {
+        return /riddle-marks-.*\(deleted\)$/.test(readlinkSync(`/proc/self/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const key = (change: OutsideWrite) => `${change.attempts.join(',')}|${change.path}|${change.change}`;
@@ -219,17 +233,26 @@ describe('change notifications', () => {
 
   it('say the watch did not see everything when its marks cannot be made, and do not wait for them', async () => {
     const root = project();
+    const marksBefore = markDescriptors();
     const stream = new NoticeStream();
     const watch = new OutsideWatch([root], 'attempt', 5000, stream);
     watch.started('case#0');
     writeFileSync(path.join(root.path, 'seen.txt'), 'x');
     await turn();
-    rmSync(stream.markFolder, { recursive: true, force: true });
+    // The stream's mark files, already removed from the disk, are closed behind its back.
+    for (const fd of markDescriptors().filter((fd) => !marksBefore.includes(fd))) closeSync(fd);
     watch.ended('case#0');
     await watch.finish();
     expect(stream.broken).toBe(true);
     expect(watch.record().roots[0]?.truncated).toBe(true);
     expect(watch.record().changes.map(key)).toEqual(['case#0|seen.txt|created']);
+  });
+
+  it('leave nothing in the temporary folder, even while running', () => {
+    const before = readdirSync(os.tmpdir()).filter((entry) => entry.startsWith('riddle-marks-'));
+    const stream = new NoticeStream();
+    expect(stream.broken).toBe(false);
+    expect(readdirSync(os.tmpdir()).filter((entry) => entry.startsWith('riddle-marks-'))).toEqual(before);
   });
 
   it('set up once per process: a later trial reads the same stream, and a broken one is replaced', () => {
@@ -251,6 +274,8 @@ describe('change notifications', () => {
     const within = new OutsideWatch([root], 'trial', 8, new NoticeStream());
     const over = new OutsideWatch([root], 'trial', 4, new NoticeStream());
     writeFileSync(path.join(root.path, 'b', 'f0'), 'changed');
+    // A change to the unwatched folder itself tells nothing of the entries it already held.
+    utimesSync(path.join(root.path, 'b'), 1, 1);
     for (const watch of [within, over]) await watch.finish();
     expect(within.record().roots[0]?.truncated).toBe(false);
     expect(within.record().changes.map(key)).toEqual(['|b/f0|modified']);
