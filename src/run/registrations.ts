@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import {
   fingerprint,
   REGISTRATIONS_SCHEMA,
-  Registrations,
+  Registration,
   type DeclaredPolicy,
   type RegistrationCheck,
   type Rubric,
@@ -29,19 +30,40 @@ export function declaredPolicy(suite: TrialSuite, rubric: Rubric): DeclaredPolic
 }
 
 /**
+ * A registrations file as read: its entries as written, each checked against the schema when first asked for. A
+ * project's file holds every trial's registration and every test file's worker reads it, while a worker's trials ask
+ * for a few: checking all of them cost about 30 µs an entry in each worker (a second and more per worker in a
+ * project of tens of thousands of trials).
+ */
+interface RegistrationsRead {
+  file: string;
+  entries: Readonly<Record<string, unknown>>;
+  checked: Map<string, Registration>;
+}
+
+/** The file's shape, its entries aside (each checked when asked for: `entryOf`). */
+const RegistrationsEnvelope = z.object({
+  schema: z.literal(REGISTRATIONS_SCHEMA),
+  trials: z.record(z.string(), z.unknown()),
+});
+
+/**
  * The registrations last read or written per file, with the file's identity at that moment (inode, size, change
  * times): every trial checks the file, and parsing it again each time cost milliseconds per trial, growing with the
  * number of trials registered. Every writer replaces the file by a rename, so a change by another worker or by hand
  * shows as a new identity and is read afresh.
  */
-const known = new Map<string, { stamp: string; registrations: Registrations }>();
+const known = new Map<string, { stamp: string; registrations: RegistrationsRead }>();
 
 function stampOf(file: string): string | null {
   const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
   return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : null;
 }
 
-function read(file: string): Registrations {
+const notRegistrations = (file: string, why: string) =>
+  new Error(`riddle: ${file} is not a registrations file (${why}); restore it from version control`);
+
+function read(file: string): RegistrationsRead {
   const stamp = stampOf(file);
   const cached = known.get(file);
   if (stamp !== null && cached?.stamp === stamp) return cached.registrations;
@@ -49,7 +71,7 @@ function read(file: string): Registrations {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    return { schema: REGISTRATIONS_SCHEMA, trials: {} };
+    return { file, entries: {}, checked: new Map() };
   }
   let data: unknown;
   try {
@@ -57,13 +79,25 @@ function read(file: string): Registrations {
   } catch {
     throw new Error(`riddle: ${file} is not valid JSON; restore it from version control`);
   }
-  const parsed = Registrations.safeParse(data);
+  const parsed = RegistrationsEnvelope.safeParse(data);
+  if (!parsed.success) throw notRegistrations(file, parsed.error.issues[0]?.message ?? 'invalid');
+  const registrations = { file, entries: parsed.data.trials, checked: new Map<string, Registration>() };
+  if (stamp !== null) known.set(file, { stamp, registrations });
+  return registrations;
+}
+
+/** A trial's registration in a file as read, checked against the schema the first time it is asked for. */
+function entryOf(registrations: RegistrationsRead, trialId: string): Registration | undefined {
+  const checked = registrations.checked.get(trialId);
+  if (checked) return checked;
+  if (!Object.hasOwn(registrations.entries, trialId)) return undefined;
+  const parsed = Registration.safeParse(registrations.entries[trialId]);
   if (!parsed.success) {
-    throw new Error(
-      `riddle: ${file} is not a registrations file (${parsed.error.issues[0]?.message ?? 'invalid'}); restore it from version control`,
-    );
+    const issue = parsed.error.issues[0];
+    const where = [JSON.stringify(trialId), ...(issue?.path ?? []).map(String)].join('.');
+    throw notRegistrations(registrations.file, `trials.${where}: ${issue?.message ?? 'invalid'}`);
   }
-  if (stamp !== null) known.set(file, { stamp, registrations: parsed.data });
+  registrations.checked.set(trialId, parsed.data);
   return parsed.data;
 }
 
@@ -100,7 +134,7 @@ export function checkRegistration(
 ): RegistrationCheck {
   const current = policyFingerprint(policy);
   const file = path.join(root, REGISTRATIONS_FILE);
-  const registered = pending.get(file)?.get(trialId)?.entry ?? read(file).trials[trialId];
+  const registered = pending.get(file)?.get(trialId)?.entry ?? entryOf(read(file), trialId);
   if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
   const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };
   // A registration fingerprinted before nulls were dropped (its policy is the plain fingerprint of what it stored, an
@@ -110,8 +144,6 @@ export function checkRegistration(
     return { status: 'unchanged', ...base };
   return { status: accept ? 'accepted' : 'changed', ...base };
 }
-
-type Registration = Registrations['trials'][string];
 
 /** A registration made in this process, not yet written: its entry, and whether it replaces one on purpose. */
 interface PendingRegistration {
@@ -253,21 +285,22 @@ function writeRegistrations(file: string, waiting: ReadonlyMap<string, PendingRe
 function mergeRegistrations(file: string, waiting: ReadonlyMap<string, PendingRegistration>): void {
   const registrations = read(file);
   // A new object: the one read may be the cached one, which stays as it was until the file is replaced.
-  const trials = { ...registrations.trials };
+  const trials: Record<string, unknown> = { ...registrations.entries };
+  const checked = new Map(registrations.checked);
   let changed = false;
   for (const [trialId, { entry, accepted }] of waiting) {
-    const existing = trials[trialId];
+    const existing = entryOf(registrations, trialId);
     // Registered meanwhile by another run: for the same policy, or (unless replaced on purpose) for another.
     if (existing && (existing.policy === entry.policy || !accepted)) continue;
     trials[trialId] = entry;
+    checked.set(trialId, entry);
     changed = true;
   }
   if (!changed) return;
   const sorted = Object.fromEntries(Object.entries(trials).sort(([a], [b]) => (a < b ? -1 : 1)));
-  const written: Registrations = { ...registrations, trials: sorted };
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(written, null, 2)}\n`);
+  writeFileSync(temp, `${JSON.stringify({ schema: REGISTRATIONS_SCHEMA, trials: sorted }, null, 2)}\n`);
   renameSync(temp, file);
   const stamp = stampOf(file);
-  if (stamp !== null) known.set(file, { stamp, registrations: written });
+  if (stamp !== null) known.set(file, { stamp, registrations: { file, entries: sorted, checked } });
 }

@@ -197,3 +197,43 @@ describe('a policy registered before its record stored absent options as null', 
     expect(checkRegistration(root, 't', policy(7), false).status).toBe('changed');
   });
 });
+
+describe('a registrations file read by a worker', () => {
+  const write = (root: string, trials: Record<string, unknown>) => {
+    mkdirSync(path.join(root, '.riddle'), { recursive: true });
+    writeFileSync(
+      path.join(root, REGISTRATIONS_FILE),
+      JSON.stringify({ schema: 'riddle.registrations/1', trials }, null, 2),
+    );
+  };
+  const entry = (n: number) => ({ policy: fingerprint(policy(n)), declared: policy(n), outcome: `outcome-${n}` });
+
+  test("checks a trial's own entry, naming the file and the field when it is malformed", () => {
+    const root = project();
+    write(root, { mine: { ...entry(5), declared: { ...policy(5), n: 'five' } } });
+    expect(() => checkRegistration(root, 'mine', policy(5), false)).toThrow(
+      `riddle: ${path.join(root, REGISTRATIONS_FILE)} is not a registrations file (trials."mine".declared.n: `,
+    );
+  });
+
+  test("lets a trial run when another trial's entry is malformed, and keeps that entry as it was when writing", async () => {
+    const root = project();
+    const broken = { policy: 42, declared: 'hand-edited' };
+    write(root, { other: broken, registered: entry(5) });
+    expect(checkRegistration(root, 'registered', policy(5), false).status).toBe('unchanged');
+    await register(root, 'new', policy(3), 'outcome-new');
+    expect(readRegistrations(root).trials).toEqual({ new: expect.any(Object), other: broken, registered: entry(5) });
+  });
+
+  test('refuses a file that is not one, naming it', () => {
+    const root = project();
+    mkdirSync(path.join(root, '.riddle'));
+    writeFileSync(
+      path.join(root, REGISTRATIONS_FILE),
+      JSON.stringify({ schema: 'riddle.registrations/9', trials: {} }),
+    );
+    expect(() => checkRegistration(root, 'any', policy(5), false)).toThrow(/is not a registrations file \(/);
+    writeFileSync(path.join(root, REGISTRATIONS_FILE), '{ not json');
+    expect(() => checkRegistration(root, 'any', policy(5), false)).toThrow(/is not valid JSON; restore it/);
+  });
+});
