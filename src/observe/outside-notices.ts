@@ -83,7 +83,6 @@ const joined = (folder: string, name: string) => (folder === '' ? name : `${fold
 
 /** One root's notifications, kept for the process's life once started. */
 export class Feed {
-  readonly key: string;
   /** Folders past the entry bound were not watched. */
   truncated = false;
   lostWhy: string | null = null;
@@ -98,9 +97,9 @@ export class Feed {
 
   constructor(
     readonly root: FeedRoot,
+    readonly key: string,
     private readonly stream: NoticeStream,
   ) {
-    this.key = feedKey(root);
     // Folders of the tree in name order, breadth first, as a walk takes them: each is watched before it is listed, so
     // an entry made meanwhile is either listed or told.
     const queue = [''];
@@ -281,8 +280,17 @@ export class Feed {
   }
 }
 
-const feedKey = (root: FeedRoot) =>
-  JSON.stringify([root.path, root.depth, [...root.skipNames].sort(), [...root.skipFolders].sort(), root.maxEntries]);
+/** Feeds' keys by root object: a trial's roots are the same objects as the last trial's (defaultOutsideRoots). */
+const feedKeys = new WeakMap<Omit<FeedRoot, 'maxEntries'>, string>();
+
+function feedKey(root: Omit<FeedRoot, 'maxEntries'>, maxEntries: number): string {
+  let key = feedKeys.get(root);
+  if (key === undefined) {
+    key = JSON.stringify([root.path, root.depth, [...root.skipNames].sort(), [...root.skipFolders].sort()]);
+    feedKeys.set(root, key);
+  }
+  return `${maxEntries} ${key}`;
+}
 
 /** How long a mark may take to come through before the feeds are taken as lost: far beyond a loop's turn. */
 const MARK_PATIENCE_MS = 5000;
@@ -326,12 +334,12 @@ export class NoticeStream {
   }
 
   /** The feed of a root, started now when this process has none (null when it cannot be watched). */
-  feed(root: FeedRoot): Feed | null {
-    const key = feedKey(root);
+  feed(root: Omit<FeedRoot, 'maxEntries'>, maxEntries: number): Feed | null {
+    const key = feedKey(root, maxEntries);
     const known = this.feeds.get(key);
     if (known && known.lostWhy === null) return known;
     try {
-      const feed = new Feed(root, this);
+      const feed = new Feed({ ...root, maxEntries }, key, this);
       this.feeds.set(key, feed);
       return feed;
     } catch {

@@ -52,17 +52,23 @@ const byPath = (a: Change, b: Change) => (a.path < b.path ? -1 : a.path > b.path
  * entries. `ownFolders` (absolute) are riddle's too and left out wherever they sit in the project: the report folder
  * under any name, where every trial's attempts are written while it runs.
  */
-export function defaultOutsideRoots(project: string, ownFolders: readonly string[] = []): OutsideRoot[] {
+export function defaultOutsideRoots(project: string, ownFolders: readonly string[] = []): readonly OutsideRoot[] {
   const temp = os.tmpdir();
   const home = os.homedir();
+  // The same objects for the same places: each trial asks, and the process's feeds are found by them.
+  const key = [project, temp, home, ...ownFolders].join('\0');
+  const known = rootsOf.get(key);
+  if (known) return known;
   const skipFolders = [temp, ...ownFolders]
     .filter((folder) => folder !== project && within(project, folder))
     .map((folder) => path.relative(project, folder).split(path.sep).join('/'));
   const roots: OutsideRoot[] = [{ name: 'project', path: project, depth: null, skipNames: PROJECT_SKIPS, skipFolders }];
   // A home folder that holds the project is watched as the project is, not again at its top.
   if (!within(home, project)) roots.push({ name: 'home', path: home, depth: 1, skipNames: [], skipFolders: [] });
+  rootsOf.set(key, roots);
   return roots;
 }
+const rootsOf = new Map<string, readonly OutsideRoot[]>();
 
 const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -185,7 +191,7 @@ export class OutsideWatch implements NoticeListener {
     private readonly maxEntries = DEFAULT_OUTSIDE_ENTRIES,
     notices: NoticeStream | null = noticeStream(),
   ) {
-    this.feeds = roots.map((root) => notices?.feed({ ...root, maxEntries }) ?? null);
+    this.feeds = roots.map((root) => notices?.feed(root, maxEntries) ?? null);
     this.stream = this.feeds.some((feed) => feed !== null) ? notices : null;
     this.last = roots.map((root, i) => (this.feeds[i] ? null : walk(root, maxEntries)));
     this.truncated = roots.map((_, i) => this.feeds[i]?.truncated ?? this.last[i]?.truncated ?? false);
