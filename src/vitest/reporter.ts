@@ -18,7 +18,7 @@ import { shownOutcomes } from '../report/shown-outcomes.js';
 // Single modules rather than the layers' indexes: the main process loads only what the reporter uses.
 import { readRunLedger } from '../run/run-budget.js';
 import type { OutcomeInTransit } from '../run/outcome-transit.js';
-import type {} from './meta.js';
+import { outcomeInTransitOf } from './meta.js';
 import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
 import { harnessVersions } from '../observe/environment.js';
@@ -75,14 +75,17 @@ export function collectOutcomes(
   for (const module of modules) {
     const cutShort = new Map<string, unknown>();
     for (const suite of [module, ...module.children.allSuites()]) {
-      for (const transit of suite.meta().riddleCutShort ?? []) cutShort.set(transit.outcome.trial.name, transit);
+      for (const carried of suite.meta().riddleCutShort ?? []) {
+        const transit = outcomeInTransitOf(carried);
+        if (isCurrentOutcome(transit)) cutShort.set(transit.outcome.trial.name, transit);
+      }
     }
     for (const test of module.children.allTests()) {
       const meta = test.meta().riddle;
       if (!meta) continue;
       const file = path.relative(module.project.config.root, module.moduleId).split(path.sep).join('/');
       const result = test.result();
-      const stored = meta.outcome ?? cutShort.get(test.name);
+      const stored = meta.outcome === undefined ? cutShort.get(test.name) : outcomeInTransitOf(meta.outcome);
       if (stored === undefined) {
         const reason = missingReason(test, result, run.interrupted);
         if (reason !== null) missing.push({ name: test.name, file, reason });

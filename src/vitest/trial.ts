@@ -151,7 +151,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     try {
       await annotateUnlocated(context, summaryLine(outcome), 'riddle');
     } finally {
-      context.task.meta.riddle = { trial: name, line, outcome: outcomeForTransit(outcome, prices) };
+      context.task.meta.riddle = { trial: name, line, outcome: JSON.stringify(outcomeForTransit(outcome, prices)) };
     }
     if (test.outcome === 'skip') context.skip(test.reason);
     if (test.outcome === 'fail') throw new TrialVerdictError(outcome, declaredAt.frames(), samplesForMessage(outcome));
