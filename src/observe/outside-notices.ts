@@ -1,12 +1,13 @@
 import {
   closeSync,
+  type Dir,
   type Dirent,
   type FSWatcher,
   futimesSync,
   lstatSync,
   mkdtempSync,
+  opendirSync,
   openSync,
-  readdirSync,
   readFileSync,
   rmSync,
   type Stats,
@@ -68,8 +69,11 @@ export interface NoticeListener {
   marked(mark: number): void;
   /** The end of a batch: every notice in it has its final `after`. */
   settled(): void;
-  /** The feed stopped telling every change (overflow, a failed watch, a mark that never came). */
-  lost(feed: Feed, why: string): void;
+  /**
+   * The feed did not tell every change: it was lost (an overflow, a failed watch, a mark that never came), or a folder
+   * made meanwhile held more entries than its bound leaves room for and is not watched.
+   */
+  missed(feed: Feed, why: string): void;
 }
 
 interface Folder {
@@ -77,6 +81,31 @@ interface Folder {
   ino: number;
   /** Entries in it: true for folders watched as part of the tree. */
   entries: Map<string, boolean>;
+}
+
+/**
+ * A folder's entries, read a few at a time, or null once there are more than `room`: a folder of a million files costs
+ * no more than the bound. A folder that cannot be read is listed as empty: what is made in it later is told.
+ */
+function listUpTo(full: string, room: number): Dirent[] | null {
+  let folder: Dir;
+  try {
+    folder = opendirSync(full);
+  } catch {
+    return [];
+  }
+  const entries: Dirent[] = [];
+  try {
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+      if (entries.length >= room) return null;
+      entries.push(entry);
+    }
+  } catch {
+    // unreadable part-way: what was read is listed
+  } finally {
+    folder.closeSync();
+  }
+  return entries;
 }
 
 const joined = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
@@ -132,11 +161,17 @@ export class Feed {
     this.folders.set(folder, { watcher, ino, entries });
     const inner: string[] = [];
     const innerOfRoot = this.root.depth === 1 && folder === '';
-    let dirents: Dirent[] = [];
-    try {
-      dirents = readdirSync(full, { withFileTypes: true });
-    } catch {
-      // listed as empty: what is made in it later is told
+    const dirents = listUpTo(full, Math.max(0, this.root.maxEntries - this.listed));
+    if (dirents === null) {
+      // More entries than the bound leaves room for: not watched, as a walk would stop in it. A root that big is
+      // walked instead (the caller is told by the throw).
+      watcher.close();
+      this.folders.delete(folder);
+      if (folder === '') throw new Error(`${full} holds more than ${this.root.maxEntries} entries`);
+      this.unwatched.add(folder);
+      this.truncated = true;
+      if (tell) this.stream.missed(this, `${folder} holds more entries than the bound leaves room for`);
+      return [];
     }
     for (const dirent of dirents) {
       const relative = joined(folder, dirent.name);
@@ -401,7 +436,11 @@ export class NoticeStream {
     feed.lostWhy = why;
     feed.close();
     this.feeds.delete(feed.key);
-    for (const listener of this.listeners) listener.lost(feed, why);
+    this.missed(feed, why);
+  }
+
+  missed(feed: Feed, why: string): void {
+    for (const listener of this.listeners) listener.missed(feed, why);
   }
 
   /** The stream can no longer place changes between marks: its feeds are lost, and the next trial starts anew. */

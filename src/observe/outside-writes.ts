@@ -287,7 +287,7 @@ export class OutsideWatch implements NoticeListener {
     this.addKnown();
   }
 
-  lost(feed: Feed): void {
+  missed(feed: Feed): void {
     const root = this.feeds.indexOf(feed);
     if (root >= 0) this.truncated[root] = true;
   }

@@ -279,8 +279,23 @@ describe('change notifications', () => {
     for (const watch of [within, over]) await watch.finish();
     expect(within.record().roots[0]?.truncated).toBe(false);
     expect(within.record().changes.map(key)).toEqual(['|b/f0|modified']);
-    // Bound 4: the root's two folders and a's three files; b is not watched.
+    // Bound 4: the root's two folders leave room for two entries more, fewer than a or b holds: neither is watched.
     expect(over.record().roots[0]?.truncated).toBe(true);
     expect(over.record().changes).toEqual([]);
+  });
+
+  it('leave a folder made during the trial unwatched when it holds more than the bound leaves room for, and say so', async () => {
+    const root = project();
+    const watch = new OutsideWatch([root], 'attempt', 50, new NoticeStream());
+    watch.started('case#0');
+    await turn();
+    mkdirSync(path.join(root.path, 'huge'));
+    for (let i = 0; i < 60; i++) writeFileSync(path.join(root.path, 'huge', `f${i}`), 'x');
+    writeFileSync(path.join(root.path, 'small.txt'), 'x');
+    await turn();
+    watch.ended('case#0');
+    await watch.finish();
+    expect(watch.record().roots[0]?.truncated).toBe(true);
+    expect(watch.record().changes.map(key)).toEqual(['case#0|small.txt|created']);
   });
 });
