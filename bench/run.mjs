@@ -327,7 +327,9 @@ if (wanted('attempts')) {
 }
 
 if (wanted('trials')) {
-  const [small, big] = quick ? [10, 60] : [20, 120];
+  // Hundreds of trials in the big run: a Vitest process costs about a second and a half of CPU whatever it runs, and
+  // its spread from run to run hid a trial's few milliseconds when the runs differed by fifty trials.
+  const [small, big] = quick ? [20, 320] : [20, 520];
   console.log(`\nper trial: ${big} − ${small} one-attempt trials, beside as many plain tests`);
   // Registrations are kept between runs (the policy of a one-attempt trial is the same at every size): one run at the
   // big size first registers every trial, so the pairs measure a run whose registrations are in place, as in a project
@@ -359,7 +361,7 @@ if (wanted('trials')) {
 }
 
 if (wanted('project')) {
-  const [small, big] = quick ? [10, 60] : [20, 120];
+  const [small, big] = quick ? [20, 320] : [20, 520];
   console.log(`\nper trial in a project of 2,000 files: ${big} − ${small} one-attempt trials`);
   for (const copy of copies) await measure('riddle-trials-in-project', big, copy.workDir);
   const [riddle, ...others] = (await pairedCopies('riddle-trials-in-project', small, big)).map((c) =>
