@@ -361,10 +361,16 @@ export class NoticeStream {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
-    for (const fd of this.markFiles) {
-      const watcher = watch(`/proc/self/fd/${fd}`, { persistent: false }, () => this.markArrived());
-      watcher.on('error', () => this.loseAll('the watch of its marks failed'));
-      this.markWatchers.push(watcher);
+    try {
+      for (const fd of this.markFiles) {
+        const watcher = watch(`/proc/self/fd/${fd}`, { persistent: false }, () => this.markArrived());
+        watcher.on('error', () => this.loseAll('the watch of its marks failed'));
+        this.markWatchers.push(watcher);
+      }
+    } catch (error) {
+      // No notifications to be had (out of inotify instances, say): nothing of the stream is left open.
+      this.loseAll('its marks could not be watched');
+      throw error;
     }
   }
 
