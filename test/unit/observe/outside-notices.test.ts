@@ -284,6 +284,25 @@ describe('change notifications', () => {
     expect(over.record().changes).toEqual([]);
   });
 
+  it('walk a root whose own folder holds more entries than the bound, as before notifications', async () => {
+    const root = project();
+    for (let i = 0; i < 30; i++) writeFileSync(path.join(root.path, `f${i}`), 'x');
+    // A file made and removed within the attempt: notifications tell it, walks cannot see it.
+    const seen = async (maxEntries: number) => {
+      const watch = new OutsideWatch([root], 'attempt', maxEntries, new NoticeStream());
+      watch.started('case#0');
+      writeFileSync(path.join(root.path, 'scratch'), 'x');
+      rmSync(path.join(root.path, 'scratch'));
+      watch.ended('case#0');
+      await watch.finish();
+      return watch.record();
+    };
+    expect((await seen(100)).changes.map(key)).toEqual(['case#0|scratch|created', 'case#0|scratch|deleted']);
+    const walked = await seen(10);
+    expect(walked.changes).toEqual([]);
+    expect(walked.roots[0]?.truncated).toBe(true);
+  });
+
   it('leave a folder made during the trial unwatched when it holds more than the bound leaves room for, and say so', async () => {
     const root = project();
     const watch = new OutsideWatch([root], 'attempt', 50, new NoticeStream());
