@@ -110,3 +110,28 @@ export function whenSignalAborts(signal: AbortSignal, then: () => void): () => v
     if (at !== -1) list.splice(at, 1);
   };
 }
+
+/**
+ * A signal aborted when either `own` (a test's, short-lived) or `lasting` (the run's, shared by every trial) aborts,
+ * with the reason of the first; `unlink` stops following both. Unlike `AbortSignal.any`, which leaves a weak
+ * reference in the lasting signal's set of dependants for every signal it makes (a Set in the old generation, grown
+ * and cleaned once per trial), the lasting signal is waited on through `whenSignalAborts`; and once unlinked, the
+ * abort Vitest gives every test's signal when the test is over reaches no one.
+ */
+export function eitherSignal(own: AbortSignal, lasting: AbortSignal): { signal: AbortSignal; unlink: () => void } {
+  const either = new AbortController();
+  if (own.aborted || lasting.aborted) {
+    either.abort(own.aborted ? own.reason : lasting.reason);
+    return { signal: either.signal, unlink: stopNothing };
+  }
+  const fromOwn = () => either.abort(own.reason);
+  own.addEventListener('abort', fromOwn, { once: true });
+  const stopWaiting = whenSignalAborts(lasting, () => either.abort(lasting.reason));
+  return {
+    signal: either.signal,
+    unlink: () => {
+      own.removeEventListener('abort', fromOwn);
+      stopWaiting();
+    },
+  };
+}

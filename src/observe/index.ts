@@ -63,6 +63,7 @@ export {
 export { redactVariable, redactText, redactData, secretValues } from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';
 export { sweepLeftovers } from './leftovers.js';
+export { eitherSignal } from './attempt-abort.js';
 export {
   ProviderGateway,
   withProviderTraffic,

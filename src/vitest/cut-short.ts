@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest';
-import { sweepLeftovers } from '../observe/index.js';
+import { eitherSignal, sweepLeftovers } from '../observe/index.js';
 import { describeInterruption, guardSignals, interruption } from '../run/index.js';
 import type {} from './meta.js';
 
@@ -25,7 +25,9 @@ export function guardTrial(
     if (interruption.signal.aborted)
       context.skip(`riddle: ${describeInterruption(interruption.signal.reason)} before this trial started`);
     const release = guardSignals();
-    const done = body(context, AbortSignal.any([context.signal, interruption.signal])).finally(() => {
+    const aborted = eitherSignal(context.signal, interruption.signal);
+    const done = body(context, aborted.signal).finally(() => {
+      aborted.unlink();
       release();
       if (context.signal.aborted) endedEarly.set(key, context.task);
       // A subject that would not stop when told (it ignores SIGTERM, its kill grace is long) outlives its abandoned

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { AttemptAbort, whenSignalAborts } from '../../../src/observe/attempt-abort.js';
+import { AttemptAbort, eitherSignal, whenSignalAborts } from '../../../src/observe/attempt-abort.js';
 
 describe("an attempt's abort", () => {
   it('makes its signal when first asked for, aborted with the first reason when the attempt already was', () => {
@@ -59,5 +59,42 @@ describe('waiting on a signal shared by many attempts', () => {
     expect(told).toEqual(['first', 'late']);
     second.abort();
     expect(told).toEqual(['first', 'late', 'second']);
+  });
+});
+
+describe("a trial's signal: its test's or the run's, whichever aborts first", () => {
+  it("aborts with the reason of whichever aborts first, the test's or the run's", () => {
+    for (const first of ['own', 'lasting'] as const) {
+      const own = new AbortController();
+      const lasting = new AbortController();
+      const { signal } = eitherSignal(own.signal, lasting.signal);
+      (first === 'own' ? own : lasting).abort(`${first} first`);
+      (first === 'own' ? lasting : own).abort('second');
+      expect(signal.reason).toBe(`${first} first`);
+    }
+  });
+
+  it('is aborted at once when either already is', () => {
+    const lasting = new AbortController();
+    lasting.abort('interrupted before the trial');
+    expect(eitherSignal(new AbortController().signal, lasting.signal).signal.reason).toBe(
+      'interrupted before the trial',
+    );
+  });
+
+  it('once unlinked, follows neither, and leaves one listener on the run signal however many trials ran', () => {
+    const lasting = new AbortController();
+    for (let i = 0; i < 1000; i++) {
+      const own = new AbortController();
+      const { signal, unlink } = eitherSignal(own.signal, lasting.signal);
+      unlink();
+      own.abort('the test is over');
+      expect(signal.aborted).toBe(false);
+      expect(getEventListeners(own.signal, 'abort')).toHaveLength(0);
+    }
+    expect(getEventListeners(lasting.signal, 'abort')).toHaveLength(1);
+    const { signal } = eitherSignal(new AbortController().signal, lasting.signal);
+    lasting.abort('interrupted');
+    expect(signal.reason).toBe('interrupted');
   });
 });
