@@ -135,7 +135,13 @@ function compare(before: Walk, after: Walk): Change[] {
  * What the notices of one path in one stretch between looks add up to: its existence before the first and after the
  * last. An entry made and removed within the stretch was there for a while: both are told.
  */
-function changesOf(told: Map<string, { first: Notice; last: Notice }>): Change[] {
+/** A path's first and last notice within one stretch between looks. */
+interface Told {
+  first: Notice;
+  last: Notice;
+}
+
+function changesOf(told: Map<string, Told>): Change[] {
   const changes: Change[] = [];
   for (const [relative, { first, last }] of told) {
     if (first.before && last.after) changes.push({ path: relative, change: 'modified' });
@@ -180,8 +186,8 @@ export class OutsideWatch implements NoticeListener {
   private done = false;
   /** Looks whose marks have not come through, oldest first. */
   private readonly awaited: { mark: number; stretch: Stretch }[] = [];
-  /** What the feeds told since the last mark came through, by root and path. */
-  private told = new Map<string, { root: number; path: string; first: Notice; last: Notice }>();
+  /** What the feeds told since the last mark came through: per root (by index), each path's first and last notice. */
+  private told: Map<string, Told>[];
   /** Stretches whose marks came through, to be read at the batch's end. */
   private readonly through: { stretch: Stretch; told: OutsideWatch['told'] }[] = [];
 
@@ -192,6 +198,7 @@ export class OutsideWatch implements NoticeListener {
     notices: NoticeStream | null = noticeStream(),
   ) {
     this.feeds = roots.map((root) => notices?.feed(root, maxEntries) ?? null);
+    this.told = this.toldAnew();
     this.stream = this.feeds.some((feed) => feed !== null) ? notices : null;
     this.last = roots.map((root, i) => (this.feeds[i] ? null : walk(root, maxEntries)));
     this.truncated = roots.map((_, i) => this.feeds[i]?.truncated ?? this.last[i]?.truncated ?? false);
@@ -233,7 +240,7 @@ export class OutsideWatch implements NoticeListener {
     this.stream?.unlisten(this);
     for (const { stretch } of this.awaited.splice(0)) {
       this.through.push({ stretch, told: this.told });
-      this.told = new Map();
+      this.told = this.toldAnew();
     }
     this.settled();
   }
@@ -257,10 +264,14 @@ export class OutsideWatch implements NoticeListener {
   notice(feed: Feed, notice: Notice): void {
     const root = this.feeds.indexOf(feed);
     if (root < 0 || !this.open || this.done) return;
-    const key = `${root}\0${notice.path}`;
-    const seen = this.told.get(key);
+    const ofRoot = this.told[root] as Map<string, Told>;
+    const seen = ofRoot.get(notice.path);
     if (seen) seen.last = notice;
-    else this.told.set(key, { root, path: notice.path, first: notice, last: notice });
+    else ofRoot.set(notice.path, { first: notice, last: notice });
+  }
+
+  private toldAnew(): Map<string, Told>[] {
+    return this.roots.map(() => new Map<string, Told>());
   }
 
   marked(mark: number): void {
@@ -268,20 +279,14 @@ export class OutsideWatch implements NoticeListener {
     while (this.awaited.length > 0 && (this.awaited[0]?.mark ?? Infinity) <= mark) {
       const { stretch } = this.awaited.shift() as { stretch: Stretch };
       this.through.push({ stretch, told: this.told });
-      this.told = new Map();
+      this.told = this.toldAnew();
     }
   }
 
   settled(): void {
     for (const { stretch, told } of this.through.splice(0)) {
-      const byRoot = new Map<number, Map<string, { first: Notice; last: Notice }>>();
-      for (const entry of told.values()) {
-        let ofRoot = byRoot.get(entry.root);
-        if (!ofRoot) byRoot.set(entry.root, (ofRoot = new Map()));
-        ofRoot.set(entry.path, entry);
-      }
       this.feeds.forEach((feed, i) => {
-        if (feed) stretch.byRoot[i] = changesOf(byRoot.get(i) ?? new Map());
+        if (feed) stretch.byRoot[i] = changesOf(told[i] as Map<string, Told>);
       });
     }
     this.addKnown();
