@@ -112,6 +112,13 @@ const answersTrial = (name, repeat) => `trial(${name}, {
   passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
 });`;
 
+/** N trials of one attempt each. */
+const ONE_ATTEMPT_TRIALS = `${PHASE}import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+for (let i = 0; i < N; i += 1)
+  ${answersTrial("'answers ' + i", "{ n: 1, stop: 'fixed' }")}
+`;
+
 const workloads = {
   /** One trial of N attempts of a function subject with one mechanical check. */
   'riddle-attempts': {
@@ -133,22 +140,14 @@ for (let i = 0; i < N; i += 1) test('answers ' + i, () => { expect(subject('a'))
   'riddle-trials': {
     config: RIDDLE_CONFIG,
     keepRegistrations: true,
-    test: `${PHASE}import { expect } from 'vitest';
-import { trial } from 'riddle/trial';
-for (let i = 0; i < N; i += 1)
-  ${answersTrial("'answers ' + i", "{ n: 1, stop: 'fixed' }")}
-`,
+    test: ONE_ATTEMPT_TRIALS,
   },
   /** The same one-attempt trials in a project of 2,000 files of its own (in 50 folders), as real projects are. */
   'riddle-trials-in-project': {
     config: RIDDLE_CONFIG,
     keepRegistrations: true,
     projectFiles: 2000,
-    test: `${PHASE}import { expect } from 'vitest';
-import { trial } from 'riddle/trial';
-for (let i = 0; i < N; i += 1)
-  ${answersTrial("'answers ' + i", "{ n: 1, stop: 'fixed' }")}
-`,
+    test: ONE_ATTEMPT_TRIALS,
   },
   /** One trial of N attempts of a 20 ms I/O-bound subject at concurrency 50. */
   'riddle-io': {
