@@ -195,6 +195,16 @@ describe('change notifications', () => {
     ]);
   });
 
+  it('tell a file whose name holds a newline, escape sequences and quotes by its exact name', async () => {
+    const root = project();
+    const hostile = 'evil\n\u001b[31mred\u001b[0m "quoted" \u202eexe.txt';
+    const watch = new OutsideWatch([root], 'trial', 5000, new NoticeStream());
+    writeFileSync(path.join(root.path, hostile), 'x');
+    await watch.finish();
+    // Kept exact in the record; the renderers neutralise what they show (report/safe-text).
+    expect(watch.record().changes).toEqual([{ root: 'project', path: hostile, change: 'created', attempts: [] }]);
+  });
+
   it('tell what is written deep in a folder tree made during the attempt', async () => {
     const root = project();
     const watch = new OutsideWatch([root], 'trial', 5000, new NoticeStream());
