@@ -7,7 +7,7 @@
 // - the main process: its own CPU (utime + stime in /proc/<pid>/stat, read until it exits), paired the same way.
 // - the stdio bridge (over stdio only; a child of the agent, so counted in neither of the above): launched here as an
 //   agent launches it, fed the file agent's own conversation (initialize, then its five tool calls, each awaited),
-//   its CPU read exactly from this process's reaped children (cutime + cstime).
+//   its CPU read from this process's reaped children (cutime + cstime, in 10 ms ticks: the mean over many conversations).
 //
 // - a trivial command subject (`/bin/true`, the same fixtures, no tools): the worker's CPU per attempt the same way,
 //   riddle's fixed part of any command subject's attempt (sandbox, fixtures, channel folder, spawn, snapshots,
@@ -283,6 +283,12 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const range = (values) => `${fmt(Math.min(...values))}…${fmt(Math.max(...values))}`;
+/**
+ * A bridge's CPU per conversation: the mean of its samples. Each sample is read from this process's reaped children
+ * in whole clock ticks (10 ms) against a few ms of CPU, so most samples are 0 or 10 and their median is either; the
+ * kernel keeps the exact sum, so the mean over many conversations is the figure.
+ */
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** The MCP section of `npm run bench`: riddle's own CPU per MCP attempt, per transport and copy of riddle. */
 export async function benchMcp({ quick, pairs, copies, line, goal }) {
@@ -292,12 +298,12 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
   );
   const bridges = [];
   for (const copy of copies) {
-    const samples = await bridgeCpu(copy.root, quick ? 8 : 16);
+    const samples = await bridgeCpu(copy.root, quick ? 24 : 48);
     bridges.push(samples.stdio);
     for (const [kind, values] of Object.entries(samples))
       if (values.length > 0)
         line(
-          `  ${kind === 'stdio' ? 'stdio bridge' : 'stdio bridge without a network (Node)'}${copy.label}: ${fmt(median(values))} ms CPU per conversation [${range(values)}] (${values.length} runs)`,
+          `  ${kind === 'stdio' ? 'stdio bridge' : 'stdio bridge without a network (Node)'}${copy.label}: ${fmt(mean(values))} ms CPU per conversation, the mean of ${values.length} conversations read in 10 ms ticks`,
         );
   }
   // The gateway alone over http, per conversation: copies alternating, 3 rounds.
@@ -335,7 +341,7 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
     copies.forEach((copy, i) => {
       const worker = deltas[i].map((d) => d.workerMs);
       const main = deltas[i].map((d) => d.mainMs);
-      const bridge = transport === 'stdio' ? median(bridges[i]) : 0;
+      const bridge = transport === 'stdio' ? mean(bridges[i]) : 0;
       const share = worker.map((w) => w + bridge);
       line(
         `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}]${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt; main process ${fmt(median(main))} ms [${range(main)}], not added (see above)`,
