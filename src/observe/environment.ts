@@ -123,11 +123,16 @@ export function forgetRunFacts(): void {
 }
 
 async function captureRunFacts(root: string): Promise<RunFacts> {
-  const [commit, lockfileSha256] = await Promise.all([git(root, ['rev-parse', 'HEAD']), lockfileHash(root)]);
-  const status = commit === null ? null : await git(root, ['status', '--porcelain']);
+  // Both git calls at once: the first trial of a file waits for them when its collection was shorter. Outside a
+  // repository (no commit) the status is not read.
+  const [commit, status, lockfileSha256] = await Promise.all([
+    git(root, ['rev-parse', 'HEAD']),
+    git(root, ['status', '--porcelain']),
+    lockfileHash(root),
+  ]);
   const cpus = os.cpus();
   return {
-    project: { gitCommit: commit, dirty: status === null ? null : status.length > 0, lockfileSha256 },
+    project: { gitCommit: commit, dirty: commit === null || status === null ? null : status.length > 0, lockfileSha256 },
     runtime: {
       node: process.version,
       os: `${os.type()} ${os.release()}`,
