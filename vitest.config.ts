@@ -5,6 +5,7 @@ const source = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export default defineConfig({
   test: {
+    globalSetup: [source('./test/support/temporary-folder.ts')],
     projects: [
       {
         // Unit tests import riddle's sources; example code they exercise imports `riddle/…`, which must be the same
