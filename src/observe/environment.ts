@@ -132,7 +132,11 @@ async function captureRunFacts(root: string): Promise<RunFacts> {
   ]);
   const cpus = os.cpus();
   return {
-    project: { gitCommit: commit, dirty: commit === null || status === null ? null : status.length > 0, lockfileSha256 },
+    project: {
+      gitCommit: commit,
+      dirty: commit === null || status === null ? null : status.length > 0,
+      lockfileSha256,
+    },
     runtime: {
       node: process.version,
       os: `${os.type()} ${os.release()}`,
