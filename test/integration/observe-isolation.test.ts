@@ -37,6 +37,13 @@ const probes = (reply: unknown): Probe[] =>
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Probe);
 
+/**
+ * A relative path from the workspace up to `/x`, whatever the depth of the temporary folder the workspace is in: `..`
+ * at the root stays there. (Two levels reached `/x` from `/tmp/riddle-…`; under a nested temporary folder they reach the
+ * sandbox's own /tmp, which is writable.)
+ */
+const ESCAPE_UPWARDS = `${'../'.repeat(32)}x`;
+
 const probeSubject = (isolation: Parameters<typeof commandSubject>[0]['isolation']) =>
   commandSubject({ name: 'probe', command: process.execPath, args: [PROBE], isolation });
 
@@ -50,7 +57,7 @@ describe('isolation by bubblewrap', async () => {
   test('a write outside the workspace fails inside the subject and shows in its output; the workspace is writable', async () => {
     const steps = [
       ['write', 'inside.txt'],
-      ['write', '../../x'],
+      ['write', ESCAPE_UPWARDS],
       ['write', absoluteTarget],
       ['write', '/tmp/private.txt'],
     ];
@@ -59,7 +66,7 @@ describe('isolation by bubblewrap', async () => {
     const results = probes(observed.observation?.rounds[0]?.reply);
     expect(results.map((r) => [r.target, r.result.split(':')[0]])).toEqual([
       ['inside.txt', 'written'],
-      ['../../x', 'EROFS'],
+      [ESCAPE_UPWARDS, 'EROFS'],
       [absoluteTarget, 'EROFS'],
       ['/tmp/private.txt', 'written'],
     ]);
