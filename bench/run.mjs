@@ -98,7 +98,16 @@ import { afterAll, beforeAll } from 'vitest';
 const N = Number(process.env.BENCH_N);
 let phaseStart = 0;
 beforeAll(() => { phaseStart = Date.now(); });
-afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now() })); });
+afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now(), span: globalThis.benchSpan ?? null })); });
+`;
+
+/** A subject awaiting 20 ms, noting when the first call started and the last ended (globalThis.benchSpan). */
+const WAITING_SUBJECT = `const subject = async (input) => {
+  const span = (globalThis.benchSpan ??= { first: Date.now(), last: 0 });
+  await sleep(20);
+  span.last = Date.now();
+  return 'Sure: ' + input;
+};
 `;
 
 /** A trial named `name` (its source) of a function subject with one mechanical check, repeated by `repeat` (source). */
@@ -155,8 +164,8 @@ for (let i = 0; i < N; i += 1) test('answers ' + i, () => { expect(subject('a'))
     test: `${PHASE}import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { trial } from 'riddle/trial';
-trial('waits', {
-  subject: async (input) => { await sleep(20); return 'Sure: ' + input; },
+${WAITING_SUBJECT}trial('waits', {
+  subject,
   revision: 'bench@1',
   rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
   checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
@@ -171,8 +180,7 @@ trial('waits', {
     config: PLAIN_CONFIG,
     test: `${PHASE}import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'vitest';
-const subject = async (input) => { await sleep(20); return 'Sure: ' + input; };
-for (let i = 0; i < N; i += 1)
+${WAITING_SUBJECT}for (let i = 0; i < N; i += 1)
   test.concurrent('waits ' + i, async ({ expect }) => { expect(await subject('a')).toMatch(/^Sure/); });
 `,
   },
@@ -233,6 +241,12 @@ async function measure(name, n, workDir = work) {
   return {
     ...run,
     phaseMs: phase.end - phase.start,
+    // Where the subject noted them: from the phase's start to its first call, and from its last return to the end.
+    span: phase.span && {
+      before: phase.span.first - phase.start,
+      calls: phase.span.last - phase.span.first,
+      after: phase.end - phase.span.last,
+    },
     afterPhaseMs: run.exitedAt - phase.end,
     artifactBytes,
   };
@@ -436,6 +450,13 @@ if (wanted('io')) {
     line(
       `  ${label.padEnd(32)} test phase ${fmt(median(phase))} ms [${spread(phase)}]: ${(100 * median(efficiency)).toFixed(0)}% of ideal (marginal ${(100 * median(marginal)).toFixed(0)}%), CPU ${fmt(cpu)} ms/attempt (one core's ceiling at that CPU: ${(100 * ceiling).toFixed(0)}%)`,
     );
+    // The phase in three: before the first call (the trial's start), the calls (ideal: the rounds of 20 ms), after the
+    // last (the trial's end); medians of the big runs.
+    const spans = deltas.map((d) => d.big.span).filter((span) => span !== null && span !== undefined);
+    if (spans.length > 0)
+      line(
+        `  ${''.padEnd(32)} before the first call ${fmt(median(spans.map((s) => s.before)))} ms, calls ${fmt(median(spans.map((s) => s.calls)))} ms (ideal ${ideal(big)}), after the last ${fmt(median(spans.map((s) => s.after)))} ms`,
+      );
     if (isGoal)
       goal(
         '20 ms I/O, 1,000 attempts at concurrency 50 ≥ 95% of ideal wall',
