@@ -17,10 +17,10 @@
 //   file agent's conversation; this process's CPU from serving to closing, per conversation (no spawn, sandbox or
 //   pipeline: far less noisy than a whole attempt, whose figures move by several ms between identical runs).
 //
-// riddle's share = worker + bridge. The main process's part per attempt (reading the attempt's line at the end) is
-// printed beside it but not added: its whole-run CPU varies by ±200 ms between identical runs, far more than its
-// part (bench/scale.mjs measures the main process per attempt at scale: about 0.05 ms). The user's tool functions run
-// in the worker and are counted in it (they are not riddle's, so the figure is an upper bound by about a millisecond).
+// riddle's share = worker − the example's tools + bridge. The main process's part per attempt (reading the attempt's
+// line at the end) is printed beside it but not added: its whole-run CPU varies by ±200 ms between identical runs, far
+// more than its part (bench/scale.mjs measures the main process per attempt at scale: about 0.05 ms). The example's
+// tool functions are the user's code, run in the worker: each call's own CPU is read around it and taken out.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -70,10 +70,25 @@ import { fileTools } from ${JSON.stringify(AGENT_TOOLS)};
 const N = Number(process.env.BENCH_N);
 const cpu = {};
 let before = null;
-beforeEach(() => { before = process.cpuUsage(); });
+// The example's tools are the user's code, run in the worker: their own CPU is counted apart (they are synchronous, so
+// the worker does nothing else while one runs).
+let toolMs = 0;
+const tools = fileTools.map((tool) => ({
+  ...tool,
+  run: (args, context) => {
+    const start = process.cpuUsage();
+    try {
+      return tool.run(args, context);
+    } finally {
+      const used = process.cpuUsage(start);
+      toolMs += (used.user + used.system) / 1000;
+    }
+  },
+}));
+beforeEach(() => { toolMs = 0; before = process.cpuUsage(); });
 afterEach(({ task }) => {
   const used = process.cpuUsage(before);
-  cpu[task.name] = (used.user + used.system) / 1000;
+  cpu[task.name] = { workerMs: (used.user + used.system) / 1000, toolMs };
   writeFileSync(process.env.BENCH_CPU, JSON.stringify(cpu));
 });
 // One subject for both trials: its identity (a hash of the files it names) is computed once, in the warm-up.
@@ -82,7 +97,7 @@ for (const [name, n] of [['warm-up', 2], ['measured', N]])
   trial(name, {
     subject,
     revision: 'bench@1',
-    ${kind === 'command' ? '' : 'tools: fileTools,'}
+    ${kind === 'command' ? '' : 'tools,'}
     rubric: { criteria: { replies: { description: 'replies', needs: 'text' } } },
     checks: { replies: (o) => { ${CHECKS[kind]} } },
     case: { input: ${JSON.stringify(MCP_INPUT)}, fixtures: 'fixtures/notes', effectClass: 'write', expect: ['replies'] },
@@ -132,7 +147,7 @@ async function run(dir, n) {
   );
   const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
   rmSync(report, { recursive: true, force: true });
-  return { workerMs: cpu.measured, mainMs };
+  return { workerMs: cpu.measured.workerMs, toolMs: cpu.measured.toolMs, mainMs };
 }
 
 /** The file agent's conversation for MCP_INPUT, as it sends it (one message at a time, each reply awaited). */
@@ -331,7 +346,7 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
         const runs = {};
         for (const n of order) runs[n] = await run(dirs[i], n);
         const per = (field) => (runs[many][field] - runs[few][field]) / (many - few);
-        deltas[i].push({ workerMs: per('workerMs'), mainMs: per('mainMs') });
+        deltas[i].push({ workerMs: per('workerMs'), toolMs: per('toolMs'), mainMs: per('mainMs') });
       }
     }
     return deltas;
@@ -340,11 +355,12 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
     const deltas = await paired(transport, [small, big]);
     copies.forEach((copy, i) => {
       const worker = deltas[i].map((d) => d.workerMs);
+      const tool = deltas[i].map((d) => d.toolMs);
       const main = deltas[i].map((d) => d.mainMs);
       const bridge = transport === 'stdio' ? mean(bridges[i]) : 0;
-      const share = worker.map((w) => w + bridge);
+      const share = deltas[i].map((d) => d.workerMs - d.toolMs + bridge);
       line(
-        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}]${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt; main process ${fmt(median(main))} ms [${range(main)}], not added (see above)`,
+        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] − the example's tools ${fmt(median(tool))} ms${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt; main process ${fmt(median(main))} ms [${range(main)}], not added (see above)`,
       );
       if (copy.label === '')
         goal(
