@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { Receipt } from '../model/index.js';
 
 /** What a receipt adapter needs besides the provider's result. */
@@ -76,15 +75,72 @@ export function receiptsFromAiSdk(result: AiSdkResult, options: ReceiptOptions =
   });
 }
 
+/** Most of a receipts file riddle reads: a subject that writes more is broken or hostile, and the rest is not read. */
+const RECEIPTS_MAX_BYTES = 16 * 1024 * 1024;
+/** Receipts files up to this size are read with synchronous calls: a promise-based read costs several times more. */
+const SYNC_READ_BYTES = 256 * 1024;
+/**
+ * The receipts file is the subject's to write, and so to replace: a link is not followed, and a FIFO is not waited on
+ * (opening one to read blocks until something writes to it, which once the subject has exited nothing does).
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The receipts file's text, up to `maxBytes`, and what kept any of it from being read. */
+async function receiptsText(file: string, maxBytes: number): Promise<{ text: string; notes: string[] }> {
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Most commands write no receipts.
+    if (code === 'ENOENT') return { text: '', notes: [] };
+    if (code === 'ELOOP')
+      return { text: '', notes: ['the receipts file was replaced by a symbolic link: not followed, no receipt read'] };
+    return { text: '', notes: [`the receipts file could not be opened: ${describeError(error)}`] };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile())
+      return {
+        text: '',
+        notes: ['the receipts file is not a regular file (a FIFO or a device, say): no receipt read'],
+      };
+    const notes =
+      info.size > maxBytes ? [`the receipts file holds ${info.size} bytes: only the first ${maxBytes} were read`] : [];
+    const bytes = Math.min(info.size, maxBytes);
+    const buffer = Buffer.allocUnsafe(bytes);
+    let done = 0;
+    while (done < bytes) {
+      const got =
+        bytes <= SYNC_READ_BYTES
+          ? readSync(fd, buffer, done, bytes - done, done)
+          : await new Promise<number>((resolve, reject) =>
+              read(fd, buffer, done, bytes - done, done, (error, n) => (error ? reject(error) : resolve(n))),
+            );
+      // The file shrank since its stat: what is there is what was written.
+      if (got === 0) break;
+      done += got;
+    }
+    return { text: buffer.toString('utf8', 0, done), notes };
+  } catch (error) {
+    return { text: '', notes: [`the receipts file could not be read: ${describeError(error)}`] };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Read the receipts a command subject appended to its receipts file (one JSON Receipt per line). A line that is
  * not a valid Receipt is left out and named in a note; a missing file means none were recorded.
  */
-export async function readReceiptsFile(file: string): Promise<{ receipts: Receipt[]; notes: string[] }> {
-  // Most commands write no receipts: a missing file is told without the exception of a failed read.
-  const text = existsSync(file) ? await readFile(file, 'utf8').catch(() => '') : '';
+export async function readReceiptsFile(
+  file: string,
+  maxBytes = RECEIPTS_MAX_BYTES,
+): Promise<{ receipts: Receipt[]; notes: string[] }> {
+  const { text, notes } = await receiptsText(file, maxBytes);
   const receipts: Receipt[] = [];
-  const notes: string[] = [];
   for (const [index, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;
     let data: unknown;

@@ -179,4 +179,16 @@ describe('provider receipts', () => {
       ]),
     );
   });
+
+  test('a command subject that leaves a FIFO as its receipts file is not waited on: the attempt ends, and says so', async () => {
+    const subject = commandSubject({ name: 'scripted', command: process.execPath, args: [SCRIPTED] });
+    const steps = [['receipts-fifo'], ['stdout', 'done']];
+    const observed = await observeAttempt(plan(subject, JSON.stringify(steps)));
+    expect(observed.status).toBe('completed');
+    expect(observed.observation?.rounds[0]?.reply).toBe('done');
+    expect(observed.observation?.receipts).toEqual([]);
+    expect(observed.observation?.notes).toContain(
+      'the receipts file is not a regular file (a FIFO or a device, say): no receipt read',
+    );
+  });
 });
