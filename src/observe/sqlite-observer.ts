@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -98,6 +98,58 @@ function compare(source: string, table: string, before: Map<string, Row>, after:
   return changes;
 }
 
+/** What lies at the database's path, looked at without following a link: SQLite opens it by path, following links. */
+interface Place {
+  kind: 'missing' | 'file' | 'link' | 'other';
+  /** A link's own text. */
+  target: string | null;
+  /** For `other`: what it is, in words. */
+  what: string;
+}
+
+function kindOf(info: Stats): string {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
+function placeOf(file: string): Place {
+  let info: Stats;
+  try {
+    info = lstatSync(file);
+  } catch {
+    return { kind: 'missing', target: null, what: '' };
+  }
+  if (info.isFile()) return { kind: 'file', target: null, what: '' };
+  if (!info.isSymbolicLink()) return { kind: 'other', target: null, what: kindOf(info) };
+  const target = readlinkSync(file);
+  let reached: Stats;
+  try {
+    reached = statSync(file);
+  } catch {
+    return { kind: 'missing', target, what: '' };
+  }
+  return reached.isFile()
+    ? { kind: 'link', target, what: '' }
+    : { kind: 'other', target, what: `a link to ${kindOf(reached)}` };
+}
+
+/**
+ * The database's path as the snapshot may open it. Anything but a regular file is refused: opening a FIFO to read
+ * waits until something writes to it, in a synchronous call that would hold the worker for good. A link is followed
+ * only when it was there, to the same target, before the attempt (the project's own set-up): one the subject put in
+ * place could show the rows of any database outside its workspace.
+ */
+function checkPlace(name: string, file: string, place: Place, before: Place | null): void {
+  if (place.kind === 'other') throw new Error(`${name}: ${file} is ${place.what}, not a database file: not opened`);
+  if (place.kind === 'link' && before !== null && (before.kind !== 'link' || before.target !== place.target))
+    throw new Error(
+      `${name}: ${file} was replaced by a symbolic link (to ${place.target}) during the attempt: not followed`,
+    );
+}
+
 /**
  * Watch a SQLite database: snapshot the declared tables and queries before the attempt and after it, and record
  * the rows inserted, updated and deleted. The database is opened read-only for each snapshot and closed at once,
@@ -124,8 +176,9 @@ export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
           db.close();
         }
       }
-      const snapshot = (): Snapshot => {
+      const snapshot = (before: Place | null): Snapshot => {
         const result: Snapshot = new Map();
+        checkPlace(name, options.file, placeOf(file), before);
         if (!existsSync(file)) {
           for (const table of tables) result.set(`table:${table}`, null);
           for (const [query] of queries) result.set(`query:${query}`, null);
@@ -140,9 +193,10 @@ export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
         }
         return result;
       };
-      const before = snapshot();
+      const placeBefore = placeOf(file);
+      const before = snapshot(null);
       return async () => {
-        const after = snapshot();
+        const after = snapshot(placeBefore);
         const changes: RowChanges[] = [];
         for (const [id, rowsAfter] of after) {
           const rowsBefore = before.get(id) ?? null;

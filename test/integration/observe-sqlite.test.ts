@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -160,6 +161,72 @@ describe('SQLite observer', () => {
       message: expect.stringMatching(/table "ordres" could not be read/),
     });
     expect(observed.observation?.rounds).toHaveLength(1);
+  });
+
+  /** A subject that puts something else where the database was. */
+  const replacing = (replace: (file: string) => void) =>
+    functionSubject({
+      name: 'replacer',
+      revision: '1',
+      run: (_input, { workspace }) => {
+        const file = path.join(workspace!, 'shop.db');
+        rmSync(file);
+        replace(file);
+        return 'replaced';
+      },
+    });
+
+  test("a FIFO the subject leaves in the database's place is not opened: the attempt ends, and says why", async () => {
+    // SQLite opens by path and reads at once: on a FIFO, that synchronous call would wait for a writer for good.
+    const observed = await observeAttempt(
+      plan(
+        replacing((file) => execFileSync('mkfifo', [file])),
+        'go',
+        { fixtures, observers: [sqliteObserver({ file: 'shop.db', tables: ['orders'] })] },
+      ),
+    );
+    expect(observed.status).toBe('harness_error');
+    expect(observed.error).toEqual({
+      where: 'observer sqlite:shop.db',
+      message: 'sqlite:shop.db: shop.db is a FIFO, not a database file: not opened',
+    });
+  });
+
+  test("a link the subject puts in the database's place is not followed to a database outside its workspace", async () => {
+    const outside = path.join(scratch, 'outside.db');
+    const db = new Database(outside);
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, customer TEXT); INSERT OR IGNORE INTO orders VALUES (9, 'private');",
+    );
+    db.close();
+    const observed = await observeAttempt(
+      plan(
+        replacing((file) => symlinkSync(outside, file)),
+        'go',
+        { fixtures, observers: [sqliteObserver({ file: 'shop.db', tables: ['orders'] })] },
+      ),
+    );
+    expect(observed.status).toBe('harness_error');
+    expect(observed.error?.message).toBe(
+      `sqlite:shop.db: shop.db was replaced by a symbolic link (to ${outside}) during the attempt: not followed`,
+    );
+    expect(JSON.stringify(observed.observation)).not.toContain('private');
+  });
+
+  test("a link that was in place before the attempt (the project's own set-up) is followed", async () => {
+    const linked = path.join(scratch, 'linked-fixtures');
+    mkdirSync(linked, { recursive: true });
+    symlinkSync(path.join(fixtures, 'shop.db'), path.join(linked, 'shop.db'));
+    const observed = await observeAttempt(
+      plan(writer('SELECT 1;'), 'go', {
+        fixtures: linked,
+        observers: [sqliteObserver({ file: 'shop.db', tables: ['orders'] })],
+      }),
+    );
+    expect(observed.status).toBe('completed');
+    expect(observed.observation?.rows).toEqual([
+      { source: 'shop.db', table: 'orders', inserted: [], updated: [], deleted: [] },
+    ]);
   });
 
   test('declaring nothing to compare is a configuration mistake, caught at once', () => {
