@@ -58,17 +58,23 @@ describe('an MCP request over HTTP', () => {
     try {
       // Warm: the first request loads what later ones reuse.
       await post(server.endpoints.url, call(1));
-      let promises = 0;
-      const hook = createHook({
-        init(_id, type) {
-          if (type === 'PROMISE') promises += 1;
-        },
-      }).enable();
-      const answered = await post(server.endpoints.url, call(2));
-      hook.disable();
-      expect(answered.status).toBe(200);
-      expect(JSON.parse(answered.text)).toMatchObject({ id: 2, result: { structuredContent: { n: 2 } } });
-      expect(promises).toBeLessThanOrEqual(12);
+      // The hook counts every promise of the worker while a request is answered, Vitest's own too (a timer of its that
+      // fires meanwhile, as on a loaded machine): the fewest of five requests is the request's own count.
+      const counts: number[] = [];
+      for (let id = 2; id < 7; id += 1) {
+        let promises = 0;
+        const hook = createHook({
+          init(_id, type) {
+            if (type === 'PROMISE') promises += 1;
+          },
+        }).enable();
+        const answered = await post(server.endpoints.url, call(id));
+        hook.disable();
+        expect(answered.status).toBe(200);
+        expect(JSON.parse(answered.text)).toMatchObject({ id, result: { structuredContent: { n: id } } });
+        counts.push(promises);
+      }
+      expect(Math.min(...counts)).toBeLessThanOrEqual(12);
     } finally {
       await server.close();
     }
