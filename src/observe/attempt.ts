@@ -10,7 +10,14 @@ import {
   type RowChanges,
 } from '../model/index.js';
 import { runsA } from './composition-subject.js';
-import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
+import {
+  diffSnapshots,
+  SnapshotBoundError,
+  snapshotFolder,
+  WORKSPACE_BOUNDS,
+  type FolderSnapshot,
+  type SnapshotBounds,
+} from './file-snapshot.js';
 import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { AttemptAbort, whenSignalAborts, withAttemptSignal } from './attempt-abort.js';
 import { endAttemptBudget, startAttemptBudget } from './attempt-budget.js';
@@ -29,6 +36,7 @@ import { createToolGateway, type ToolGateway } from './tool-gateway.js';
 
 /** Largest changed file whose text is retained in the Observation by default, in bytes. */
 export const DEFAULT_RETAIN_FILE_BYTES = 32 * 1024;
+
 /** How long a subject may take to hand back its evidence once its budget ran out, by default, in milliseconds. */
 export const DEFAULT_ABORT_GRACE_MS = 5000;
 
@@ -57,6 +65,8 @@ export interface AttemptPlan {
   toolServer?: 'mcp' | 'direct';
   /** Largest changed file whose text is retained, in bytes (default DEFAULT_RETAIN_FILE_BYTES); larger ones by hash. */
   retainFileBytes?: number;
+  /** What is read of the workspace at most (default WORKSPACE_BOUNDS). */
+  workspaceBounds?: SnapshotBounds;
   /** How long to wait for the subject's evidence after its budget ran out, in ms (default DEFAULT_ABORT_GRACE_MS). */
   abortGraceMs?: number;
   /** Aborting it stops the subject as its budget running out would (the run was interrupted). */
@@ -136,6 +146,7 @@ export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt
 
 async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> {
   const retain = plan.retainFileBytes ?? DEFAULT_RETAIN_FILE_BYTES;
+  const bounds = plan.workspaceBounds ?? WORKSPACE_BOUNDS;
   const notes: string[] = [];
   const observers: ObserverRecord[] = [];
   const abort = new AttemptAbort();
@@ -158,7 +169,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       finishers.push({ name: observer.name, finish: await observer.start(workspace) });
     }
     stage = 'workspace';
-    if (workspace !== null) filesBefore = await snapshotFolder(workspace, retain);
+    if (workspace !== null) filesBefore = await snapshotFolder(workspace, retain, bounds);
     held.gateway = createToolGateway({
       tools: plan.tools,
       maxEffect: plan.case.effectClass,
@@ -207,12 +218,19 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   // After: compare what the subject left with what it found.
   const afterErrors: { where: string; message: string }[] = [];
   let files: Observation['files'] = [];
+  // The subject left more in its workspace than is read: its doing, so its error, and no file change is kept.
+  let leftTooMuch: { where: string; message: string } | null = null;
   if (workspace !== null && filesBefore !== null) {
     try {
-      files = diffSnapshots(filesBefore, await snapshotFolder(workspace, retain));
+      files = diffSnapshots(filesBefore, await snapshotFolder(workspace, retain, bounds));
       observers.push({ part: 'files', observer: 'workspace', grade: 'receipt' });
     } catch (error) {
-      afterErrors.push({ where: 'workspace', message: message(error) });
+      if (error instanceof SnapshotBoundError)
+        leftTooMuch = {
+          where: 'workspace',
+          message: `the subject left more in its workspace than riddle reads: ${error.message}; no file change is kept`,
+        };
+      else afterErrors.push({ where: 'workspace', message: message(error) });
     }
   }
   const rows: RowChanges[] = [];
@@ -247,12 +265,17 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   };
   if (played.failure !== null) {
     // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
-    for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+    for (const after of leftTooMuch === null ? afterErrors : [leftTooMuch, ...afterErrors])
+      notes.push(`${after.where} failed after the subject ran: ${after.message}`);
     return {
       status: played.failure.status,
       observation,
       error: { where: `subject ${plan.subject.name}`, message: played.failure.message },
     };
+  }
+  if (leftTooMuch !== null) {
+    for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+    return { status: 'subject_error', observation, error: leftTooMuch };
   }
   const [first] = afterErrors;
   if (first !== undefined) return { status: 'harness_error', observation, error: first };

@@ -16,7 +16,7 @@ import {
   type SchemaCheck,
 } from '../model/index.js';
 import type { Composition } from './composition.js';
-import { diffSnapshots, snapshotFolder, type FolderSnapshot } from './file-snapshot.js';
+import { diffSnapshots, snapshotFolder, WORKSPACE_BOUNDS, type FolderSnapshot } from './file-snapshot.js';
 import type { CompositionGraph, HandoffDeclaration } from './composition-suite.js';
 import type { AttemptContext, RoundFailure, Subject, SubjectResponse } from './subject.js';
 
@@ -399,10 +399,13 @@ async function runStep(
   }
 }
 
-/** A snapshot of the workspace, or null when it cannot be walked (the step's files are then unknown, not empty). */
+/**
+ * A snapshot of the workspace, or null when it cannot be walked or holds more than riddle reads (the step's files are
+ * then unknown, not empty).
+ */
 async function snapshot(workspace: string, retainBytes: number): Promise<FolderSnapshot | null> {
   try {
-    return await snapshotFolder(workspace, retainBytes);
+    return await snapshotFolder(workspace, retainBytes, WORKSPACE_BOUNDS);
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, read, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, opendirSync, openSync, read, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { fingerprint, type FileChange } from '../model/index.js';
@@ -32,6 +32,63 @@ const ENTRIES_PER_TURN = 256;
  */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/**
+ * What a snapshot reads at most. A subject may leave a workspace of any size: a sparse file of a terabyte takes it a
+ * moment to make and riddle an hour to hash, a million empty files a minute to list, and a process still appending to a
+ * file would be read for ever.
+ */
+export interface SnapshotBounds {
+  /** Bytes of files read (a file counts by the size its stat gives, and by whatever it grows by while read). */
+  bytes: number;
+  /** Entries listed: files, links, folders and anything else. */
+  entries: number;
+}
+
+/** A snapshot of a workspace past its bounds: nothing of it is kept. */
+export class SnapshotBoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotBoundError';
+  }
+}
+
+const UNBOUNDED: SnapshotBounds = { bytes: Number.POSITIVE_INFINITY, entries: Number.POSITIVE_INFINITY };
+
+/**
+ * What riddle reads of an attempt's workspace, before the subject runs and after. Far past what a subject's work
+ * leaves (a clone of a large repository is a few hundred thousand entries and a few GiB), far short of what a subject
+ * can leave to stall its trial.
+ */
+export const WORKSPACE_BOUNDS: SnapshotBounds = { bytes: 8 * 1024 * 1024 * 1024, entries: 1_000_000 };
+
+const GIB = 1024 * 1024 * 1024;
+const inBytes = (bytes: number) =>
+  bytes >= GIB ? `${(bytes / GIB).toFixed(bytes % GIB === 0 ? 0 : 1)} GiB` : `${bytes} bytes`;
+
+/** What a snapshot has read so far against its bounds; each step past one throws a SnapshotBoundError. */
+class Reading {
+  private bytes = 0;
+  private entries = 0;
+
+  constructor(private readonly bounds: SnapshotBounds) {}
+
+  entry(): void {
+    this.entries += 1;
+    if (this.entries > this.bounds.entries)
+      throw new SnapshotBoundError(
+        `the workspace holds more than ${this.bounds.entries} entries, the most riddle lists of one`,
+      );
+  }
+
+  take(bytes: number, file: string): void {
+    this.bytes += bytes;
+    if (this.bytes > this.bounds.bytes)
+      throw new SnapshotBoundError(
+        `the workspace's files come to more than ${inBytes(this.bounds.bytes)}, the most riddle reads of one (at ${file}, ${inBytes(bytes)})`,
+      );
+  }
+}
+
 function textOf(bytes: Buffer, retainBytes: number): string | null {
   if (bytes.length > retainBytes || bytes.includes(0)) return null;
   try {
@@ -50,7 +107,13 @@ function linkEntry(target: string): FileEntry {
 }
 
 /** Read the rest of a large file from `fd` a chunk at a time into the hash; the bytes kept only while few enough. */
-async function hashLarge(fd: number, retainBytes: number): Promise<FileEntry> {
+async function hashLarge(
+  fd: number,
+  announced: number,
+  retainBytes: number,
+  reading: Reading,
+  file: string,
+): Promise<FileEntry> {
   const hash: Hash = createHash('sha256');
   const kept: Buffer[] = [];
   let size = 0;
@@ -60,6 +123,8 @@ async function hashLarge(fd: number, retainBytes: number): Promise<FileEntry> {
       read(fd, chunk, 0, CHUNK_BYTES, size, (error, bytes) => (error ? reject(error) : resolve(bytes))),
     );
     if (got === 0) break;
+    // The announced size was taken before reading; what the file grew by since is taken as it comes.
+    if (size + got > announced) reading.take(size + got - Math.max(size, announced), file);
     hash.update(chunk.subarray(0, got));
     size += got;
     if (size <= retainBytes) kept.push(Buffer.from(chunk.subarray(0, got)));
@@ -72,7 +137,12 @@ async function hashLarge(fd: number, retainBytes: number): Promise<FileEntry> {
 }
 
 /** A regular file's entry; a link found in its place (swapped in since the listing) is recorded as the link. */
-async function fileEntry(full: string, retainBytes: number): Promise<FileEntry | null> {
+async function fileEntry(
+  full: string,
+  relative: string,
+  retainBytes: number,
+  reading: Reading,
+): Promise<FileEntry | null> {
   let fd: number;
   try {
     fd = openSync(full, OPEN_FLAGS);
@@ -83,8 +153,10 @@ async function fileEntry(full: string, retainBytes: number): Promise<FileEntry |
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
-    if (info.size > SYNC_READ_BYTES) return await hashLarge(fd, retainBytes);
-    const bytes = readAll(fd, info.size);
+    // Taken before a byte is read: a file past the bounds is not read at all.
+    reading.take(info.size, relative);
+    if (info.size > SYNC_READ_BYTES) return await hashLarge(fd, info.size, retainBytes, reading, relative);
+    const bytes = readAll(fd, info.size, reading, relative);
     return {
       size: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -96,7 +168,7 @@ async function fileEntry(full: string, retainBytes: number): Promise<FileEntry |
 }
 
 /** The whole of a small file: the bytes its stat announced, and whatever it grew by since (read until the end). */
-function readAll(fd: number, expected: number): Buffer {
+function readAll(fd: number, expected: number, reading: Reading, file: string): Buffer {
   let bytes = Buffer.allocUnsafe(expected + 1);
   let total = 0;
   for (;;) {
@@ -107,30 +179,44 @@ function readAll(fd: number, expected: number): Buffer {
     }
     const got = readSync(fd, bytes, total, bytes.length - total, total);
     if (got === 0) return bytes.subarray(0, total);
+    if (total + got > expected) reading.take(total + got - Math.max(total, expected), file);
     total += got;
   }
 }
 
 /**
  * Hash every regular file and symbolic link under `root` (links are recorded by their target, never followed, so
- * a subject cannot make riddle read outside its sandbox). Sockets, FIFOs and devices are skipped.
+ * a subject cannot make riddle read outside its sandbox). Sockets, FIFOs and devices are skipped. A folder past
+ * `bounds` throws a SnapshotBoundError.
  */
-export async function snapshotFolder(root: string, retainBytes: number): Promise<FolderSnapshot> {
+export async function snapshotFolder(
+  root: string,
+  retainBytes: number,
+  bounds: SnapshotBounds = UNBOUNDED,
+): Promise<FolderSnapshot> {
+  const reading = new Reading(bounds);
   const entries: [string, FileEntry][] = [];
   const folders: { dir: string; relative: string }[] = [{ dir: root, relative: '' }];
   let seen = 0;
   for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
-    for (const dirent of readdirSync(next.dir, { withFileTypes: true })) {
-      seen += 1;
-      if (seen % ENTRIES_PER_TURN === 0) await turn();
-      const full = path.join(next.dir, dirent.name);
-      const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
-      if (dirent.isDirectory()) folders.push({ dir: full, relative });
-      else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
-      else if (dirent.isFile()) {
-        const entry = await fileEntry(full, retainBytes);
-        if (entry !== null) entries.push([relative, entry]);
+    // Listed a few entries at a time: a folder of millions is not listed whole before the bound is reached.
+    const dir = opendirSync(next.dir);
+    try {
+      for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
+        seen += 1;
+        reading.entry();
+        if (seen % ENTRIES_PER_TURN === 0) await turn();
+        const full = path.join(next.dir, dirent.name);
+        const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
+        if (dirent.isDirectory()) folders.push({ dir: full, relative });
+        else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
+        else if (dirent.isFile()) {
+          const entry = await fileEntry(full, relative, retainBytes, reading);
+          if (entry !== null) entries.push([relative, entry]);
+        }
       }
+    } finally {
+      dir.closeSync();
     }
   }
   return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { appendFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,6 +151,66 @@ describe('workspace observer', () => {
     expect(readFileSync(path.join(kept.path, 'notes/keep.txt'), 'utf8')).toBe('keep me\n');
     await kept.discard();
     expect(existsSync(kept.path)).toBe(false);
+  });
+
+  test("a subject that leaves a sparse file of 64 GiB is not read for an hour: its error, by the file's size, no change kept", async () => {
+    const observed = await observeAttempt(
+      plan(
+        acting((_input, { workspace }) => {
+          const file = path.join(workspace!, 'huge.bin');
+          writeFileSync(file, '');
+          truncateSync(file, 64 * 1024 * 1024 * 1024);
+          writeFileSync(path.join(workspace!, 'notes/keep.txt'), 'changed');
+          return 'made';
+        }),
+        'go',
+        { fixtures },
+      ),
+    );
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error).toEqual({
+      where: 'workspace',
+      message:
+        "the subject left more in its workspace than riddle reads: the workspace's files come to more than 8 GiB, the most riddle reads of one (at huge.bin, 64 GiB); no file change is kept",
+    });
+    expect(observed.observation?.rounds[0]?.reply).toBe('made');
+    expect(observed.observation?.files).toEqual([]);
+    expect(observed.observation?.observers?.map((o) => o.part)).not.toContain('files');
+  });
+
+  test('a subject that leaves more entries than the bound: its error, and the listing stops there', async () => {
+    const observed = await observeAttempt(
+      plan(
+        acting((_input, { workspace }) => {
+          for (let i = 0; i < 50; i++) writeFileSync(path.join(workspace!, `n${i}.txt`), String(i));
+          return 'flooded';
+        }),
+        'go',
+        // The fixtures hold 5 entries besides the folder notes: 6.
+        { fixtures, workspaceBounds: { bytes: 1024 * 1024, entries: 20 } },
+      ),
+    );
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error?.message).toBe(
+      'the subject left more in its workspace than riddle reads: the workspace holds more than 20 entries, the most riddle lists of one; no file change is kept',
+    );
+  });
+
+  test('fixtures past the bound are a harness_error before the subject runs', async () => {
+    let ran = false;
+    const observed = await observeAttempt(
+      plan(
+        acting(() => {
+          ran = true;
+          return 'ok';
+        }),
+        'go',
+        { fixtures, workspaceBounds: { bytes: 1024, entries: 100 } },
+      ),
+    );
+    expect(observed).toMatchObject({ status: 'harness_error', observation: null, error: { where: 'workspace' } });
+    expect(observed.error?.message).toMatch(/^the workspace's files come to more than 1024 bytes/);
+    expect(ran).toBe(false);
   });
 
   test('a fixture folder that does not exist is a harness_error, and the subject never runs', async () => {

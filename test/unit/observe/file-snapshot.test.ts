@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { diffSnapshots, type FileEntry, snapshotFolder } from '../../../src/observe/file-snapshot.js';
+import {
+  diffSnapshots,
+  type FileEntry,
+  SnapshotBoundError,
+  snapshotFolder,
+} from '../../../src/observe/file-snapshot.js';
 
 const entry = (sha256: string, size = 1, text: string | null = 'x'): FileEntry => ({ sha256, size, text });
 
@@ -69,6 +74,49 @@ describe('snapshotFolder', () => {
     // Past the retained bound: by hash only.
     expect((await snapshotFolder(dir, 1024 * 1024)).get('large.txt')?.text).toBeNull();
     expect((await snapshotFolder(dir, 5)).get('small.txt')?.text).toBeNull();
+  });
+
+  test('within its bounds, a snapshot is the unbounded one', async () => {
+    const dir = folder();
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, `f${i}`), 'x'.repeat(i));
+    mkdirSync(path.join(dir, 'sub'));
+    writeFileSync(path.join(dir, 'sub', 'big'), Buffer.alloc(2 * 1024 * 1024, 1));
+    const bounded = await snapshotFolder(dir, 100, { bytes: 190 + 2 * 1024 * 1024, entries: 22 });
+    expect(bounded).toEqual(await snapshotFolder(dir, 100));
+  });
+
+  test('past its bytes, nothing more is read: a sparse file of 64 GiB is refused by its size at once', async () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, 'a.txt'), 'a');
+    const sparse = path.join(dir, 'sparse.bin');
+    writeFileSync(sparse, '');
+    // A moment to make and, hashed whole, minutes to read.
+    truncateSync(sparse, 64 * 1024 * 1024 * 1024);
+    const bounds = { bytes: 8 * 1024 * 1024 * 1024, entries: 100 };
+    await expect(snapshotFolder(dir, 100, bounds)).rejects.toThrow(SnapshotBoundError);
+    await expect(snapshotFolder(dir, 100, bounds)).rejects.toThrow(
+      "the workspace's files come to more than 8 GiB, the most riddle reads of one (at sparse.bin, 64 GiB)",
+    );
+  });
+
+  test('past its bytes by many files, the snapshot stops at the file that crosses the bound', async () => {
+    const dir = folder();
+    for (let i = 0; i < 10; i++) writeFileSync(path.join(dir, `f${i}`), 'x'.repeat(100));
+    await expect(snapshotFolder(dir, 100, { bytes: 999, entries: 100 })).rejects.toThrow(
+      /^the workspace's files come to more than 999 bytes, the most riddle reads of one \(at f\d, 100 bytes\)$/,
+    );
+    expect((await snapshotFolder(dir, 100, { bytes: 1000, entries: 100 })).size).toBe(10);
+  });
+
+  test('past its entries (folders and files alike), the listing stops', async () => {
+    const dir = folder();
+    mkdirSync(path.join(dir, 'a', 'b'), { recursive: true });
+    for (let i = 0; i < 8; i++) writeFileSync(path.join(dir, 'a', 'b', `f${i}`), '');
+    // a, a/b and 8 files: 10 entries.
+    await expect(snapshotFolder(dir, 100, { bytes: 1000, entries: 9 })).rejects.toThrow(
+      'the workspace holds more than 9 entries, the most riddle lists of one',
+    );
+    expect((await snapshotFolder(dir, 100, { bytes: 1000, entries: 10 })).size).toBe(8);
   });
 
   test('FIFOs and sockets are skipped, never opened (a FIFO would wait for a writer)', async () => {
