@@ -32,7 +32,7 @@ import type {
   SubjectResponse,
   ToolDefinition,
 } from './subject.js';
-import { createToolGateway, type ToolGateway } from './tool-gateway.js';
+import { createToolGateway, type ToolGateway, type ToolRequestBounds } from './tool-gateway.js';
 
 /** Largest changed file whose text is retained in the Observation by default, in bytes. */
 export const DEFAULT_RETAIN_FILE_BYTES = 32 * 1024;
@@ -67,6 +67,8 @@ export interface AttemptPlan {
   retainFileBytes?: number;
   /** What is read of the workspace at most (default WORKSPACE_BOUNDS). */
   workspaceBounds?: SnapshotBounds;
+  /** What is recorded of the tool requests at most (default TOOL_REQUEST_BOUNDS). */
+  toolRequestBounds?: ToolRequestBounds;
   /** How long to wait for the subject's evidence after its budget ran out, in ms (default DEFAULT_ABORT_GRACE_MS). */
   abortGraceMs?: number;
   /** Aborting it stops the subject as its budget running out would (the run was interrupted). */
@@ -175,6 +177,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       maxEffect: plan.case.effectClass,
       context: withAttemptSignal({ workspace }, abort),
       elapsedMs: () => plan.clock.now() - roundsStarted,
+      ...(plan.toolRequestBounds ? { bounds: plan.toolRequestBounds } : {}),
     });
     const serve =
       plan.toolServer ?? (plan.tools.length > 0 && runsA(plan.subject, 'command', 'http') ? 'mcp' : 'direct');
@@ -263,9 +266,22 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     notes,
     composition: played.composition,
   };
+  // The subject went past what riddle records (its tool requests, its workspace): its error, the first one named.
+  const overflow = gateway.overflow;
+  const pastBounds = [
+    ...(overflow === null
+      ? []
+      : [
+          {
+            where: 'tools',
+            message: `the subject made more tool requests than riddle records: ${overflow.reason}; the first ${gateway.requests.length} are kept, and the ${overflow.refused} after them were refused without being recorded`,
+          },
+        ]),
+    ...(leftTooMuch === null ? [] : [leftTooMuch]),
+  ];
   if (played.failure !== null) {
     // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
-    for (const after of leftTooMuch === null ? afterErrors : [leftTooMuch, ...afterErrors])
+    for (const after of [...pastBounds, ...afterErrors])
       notes.push(`${after.where} failed after the subject ran: ${after.message}`);
     return {
       status: played.failure.status,
@@ -273,9 +289,11 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
       error: { where: `subject ${plan.subject.name}`, message: played.failure.message },
     };
   }
-  if (leftTooMuch !== null) {
-    for (const after of afterErrors) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
-    return { status: 'subject_error', observation, error: leftTooMuch };
+  const [firstPast, ...otherPast] = pastBounds;
+  if (firstPast !== undefined) {
+    for (const after of [...otherPast, ...afterErrors])
+      notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+    return { status: 'subject_error', observation, error: firstPast };
   }
   const [first] = afterErrors;
   if (first !== undefined) return { status: 'harness_error', observation, error: first };

@@ -12,11 +12,30 @@ export class ToolDeniedError extends Error {
   }
 }
 
+/**
+ * What a gateway records of an attempt's tool requests at most. Each request is kept with its arguments and its
+ * result: a subject making requests as fast as it can, or with the largest bodies MCP accepts (4 MiB each), would
+ * otherwise fill the worker's memory within its budget. Far past what an agent's work makes.
+ */
+export interface ToolRequestBounds {
+  /** Requests recorded. */
+  count: number;
+  /** Characters of JSON of the recorded requests' arguments and results together. */
+  jsonChars: number;
+}
+
+export const TOOL_REQUEST_BOUNDS: ToolRequestBounds = { count: 10_000, jsonChars: 16 * 1024 * 1024 };
+
 export interface ToolGateway extends ToolCaller {
   /** The tools offered, admitted or not. */
   readonly tools: readonly ToolDefinition[];
-  /** Every request so far, admitted or not, in the order made. */
+  /** Every request so far, admitted or not, in the order made, up to the bounds. */
   readonly requests: readonly ToolRequest[];
+  /**
+   * Once the requests passed the bounds: which one, and how many were refused since without being recorded (each
+   * refused with a ToolDeniedError saying so). Null while within them.
+   */
+  readonly overflow: { reason: string; refused: number } | null;
   /** Round that subsequent requests belong to. */
   setRound(round: number): void;
   /** End the attempt: later requests (from a subject that would not stop) are refused and not recorded. */
@@ -37,14 +56,34 @@ export function createToolGateway(options: {
   context: ToolRunContext;
   /** Milliseconds since the attempt started. */
   elapsedMs: () => number;
+  /** What is recorded at most (default TOOL_REQUEST_BOUNDS). */
+  bounds?: ToolRequestBounds;
 }): ToolGateway {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const bounds = options.bounds ?? TOOL_REQUEST_BOUNDS;
   const requests: ToolRequest[] = [];
   let round = 1;
   let closed = false;
+  let jsonChars = 0;
+  let overflow: { reason: string; refused: number } | null = null;
+  const tooMuchJson = () => ({
+    reason: `the arguments and results of its tool requests come to more than ${bounds.jsonChars} characters of JSON, the most riddle records`,
+    refused: 0,
+  });
+  /** Characters of a value's JSON (none for what has no JSON: recording it fails on its own, later). */
+  const weight = (value: unknown) => {
+    try {
+      return JSON.stringify(value ?? null)?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
   return {
     tools: options.tools,
     requests,
+    get overflow() {
+      return overflow;
+    },
     setRound(next) {
       round = next;
     },
@@ -53,6 +92,15 @@ export function createToolGateway(options: {
     },
     async call(name, args: JsonValue) {
       if (closed) throw new ToolDeniedError(name, 'the attempt is over');
+      const argumentsJson = overflow === null ? weight(args) : 0;
+      if (overflow === null && requests.length >= bounds.count)
+        overflow = { reason: `it made more than ${bounds.count} tool requests, the most riddle records`, refused: 0 };
+      if (overflow === null && jsonChars + argumentsJson > bounds.jsonChars) overflow = tooMuchJson();
+      if (overflow !== null) {
+        overflow.refused += 1;
+        throw new ToolDeniedError(name, `not recorded: ${overflow.reason}`);
+      }
+      jsonChars += argumentsJson;
       const id = `t${requests.length + 1}`;
       const base = { id, round, tool: name, arguments: args, atMs: options.elapsedMs() };
       const tool = byName.get(name);
@@ -78,6 +126,9 @@ export function createToolGateway(options: {
       try {
         const result = await tool.run(args, options.context);
         request.result = result ?? null;
+        // A result past the bound is kept (it is this request's); the requests after it are refused.
+        jsonChars += weight(request.result);
+        if (overflow === null && jsonChars > bounds.jsonChars) overflow = tooMuchJson();
         return result;
       } catch (error) {
         request.error = message(error);

@@ -93,4 +93,36 @@ describe('function subjects', () => {
     await expect(tools!.call('echo', {})).rejects.toThrow(/the attempt is over/);
     expect(observed.observation?.toolRequests).toEqual([]);
   });
+
+  test('a subject that makes more tool requests than riddle records: its error, the first ones kept, the rest refused', async () => {
+    let refused = 0;
+    const subject = functionSubject({
+      name: 'flooder',
+      revision: '1',
+      run: async (_input, context) => {
+        for (let i = 0; i < 50; i += 1) {
+          try {
+            await context.tools.call('echo', { i });
+          } catch {
+            refused += 1;
+          }
+        }
+        return 'flooded';
+      },
+    });
+    const observed = await observeAttempt(
+      plan(subject, 'go', { tools: [echo], toolRequestBounds: { count: 20, jsonChars: 1_000_000 } }),
+    );
+    expect(refused).toBe(30);
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error).toEqual({
+      where: 'tools',
+      message:
+        'the subject made more tool requests than riddle records: it made more than 20 tool requests, the most riddle records; the first 20 are kept, and the 30 after them were refused without being recorded',
+    });
+    expect(observed.observation?.rounds[0]?.reply).toBe('flooded');
+    expect(observed.observation?.toolRequests.map((r) => r.arguments)).toEqual(
+      Array.from({ length: 20 }, (_, i) => ({ i })),
+    );
+  });
 });

@@ -94,3 +94,53 @@ describe('tool gateway', () => {
     expect(g.requests[0]?.result).toBeNull();
   });
 });
+
+describe('tool gateway bounds', () => {
+  const bounded = (bounds: { count: number; jsonChars: number }, result: ToolDefinition['run'] = () => 'ok') =>
+    createToolGateway({
+      tools: [tool('look', 'read', result), tool('post', 'external')],
+      maxEffect: 'read',
+      context: { workspace: '/ws', signal: new AbortController().signal },
+      elapsedMs: () => 0,
+      bounds,
+    });
+
+  test('past the count, requests are refused and not recorded, denied ones counting alike', async () => {
+    const g = bounded({ count: 3, jsonChars: 1_000_000 });
+    await g.call('look', { n: 1 });
+    await expect(g.call('post', {})).rejects.toBeInstanceOf(ToolDeniedError);
+    await g.call('look', { n: 3 });
+    expect(g.overflow).toBeNull();
+    await expect(g.call('look', { n: 4 })).rejects.toThrow(
+      'tool request denied: look: not recorded: it made more than 3 tool requests, the most riddle records',
+    );
+    await expect(g.call('unknown', {})).rejects.toBeInstanceOf(ToolDeniedError);
+    expect(g.requests.map((r) => r.arguments)).toEqual([{ n: 1 }, {}, { n: 3 }]);
+    expect(g.overflow).toEqual({ reason: 'it made more than 3 tool requests, the most riddle records', refused: 2 });
+  });
+
+  test('past the JSON of arguments, the request that would cross is refused and not run', async () => {
+    let runs = 0;
+    const g = bounded({ count: 100, jsonChars: 250 }, () => {
+      runs += 1;
+      return null;
+    });
+    const text = 'x'.repeat(100);
+    await g.call('look', { text });
+    await g.call('look', { text });
+    await expect(g.call('look', { text })).rejects.toThrow(
+      /not recorded: the arguments and results of its tool requests/,
+    );
+    expect(runs).toBe(2);
+    expect(g.requests).toHaveLength(2);
+    expect(g.overflow?.refused).toBe(1);
+  });
+
+  test('a result that crosses the bound is kept with its request; the requests after it are refused', async () => {
+    const g = bounded({ count: 100, jsonChars: 1000 }, (args) => 'y'.repeat((args as { size: number }).size));
+    await expect(g.call('look', { size: 5000 })).resolves.toHaveLength(5000);
+    expect(g.requests[0]?.result).toHaveLength(5000);
+    await expect(g.call('look', { size: 1 })).rejects.toBeInstanceOf(ToolDeniedError);
+    expect(g.requests).toHaveLength(1);
+  });
+});
