@@ -25,6 +25,29 @@ const ServiceReply = z.object({
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Most of a service's answer riddle reads, in bytes: a larger one, or one that never ends, is not read on. */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The answer's text, read up to `maxBytes`; null when the service sent more (the rest is not read). */
+async function answerText(response: Response, maxBytes: number): Promise<string | null> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  // As Response#text decodes: UTF-8, a byte-order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
 /**
  * A subject that is a service the user already runs. Each round POSTs JSON
  * `{ input, round, arm, attempt, seed, history: [{ input, reply }], workspace, mcpUrl }` to `url`; `mcpUrl` is the
@@ -62,7 +85,16 @@ export function httpSubject(options: HttpSubjectOptions): Subject {
           body: JSON.stringify(body),
           signal: context.signal,
         });
-        text = await response.text();
+        const read = await answerText(response, MAX_ANSWER_BYTES);
+        if (read === null)
+          return {
+            reply: null,
+            failure: {
+              status: 'subject_error',
+              message: `${options.url} answered more than ${MAX_ANSWER_BYTES} bytes, the most riddle reads of an answer: the rest was not read`,
+            },
+          };
+        text = read;
       } catch (error) {
         const why = context.signal.aborted
           ? `stopped at the attempt's budget`

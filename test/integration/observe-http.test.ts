@@ -24,6 +24,22 @@ beforeAll(async () => {
           return;
         }
         if (req.url === '/slow') return; // never answers
+        if (req.url === '/endless') {
+          // Streams until the reader goes away.
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          const chunk = 'z'.repeat(64 * 1024);
+          const more = () => {
+            while (!res.destroyed && res.write(chunk));
+            if (!res.destroyed) res.once('drain', more);
+          };
+          res.on('close', () => res.removeAllListeners('drain'));
+          more();
+          return;
+        }
+        if (req.url === '/large') {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('l'.repeat(8 * 1024 * 1024));
+          return;
+        }
         if (req.url === '/text') {
           res.writeHead(200, { 'content-type': 'text/plain' }).end(`echo: ${round.input}`);
           return;
@@ -123,6 +139,25 @@ describe('HTTP subjects', () => {
     );
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toMatch(/budget/);
+  });
+
+  test('an answer that never ends is read up to the bound, then stopped: a subject_error', async () => {
+    const observed = await observeAttempt(
+      plan(httpSubject({ name: 'svc', url: `${base}/endless`, revision: '1' }), 'hi'),
+    );
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error?.message).toBe(
+      `${base}/endless answered more than 16777216 bytes, the most riddle reads of an answer: the rest was not read`,
+    );
+    expect(observed.observation?.rounds[0]?.reply).toBeNull();
+  });
+
+  test('a large answer within the bound is the reply, whole', async () => {
+    const observed = await observeAttempt(
+      plan(httpSubject({ name: 'svc', url: `${base}/large`, revision: '1' }), 'hi'),
+    );
+    expect(observed.status).toBe('completed');
+    expect(observed.observation?.rounds[0]?.reply).toHaveLength(8 * 1024 * 1024);
   });
 
   test('a service that is not running is a subject_error', async () => {
