@@ -559,6 +559,9 @@ function sameSecret(given: string, expected: string): boolean {
 /** The attempt's token in a URL path (`/mcp/<token>`). */
 const holdsToken = (pathname: string, token: string): boolean => sameSecret(pathname, `/mcp/${token}`);
 
+/** Connections each of an attempt's MCP servers (HTTP, unix socket, the light bridge's lines) holds at most. */
+export const MAX_CONNECTIONS = 256;
+
 /** What serving an attempt's tools over MCP may leave for later. */
 export interface McpServeOptions {
   /**
@@ -628,6 +631,9 @@ export async function serveToolsOverMcp(gateway: ToolGateway, options: McpServeO
           socket.on('close', () => bridgeConnections.delete(socket));
           serveLines(sdk, transport, socket, token);
         });
+  // An agent holds a few connections; a subject opening thousands would take the worker's file descriptors from every
+  // other attempt and file of the worker until its own attempt ended. Past the bound new ones are closed at once.
+  for (const listening of [http, local, lines]) if (listening !== null) listening.maxConnections = MAX_CONNECTIONS;
   /** Listen on a loopback port (`at` a number) or a unix socket (`at` a path). */
   const listen = (listening: NetServer, at: number | string) =>
     new Promise<void>((resolve, reject) => {

@@ -1,8 +1,9 @@
 import { createHook } from 'node:async_hooks';
 import { type ClientRequest, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import type { ToolDefinition } from '../../../src/observe/index.js';
-import { serveToolsOverMcp } from '../../../src/observe/mcp-server.js';
+import { MAX_CONNECTIONS, serveToolsOverMcp } from '../../../src/observe/mcp-server.js';
 import { createToolGateway } from '../../../src/observe/tool-gateway.js';
 
 // Every promise in a worker is tracked by the async context riddle attributes stray errors with: an MCP request's
@@ -125,6 +126,45 @@ describe('an MCP request over HTTP', () => {
       expect(after.status).toBe(200);
       expect(gateway.requests).toHaveLength(1);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("an attempt's MCP server", () => {
+  test('holds at most MAX_CONNECTIONS connections: those past it are closed at once, and requests are still answered', async () => {
+    const { server } = await echoServer();
+    const url = new URL(server.endpoints.url);
+    const sockets: Socket[] = [];
+    try {
+      const closed: Promise<void>[] = [];
+      for (let i = 0; i < MAX_CONNECTIONS + 20; i += 1) {
+        const socket = connect(Number(url.port), url.hostname);
+        socket.on('error', () => {});
+        sockets.push(socket);
+        closed.push(new Promise((resolve) => socket.once('close', () => resolve())));
+        await new Promise((resolve) => socket.once('connect', resolve));
+      }
+      // Those past the bound are closed by the server; the others stay open.
+      await Promise.all(closed.slice(MAX_CONNECTIONS));
+      expect(sockets.filter((s) => !s.destroyed)).toHaveLength(MAX_CONNECTIONS);
+      // Once the held connections are closed there is room again: asked until the server has seen them go (a request
+      // made before is closed at once, and fails).
+      for (const socket of sockets) socket.destroy();
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { n: 1 } },
+      });
+      let answered: { status: number; text: string } | null = null;
+      for (let tries = 0; answered === null && tries < 1000; tries += 1) {
+        answered = await post(server.endpoints.url, call).catch(() => null);
+        if (answered === null) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(answered?.status).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
       await server.close();
     }
   });
