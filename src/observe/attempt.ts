@@ -36,7 +36,6 @@ import { createToolGateway, type ToolGateway, type ToolRequestBounds } from './t
 
 /** Largest changed file whose text is retained in the Observation by default, in bytes. */
 export const DEFAULT_RETAIN_FILE_BYTES = 32 * 1024;
-
 /** How long a subject may take to hand back its evidence once its budget ran out, by default, in milliseconds. */
 export const DEFAULT_ABORT_GRACE_MS = 5000;
 
@@ -217,22 +216,28 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   }
   gateway.close();
   notes.push(...played.notes);
+  // Where the subject went past what riddle records (its tool requests, its workspace): its error, the first named.
+  const pastBounds: { where: string; message: string }[] = [];
+  if (gateway.overflow !== null)
+    pastBounds.push({
+      where: 'tools',
+      message: `the subject made more tool requests than riddle records: ${gateway.overflow.reason}; the first ${gateway.requests.length} are kept, and the ${gateway.overflow.refused} after them were refused without being recorded`,
+    });
 
   // After: compare what the subject left with what it found.
   const afterErrors: { where: string; message: string }[] = [];
   let files: Observation['files'] = [];
-  // The subject left more in its workspace than is read: its doing, so its error, and no file change is kept.
-  let leftTooMuch: { where: string; message: string } | null = null;
   if (workspace !== null && filesBefore !== null) {
     try {
       files = diffSnapshots(filesBefore, await snapshotFolder(workspace, retain, bounds));
       observers.push({ part: 'files', observer: 'workspace', grade: 'receipt' });
     } catch (error) {
+      // More than is read: the subject's doing, and no file change is kept.
       if (error instanceof SnapshotBoundError)
-        leftTooMuch = {
+        pastBounds.push({
           where: 'workspace',
           message: `the subject left more in its workspace than riddle reads: ${error.message}; no file change is kept`,
-        };
+        });
       else afterErrors.push({ where: 'workspace', message: message(error) });
     }
   }
@@ -266,23 +271,12 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     notes,
     composition: played.composition,
   };
-  // The subject went past what riddle records (its tool requests, its workspace): its error, the first one named.
-  const overflow = gateway.overflow;
-  const pastBounds = [
-    ...(overflow === null
-      ? []
-      : [
-          {
-            where: 'tools',
-            message: `the subject made more tool requests than riddle records: ${overflow.reason}; the first ${gateway.requests.length} are kept, and the ${overflow.refused} after them were refused without being recorded`,
-          },
-        ]),
-    ...(leftTooMuch === null ? [] : [leftTooMuch]),
-  ];
+  const noteAfter = (failures: readonly { where: string; message: string }[]) => {
+    for (const after of failures) notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+  };
   if (played.failure !== null) {
     // The subject's own failure explains the attempt best; observers failing after it are kept as notes.
-    for (const after of [...pastBounds, ...afterErrors])
-      notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+    noteAfter([...pastBounds, ...afterErrors]);
     return {
       status: played.failure.status,
       observation,
@@ -291,8 +285,7 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   }
   const [firstPast, ...otherPast] = pastBounds;
   if (firstPast !== undefined) {
-    for (const after of [...otherPast, ...afterErrors])
-      notes.push(`${after.where} failed after the subject ran: ${after.message}`);
+    noteAfter([...otherPast, ...afterErrors]);
     return { status: 'subject_error', observation, error: firstPast };
   }
   const [first] = afterErrors;

@@ -27,10 +27,10 @@ const CHUNK_BYTES = 1024 * 1024;
 /** Entries looked at between two turns given to the event loop, so a folder of many files never holds it long. */
 const ENTRIES_PER_TURN = 256;
 /**
- * Never follow a link swapped in after the folder was listed (a process that escaped its group may still be
- * running), never wait on a FIFO swapped in likewise.
+ * How a file a subject could have replaced is opened: never through a link swapped in (a process that escaped its
+ * group may still be running), never waiting on a FIFO swapped in likewise (opening one to read waits for a writer).
  */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+export const SUBJECT_FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * What a snapshot reads at most. A subject may leave a workspace of any size: a sparse file of a terabyte takes it a
@@ -145,7 +145,7 @@ async function fileEntry(
 ): Promise<FileEntry | null> {
   let fd: number;
   try {
-    fd = openSync(full, OPEN_FLAGS);
+    fd = openSync(full, SUBJECT_FILE_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') return linkEntry(readlinkSync(full));
     throw error;

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { Receipt } from '../model/index.js';
+import { SUBJECT_FILE_FLAGS } from './file-snapshot.js';
 
 /** What a receipt adapter needs besides the provider's result. */
 export interface ReceiptOptions {
@@ -79,11 +80,6 @@ export function receiptsFromAiSdk(result: AiSdkResult, options: ReceiptOptions =
 const RECEIPTS_MAX_BYTES = 16 * 1024 * 1024;
 /** Receipts files up to this size are read with synchronous calls: a promise-based read costs several times more. */
 const SYNC_READ_BYTES = 256 * 1024;
-/**
- * The receipts file is the subject's to write, and so to replace: a link is not followed, and a FIFO is not waited on
- * (opening one to read blocks until something writes to it, which once the subject has exited nothing does).
- */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -91,7 +87,8 @@ const describeError = (error: unknown) => (error instanceof Error ? error.messag
 async function receiptsText(file: string, maxBytes: number): Promise<{ text: string; notes: string[] }> {
   let fd: number;
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    // The receipts file is the subject's to write, and so to replace.
+    fd = openSync(file, SUBJECT_FILE_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Most commands write no receipts.
