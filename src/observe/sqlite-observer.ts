@@ -176,10 +176,11 @@ export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
           db.close();
         }
       }
-      const snapshot = (before: Place | null): Snapshot => {
+      /** The rows at `place` (what is at the file's path now), checked against what was there `before`. */
+      const snapshot = (place: Place, before: Place | null): Snapshot => {
         const result: Snapshot = new Map();
-        checkPlace(name, options.file, placeOf(file), before);
-        if (!existsSync(file)) {
+        checkPlace(name, options.file, place, before);
+        if (place.kind === 'missing') {
           for (const table of tables) result.set(`table:${table}`, null);
           for (const [query] of queries) result.set(`query:${query}`, null);
           return result;
@@ -194,9 +195,9 @@ export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
         return result;
       };
       const placeBefore = placeOf(file);
-      const before = snapshot(null);
+      const before = snapshot(placeBefore, null);
       return async () => {
-        const after = snapshot(placeBefore);
+        const after = snapshot(placeOf(file), placeBefore);
         const changes: RowChanges[] = [];
         for (const [id, rowsAfter] of after) {
           const rowsBefore = before.get(id) ?? null;
