@@ -1,9 +1,12 @@
 // Bundles the package's entry points (package.json `exports` and `bin`) from tsc's modules (build/modules) into dist/:
-// one file per entry and shared chunks in dist/chunks, every dependency left to be imported. A test file that
-// imports riddle/trial otherwise made Node's ESM loader resolve, read, compile and link some 260 modules of riddle's,
-// about half a second of CPU for every Vitest worker (every test file, as Vitest isolates them): bundled, about a
-// third less. Declarations stay tsc's (declarationDir dist), one per module, as the entry points' types name them.
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// one file per entry and shared chunks in dist/chunks. A test file that imports riddle/trial otherwise made Node's ESM
+// loader resolve, read, compile and link some 260 modules of riddle's, about half a second of CPU for every Vitest
+// worker (every test file, as Vitest isolates them): bundled, about a third less. zod is bundled too (BUNDLED): its
+// hundred-odd modules cost a worker about 50 ms of CPU more to load one by one than the parts riddle uses, bundled. Every
+// other dependency is imported as it is. The licences of what is bundled go into dist/THIRD-PARTY-LICENSES.md.
+// Declarations stay tsc's (declarationDir dist), one per module, as the entry points' types name them; they import
+// zod's types from the zod package, which stays a dependency (the MCP SDK loads it as well).
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,12 +33,22 @@ const DEPTH_TWO = /^[^/]+\/[^/]+$/;
 for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' }))
   if (file.endsWith('.js') || file.endsWith('.js.map')) rmSync(path.join(dist, file));
 
+/**
+ * Dependencies bundled into riddle's chunks. Only packages whose state riddle does not share with the user's code: the
+ * user's copy of Vitest must be the one trials use, so it and every other dependency stay imports. zod's shared state
+ * (its global registry of schema metadata) is kept on globalThis by zod itself, so a user's `.describe()` reaches
+ * riddle's `toJSONSchema` from a bundled copy as well.
+ */
+const BUNDLED = ['zod'];
+const packageOf = (id) => (id.startsWith('@') ? id.split('/').slice(0, 2) : id.split('/').slice(0, 1)).join('/');
+
 const bundle = await rolldown({
   input: Object.fromEntries(entries.map((entry) => [entry, path.join(modules, `${entry}.js`)])),
   platform: 'node',
-  // Dependencies and Node's modules are imported as they are: the user's copy of Vitest must be the one trials use.
   external: (id) =>
-    id.startsWith('node:') || builtinModules.includes(id) || !(id.startsWith('.') || path.isAbsolute(id)),
+    id.startsWith('node:') ||
+    builtinModules.includes(id) ||
+    !(id.startsWith('.') || path.isAbsolute(id) || BUNDLED.includes(packageOf(id))),
 });
 const { output } = await bundle.write({
   dir: dist,
@@ -53,6 +66,32 @@ for (const chunk of output) {
         'move the module that does into a chunk or an entry two folders down (see DEPTH_TWO)',
     );
 }
+// The bundled packages' licences, shipped beside the chunks that hold their code (each asks for its notice to be kept).
+const bundledPackages = new Map();
+for (const chunk of output) {
+  if (chunk.type !== 'chunk') continue;
+  for (const id of Object.keys(chunk.modules)) {
+    const at = id.lastIndexOf('/node_modules/');
+    if (at === -1) continue;
+    const name = packageOf(id.slice(at + '/node_modules/'.length));
+    bundledPackages.set(name, path.join(id.slice(0, at), 'node_modules', name));
+  }
+}
+const unexpected = [...bundledPackages.keys()].filter((name) => !BUNDLED.includes(name));
+if (unexpected.length > 0)
+  throw new Error(`scripts/bundle.mjs: bundled packages not listed in BUNDLED: ${unexpected.join(', ')}`);
+const notices = [...bundledPackages].sort().map(([name, folder]) => {
+  const about = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
+  const licenceFile = readdirSync(folder).find((file) => /^licen[cs]e(\.md|\.txt)?$/i.test(file));
+  if (licenceFile === undefined) throw new Error(`scripts/bundle.mjs: ${name} is bundled but ships no licence file`);
+  const text = readFileSync(path.join(folder, licenceFile), 'utf8').trim();
+  return `## ${name} ${about.version} (${about.license})\n\n${text}\n`;
+});
+writeFileSync(
+  path.join(dist, 'THIRD-PARTY-LICENSES.md'),
+  `# Third-party code bundled into riddle's dist/\n\n${notices.join('\n')}`,
+);
+
 for (const bin of Object.values(manifest.bin)) {
   const file = path.join(root, bin);
   if (!existsSync(file)) throw new Error(`scripts/bundle.mjs: the bin ${bin} was not written`);

@@ -87,6 +87,37 @@ describe('the published package', async () => {
     expect([...undeclared]).toEqual([]);
   });
 
+  it("bundles zod with its licence, and reads a user's zod schemas as the user's zod wrote them", async () => {
+    const files = info!.files.map((f) => f.path);
+    expect(files).toContain('dist/THIRD-PARTY-LICENSES.md');
+    const notices = readFileSync(path.join(installed, 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    const zodVersion = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', 'zod', 'package.json'), 'utf8'))
+      .version as string;
+    expect(notices).toContain(`## zod ${zodVersion} (MIT)`);
+    expect(notices).toContain(readFileSync(path.join(repoRoot, 'node_modules', 'zod', 'LICENSE'), 'utf8').trim());
+    // No chunk loads zod at run time: a worker loads the parts riddle uses, bundled, rather than zod's hundred modules.
+    for (const file of jsFiles(path.join(installed, 'dist')))
+      expect(readFileSync(file, 'utf8'), path.relative(installed, file)).not.toMatch(/(from\s+|import\()\s*['"]zod/);
+    // A schema of the user's own zod (the project's copy), with a description and metadata, is read through riddle's
+    // copy as the user's describes it: zod keeps its registry of metadata on globalThis, shared by every copy.
+    const script = path.join(project, 'composition-schema.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { z } from 'zod';",
+        "import { composition } from 'riddle/core';",
+        "const input = z.object({ path: z.string().describe('the file to delete') }).meta({ title: 'Deletion' });",
+        "const made = composition({ name: 'deleter', owner: 'files', version: '1', input, output: z.boolean(), run: () => true });",
+        "const { $schema, ...own } = z.toJSONSchema(input, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });",
+        'console.log(JSON.stringify({ riddles: made.record.input, own }));',
+      ].join('\n'),
+    );
+    const printed = await execa(process.execPath, [script], { cwd: project });
+    const { riddles, own } = JSON.parse(printed.stdout) as { riddles: unknown; own: unknown };
+    expect(riddles).toEqual(own);
+    expect(riddles).toMatchObject({ title: 'Deletion', properties: { path: { description: 'the file to delete' } } });
+  });
+
   it('runs trials in a user project with --reporter=riddle and no riddle configuration', async () => {
     mkdirSync(path.join(project, 'trials'), { recursive: true });
     writeFileSync(
