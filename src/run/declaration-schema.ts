@@ -16,6 +16,7 @@ import {
   SuiteSummaryOptions,
   VERDICTS,
 } from '../model/index.js';
+import { seldomParsed } from './seldom-parsed.js';
 import { didYouMean } from './suggest.js';
 
 /**
@@ -180,7 +181,7 @@ function choose(expected: string, pick: (value: unknown) => z.ZodType | null) {
       ctx.addIssue({ code: 'custom', message: problem, input: value });
       return;
     }
-    const result = schema.safeParse(value, { reportInput: true });
+    const result = schema.safeParse(value, { reportInput: true, ...seldomParsed(schema) });
     if (result.success) return;
     for (const issue of typosFirst(result.error.issues as Issue[])) {
       const { path, problem } = renderIssue(issue as Issue);
@@ -455,7 +456,7 @@ export function declarationProblems(declared: unknown): DeclarationProblem[] {
   // rest are recognised by their key.
   const key = shapeKey(declared);
   if (key !== null && wasAccepted(schema, key)) return [];
-  const result = schema.safeParse(declared, { reportInput: true });
+  const result = schema.safeParse(declared, { reportInput: true, ...seldomParsed(schema) });
   if (result.success && key !== null) accept(schema, key);
   return result.success ? [] : typosFirst(result.error.issues as Issue[]).map(renderIssue);
 }

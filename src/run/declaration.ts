@@ -41,6 +41,7 @@ import {
   type DeclarationProblem,
 } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
+import { seldomParsed } from './seldom-parsed.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
 import {
@@ -280,14 +281,17 @@ function acceptedBefore(schema: z.ZodType, key: string | null, record: unknown):
   if (key === null || !(schema instanceof ZodObject) || (schema.def.checks?.length ?? 0) > 0) return false;
   if (!wasAccepted(schema, key)) return false;
   const shape = schema.shape as Record<string, z.ZodType>;
-  return NAMED.every((name) => shape[name]?.safeParse((record as Record<string, unknown>)[name]).success ?? true);
+  return NAMED.every((name) => {
+    const member = shape[name];
+    return member?.safeParse((record as Record<string, unknown>)[name], seldomParsed(member)).success ?? true;
+  });
 }
 
 /** A record riddle built from the declaration, parsed against its own schema before any attempt runs. */
 function checkRecord(site: DeclarationSite, what: string, schema: z.ZodType, record: unknown): void {
   const key = shapeKey(record, NAMED);
   if (acceptedBefore(schema, key, record)) return;
-  const parsed = schema.safeParse(record);
+  const parsed = schema.safeParse(record, seldomParsed(schema));
   if (parsed.success && key !== null) accept(schema, key);
   if (parsed.success) return;
   const issue = parsed.error.issues[0];

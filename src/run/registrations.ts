@@ -12,6 +12,7 @@ import {
 } from '../model/index.js';
 import { writeAtExit } from './exit-writes.js';
 import { withFolderLock, withFolderLockSync } from './folder-lock.js';
+import { seldomParsed } from './seldom-parsed.js';
 
 /** Where a project's registrations live, relative to its root: meant to be committed, like snapshot files. */
 export const REGISTRATIONS_FILE = path.join('.riddle', 'registrations.json');
@@ -79,7 +80,7 @@ function read(file: string): RegistrationsRead {
   } catch {
     throw new Error(`riddle: ${file} is not valid JSON; restore it from version control`);
   }
-  const parsed = RegistrationsEnvelope.safeParse(data);
+  const parsed = RegistrationsEnvelope.safeParse(data, seldomParsed(RegistrationsEnvelope));
   if (!parsed.success) throw notRegistrations(file, parsed.error.issues[0]?.message ?? 'invalid');
   const registrations = { file, entries: parsed.data.trials, checked: new Map<string, Registration>() };
   if (stamp !== null) known.set(file, { stamp, registrations });
@@ -91,7 +92,7 @@ function entryOf(registrations: RegistrationsRead, trialId: string): Registratio
   const checked = registrations.checked.get(trialId);
   if (checked) return checked;
   if (!Object.hasOwn(registrations.entries, trialId)) return undefined;
-  const parsed = Registration.safeParse(registrations.entries[trialId]);
+  const parsed = Registration.safeParse(registrations.entries[trialId], seldomParsed(Registration));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = [JSON.stringify(trialId), ...(issue?.path ?? []).map(String)].join('.');
