@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  Environment as EnvironmentRecord,
   ENVIRONMENT_SCHEMA,
   fingerprint,
   sha256,
@@ -106,7 +107,8 @@ const runFactsCache = new Map<string, Promise<RunFacts>>();
 /**
  * The project's git commit and status, lockfile hash and the machine, captured once per project root and kept
  * (per worker) until `forgetRunFacts`: running git and hashing the lockfile for every trial cost tens of
- * milliseconds each. Asynchronous, so capturing overlaps with collection and other work; it never rejects.
+ * milliseconds each. Asynchronous, so capturing overlaps with collection and other work; it never rejects. Facts
+ * captured once for the whole run (`adoptRunFacts`) are used as they are.
  */
 export function runFacts(projectRoot: string): Promise<RunFacts> {
   let facts = runFactsCache.get(projectRoot);
@@ -122,7 +124,24 @@ export function forgetRunFacts(): void {
   runFactsCache.clear();
 }
 
-async function captureRunFacts(root: string): Promise<RunFacts> {
+/**
+ * Use facts captured once for the whole run (by the riddle reporter, in Vitest's main process) for this project root,
+ * rather than capturing them here: every test file's worker ran git twice and hashed the lockfile, and `git status`
+ * alone costs milliseconds per thousand files of the repository. False, and nothing kept, when the value given is not
+ * run facts (a different riddle in the main process): this process then captures its own.
+ */
+export function adoptRunFacts(projectRoot: string, provided: unknown): boolean {
+  if (provided === null || typeof provided !== 'object') return false;
+  const { project, runtime } = provided as Record<string, unknown>;
+  const parsedProject = EnvironmentRecord.shape.project.safeParse(project);
+  const parsedRuntime = EnvironmentRecord.shape.runtime.safeParse(runtime);
+  if (!parsedProject.success || !parsedRuntime.success) return false;
+  runFactsCache.set(projectRoot, Promise.resolve({ project: parsedProject.data, runtime: parsedRuntime.data }));
+  return true;
+}
+
+/** Capture the run facts of a project root afresh (once per run, by the riddle reporter; else once per worker). */
+export async function captureRunFacts(root: string): Promise<RunFacts> {
   // Both git calls at once: the first trial of a file waits for them when its collection was shorter. Outside a
   // repository (no commit) the status is not read.
   const [commit, status, lockfileSha256] = await Promise.all([

@@ -53,7 +53,9 @@ export {
   type KeptSandbox,
 } from './attempt.js';
 export {
+  adoptRunFacts,
   captureEnvironment,
+  captureRunFacts,
   forgetRunFacts,
   harnessVersions,
   runFacts,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { AttemptRecord, Outcome } from '../model/index.js';
+import type { RunFacts } from '../observe/index.js';
 import { forEachJsonLine, SampleReasonTally, type SampleReason } from '../report/index.js';
 import { AttemptStream, HeldAttempts, type AttemptSink } from '../run/index.js';
 import { attemptsFileSlug } from './attempts-file-name.js';
@@ -19,6 +20,11 @@ declare module 'vitest' {
     riddleAttempts: RiddleAttemptsProvided;
     /** The Vitest project's root (absolute), provided to each project's workers by the riddle reporter. */
     riddleRoot: string;
+    /**
+     * The project's git state, lockfile and machine (observe/environment `RunFacts`), captured once for the run by the
+     * riddle reporter and provided to each project's workers; null when they could not be captured.
+     */
+    riddleRunFacts: RunFacts | null;
   }
 }
 

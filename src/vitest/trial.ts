@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { systemClock, type Outcome } from '../model/index.js';
-import { forgetRunFacts, runFacts } from '../observe/index.js';
+import { adoptRunFacts, forgetRunFacts, runFacts } from '../observe/index.js';
 import { formatVerdictFailure, neutraliseText, summaryLine, type SampleReason } from '../report/index.js';
 import {
   conductTrial,
@@ -109,8 +109,10 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       forgetRunFacts();
       await writePendingRegistrations();
     });
-    // Git state, lockfile and machine are captured once for the file's trials, while the rest is collected.
-    void runFacts(projectRoot());
+    // Git state, lockfile and machine: as the riddle reporter captured them once for the run, else captured once for
+    // the file's trials, while the rest is collected.
+    const root = projectRoot();
+    if (!adoptRunFacts(root, inject('riddleRunFacts'))) void runFacts(root);
   }
   if (names.has(name)) {
     declaredNames.delete(file);

@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { captureEnvironment, forgetRunFacts, runFacts, type EnvironmentInput } from '../../../src/observe/index.js';
+import {
+  adoptRunFacts,
+  captureEnvironment,
+  captureRunFacts,
+  forgetRunFacts,
+  runFacts,
+  type EnvironmentInput,
+} from '../../../src/observe/index.js';
 import { processSecretValues } from '../../../src/observe/secrets.js';
 
 // Count the git processes riddle starts, to show the run facts are captured once.
@@ -120,6 +127,30 @@ describe('run facts', () => {
     const fresh = await runFacts(repo);
     expect(fresh.project.dirty).toBe(true);
     expect(fresh.project.gitCommit).toBe(git('rev-parse', 'HEAD'));
+  });
+
+  test('facts captured once for the run are adopted as they are, and anything else is refused', async () => {
+    const captured = await captureRunFacts(repo);
+    forgetRunFacts();
+    const before = gitCalls.count;
+    const provided = { ...captured, project: { ...captured.project, gitCommit: 'c0ffee' } };
+    expect(adoptRunFacts(repo, provided)).toBe(true);
+    expect((await captureEnvironment({ ...input, projectRoot: repo })).project.gitCommit).toBe('c0ffee');
+    expect(gitCalls.count).toBe(before);
+    forgetRunFacts();
+    for (const value of [
+      null,
+      undefined,
+      'facts',
+      {},
+      { project: captured.project },
+      { ...captured, project: { ...captured.project, dirty: 'no' } },
+      { ...captured, runtime: { ...captured.runtime, cpuCount: 'two' } },
+    ])
+      expect(adoptRunFacts(repo, value)).toBe(false);
+    // Refused: this process captures its own.
+    expect((await runFacts(repo)).project.gitCommit).toBe(git('rev-parse', 'HEAD'));
+    expect(gitCalls.count - before).toBe(2);
   });
 
   test('outside a git work tree the commit and status are null, not a failure', async () => {
