@@ -77,10 +77,19 @@ function vitestVersion(projectRoot: string): string {
   return 'not installed';
 }
 
-function git(root: string, args: string[]): Promise<string | null> {
+/**
+ * How long git may take to answer before the project's git state is recorded as unknown (null): a git that does not
+ * answer (a hung fsmonitor hook, a file system that stopped responding) must not hold the run's start for good.
+ */
+const GIT_TIMEOUT_MS = 60_000;
+
+function git(root: string, args: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
-      resolve(error ? null : stdout.trim()),
+    execFile(
+      'git',
+      args,
+      { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL' },
+      (error, stdout) => resolve(error ? null : stdout.trim()),
     );
   });
 }
@@ -140,13 +149,16 @@ export function adoptRunFacts(projectRoot: string, provided: unknown): boolean {
   return true;
 }
 
-/** Capture the run facts of a project root afresh (once per run, by the riddle reporter; else once per worker). */
-export async function captureRunFacts(root: string): Promise<RunFacts> {
+/**
+ * Capture the run facts of a project root afresh (once per run, by the riddle reporter; else once per worker). A git
+ * call that has not answered within `gitTimeoutMs` is killed, and the commit or status it was to give is unknown.
+ */
+export async function captureRunFacts(root: string, gitTimeoutMs = GIT_TIMEOUT_MS): Promise<RunFacts> {
   // Both git calls at once: the first trial of a file waits for them when its collection was shorter. Outside a
   // repository (no commit) the status is not read.
   const [commit, status, lockfileSha256] = await Promise.all([
-    git(root, ['rev-parse', 'HEAD']),
-    git(root, ['status', '--porcelain']),
+    git(root, ['rev-parse', 'HEAD'], gitTimeoutMs),
+    git(root, ['status', '--porcelain'], gitTimeoutMs),
     lockfileHash(root),
   ]);
   const cpus = os.cpus();

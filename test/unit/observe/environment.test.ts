@@ -153,6 +153,22 @@ describe('run facts', () => {
     expect(gitCalls.count - before).toBe(2);
   });
 
+  test('a git that does not answer leaves the commit and status unknown rather than holding the capture', async () => {
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'riddle-hung-git-'));
+    writeFileSync(path.join(bin, 'git'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${pathBefore ?? ''}`;
+    try {
+      const facts = await captureRunFacts(repo, 200);
+      expect(facts.project.gitCommit).toBeNull();
+      expect(facts.project.dirty).toBeNull();
+      expect(facts.project.lockfileSha256).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      process.env.PATH = pathBefore;
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   test('outside a git work tree the commit and status are null, not a failure', async () => {
     const plain = mkdtempSync(path.join(os.tmpdir(), 'riddle-run-facts-plain-'));
     try {
