@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, readFileSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,14 +94,44 @@ function git(root: string, args: string[], timeoutMs: number): Promise<string | 
   });
 }
 
-/** sha256 of the nearest lockfile at or above the project root (workspaces keep it at the top). */
+/** A lockfile past this is not hashed, and recorded as unknown: lockfiles are megabytes at most. */
+const LOCKFILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * sha256 of the nearest lockfile at or above the project root (workspaces keep it at the top); null when there is none,
+ * or when what stands in its place is not a regular file of a lockfile's size.
+ */
 async function lockfileHash(root: string): Promise<string | null> {
   for (let dir = root; ; dir = path.dirname(dir)) {
     for (const name of LOCKFILES) {
-      const content = await readFile(path.join(dir, name)).catch(() => null);
-      if (content !== null) return sha256(content);
+      const digest = await lockfileDigest(path.join(dir, name));
+      if (digest !== 'absent') return digest;
     }
     if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * The sha256 of one lockfile, 'absent' when there is none (or a folder has its name), null when something else is
+ * there. Opened without waiting: a FIFO in a lockfile's place (a subject can write outside its workspace) would
+ * otherwise hold the read, and with it the run's start, for good.
+ */
+async function lockfileDigest(file: string): Promise<string | null | 'absent'> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return 'absent';
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) return 'absent';
+    if (!stat.isFile() || stat.size > LOCKFILE_MAX_BYTES) return null;
+    return sha256(await handle.readFile());
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
   }
 }
 

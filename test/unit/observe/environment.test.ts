@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -12,6 +12,7 @@ import {
   type EnvironmentInput,
 } from '../../../src/observe/index.js';
 import { processSecretValues } from '../../../src/observe/secrets.js';
+import { sha256 } from '../../../src/model/index.js';
 
 // Count the git processes riddle starts, to show the run facts are captured once.
 const gitCalls = vi.hoisted(() => ({ count: 0 }));
@@ -167,6 +168,19 @@ describe('run facts', () => {
       process.env.PATH = pathBefore;
       rmSync(bin, { recursive: true, force: true });
     }
+  });
+
+  test('a lockfile that is not a regular file is recorded as unknown, without waiting on it', async () => {
+    // A FIFO in the lockfile's place (a subject can write outside its workspace): opening it to read would wait for a
+    // writer for good, and the run's start with it.
+    rmSync(path.join(repo, 'package-lock.json'));
+    execFileSync('mkfifo', [path.join(repo, 'package-lock.json')]);
+    expect((await captureRunFacts(repo)).project.lockfileSha256).toBeNull();
+    // A folder of the name is no lockfile: the search goes on to the next name.
+    rmSync(path.join(repo, 'package-lock.json'));
+    mkdirSync(path.join(repo, 'package-lock.json'));
+    writeFileSync(path.join(repo, 'yarn.lock'), 'lock');
+    expect((await captureRunFacts(repo)).project.lockfileSha256).toBe(sha256('lock'));
   });
 
   test('outside a git work tree the commit and status are null, not a failure', async () => {
