@@ -101,10 +101,13 @@ const LOCKFILE_MAX_BYTES = 256 * 1024 * 1024;
  * sha256 of the nearest lockfile at or above the project root (workspaces keep it at the top); null when there is none,
  * or when what stands in its place is not a regular file of a lockfile's size.
  */
-async function lockfileHash(root: string): Promise<string | null> {
+async function lockfileHash(
+  root: string,
+  digestOf: (file: string) => Promise<string | null | 'absent'>,
+): Promise<string | null> {
   for (let dir = root; ; dir = path.dirname(dir)) {
     for (const name of LOCKFILES) {
-      const digest = await lockfileDigest(path.join(dir, name));
+      const digest = await digestOf(path.join(dir, name));
       if (digest !== 'absent') return digest;
     }
     if (path.dirname(dir) === dir) return null;
@@ -180,32 +183,72 @@ export function adoptRunFacts(projectRoot: string, provided: unknown): boolean {
 }
 
 /**
- * Capture the run facts of a project root afresh (once per run, by the riddle reporter; else once per worker). A git
- * call that has not answered within `gitTimeoutMs` is killed, and the commit or status it was to give is unknown.
+ * Capture the run facts of a project root afresh (once per worker, when no riddle reporter captured them for the run).
+ * A git call that has not answered within `gitTimeoutMs` is killed, and the commit or status it was to give is unknown.
  */
 export async function captureRunFacts(root: string, gitTimeoutMs = GIT_TIMEOUT_MS): Promise<RunFacts> {
-  // Both git calls at once: the first trial of a file waits for them when its collection was shorter. Outside a
-  // repository (no commit) the status is not read.
-  const [commit, status, lockfileSha256] = await Promise.all([
-    git(root, ['rev-parse', 'HEAD'], gitTimeoutMs),
-    git(root, ['status', '--porcelain'], gitTimeoutMs),
-    lockfileHash(root),
-  ]);
+  return (await captureRunFactsOf([root], gitTimeoutMs)).get(root) as RunFacts;
+}
+
+/**
+ * The run facts of several project roots at once (the riddle reporter's, for the projects a run tests): each root's
+ * repository and commit in one git call, the status once per repository, and each lockfile hashed once. A workspace of
+ * many packages in one repository would otherwise read the whole repository's status once per package. Outside a
+ * repository, or in one without a commit, the commit and status are unknown (null).
+ */
+export async function captureRunFactsOf(
+  roots: readonly string[],
+  gitTimeoutMs = GIT_TIMEOUT_MS,
+): Promise<Map<string, RunFacts>> {
+  const runtime = machineFacts();
+  const statuses = new Map<string, Promise<string | null>>();
+  const digests = new Map<string, Promise<string | null | 'absent'>>();
+  const digestOf = (file: string) => {
+    let digest = digests.get(file);
+    if (digest === undefined) digests.set(file, (digest = lockfileDigest(file)));
+    return digest;
+  };
+  const facts = await Promise.all(
+    [...new Set(roots)].map(async (root): Promise<[string, RunFacts]> => {
+      const [located, lockfileSha256] = await Promise.all([
+        git(root, ['rev-parse', '--show-toplevel', 'HEAD'], gitTimeoutMs),
+        lockfileHash(root, digestOf),
+      ]);
+      const [repository, commit] = located?.split('\n') ?? [];
+      let status: string | null = null;
+      if (repository && commit) {
+        let read = statuses.get(repository);
+        if (read === undefined)
+          statuses.set(repository, (read = git(repository, ['status', '--porcelain'], gitTimeoutMs)));
+        status = await read;
+      }
+      const gitCommit = repository && commit ? commit : null;
+      return [
+        root,
+        {
+          project: {
+            gitCommit,
+            dirty: gitCommit === null || status === null ? null : status.length > 0,
+            lockfileSha256,
+          },
+          runtime: { ...runtime },
+        },
+      ];
+    }),
+  );
+  return new Map(facts);
+}
+
+/** What a run records of the machine. */
+function machineFacts(): RunFacts['runtime'] {
   const cpus = os.cpus();
   return {
-    project: {
-      gitCommit: commit,
-      dirty: commit === null || status === null ? null : status.length > 0,
-      lockfileSha256,
-    },
-    runtime: {
-      node: process.version,
-      os: `${os.type()} ${os.release()}`,
-      arch: os.arch(),
-      cpuModel: cpus[0]?.model ?? 'unknown',
-      cpuCount: cpus.length,
-      memoryBytes: os.totalmem(),
-    },
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    arch: os.arch(),
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpuCount: cpus.length,
+    memoryBytes: os.totalmem(),
   };
 }
 

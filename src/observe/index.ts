@@ -56,6 +56,7 @@ export {
   adoptRunFacts,
   captureEnvironment,
   captureRunFacts,
+  captureRunFactsOf,
   forgetRunFacts,
   harnessVersions,
   runFacts,

@@ -21,7 +21,7 @@ import type { OutcomeInTransit } from '../run/outcome-transit.js';
 import { outcomeInTransitOf } from './meta.js';
 import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
-import { captureRunFacts, harnessVersions, type RunFacts } from '../observe/environment.js';
+import { captureRunFactsOf, harnessVersions } from '../observe/environment.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
 import { writeGitHubOutput } from './github-output.js';
 import {
@@ -164,8 +164,6 @@ export class RiddleReporter implements Reporter {
   private startedAt = new Date();
   /** This run's id, chosen when it starts: its trials write their attempts under it while they run. */
   private runId: string | null = null;
-  /** The coming run's facts of each project root, captured from onInit on (see projectsRunFacts). */
-  private pendingRunFacts: Promise<Map<string, RunFacts | null>> | null = null;
 
   constructor(options: RiddleReporterOptions = {}) {
     const { outputDir, progress, ...defaultOptions } = options;
@@ -181,7 +179,6 @@ export class RiddleReporter implements Reporter {
     this.startedAt = new Date();
     this.vitestOutput = othersPrintVitestOutput(ctx.config.reporters, this) ? null : this.defaultOutput;
     this.vitestOutput?.onInit(ctx);
-    this.pendingRunFacts = this.projectsRunFacts(new Map());
     if (this.progressOption !== false) {
       const tty = Boolean(process.stdout.isTTY) && !process.env.CI;
       const fromEnv = Number(process.env.RIDDLE_PROGRESS_MS);
@@ -196,26 +193,15 @@ export class RiddleReporter implements Reporter {
     return path.resolve(this.ctx.config.root, this.outputDirOption ?? fromCli ?? 'riddle-report');
   }
 
-  /**
-   * Each project root's git state, lockfile and machine, captured once for a run here and provided to the project's
-   * workers, which adopt them (vitest/trial): every test file's worker ran git twice and hashed the lockfile otherwise.
-   * Roots in `known` are kept; a root whose facts cannot be captured maps to null, and its workers capture their own.
-   */
-  private async projectsRunFacts(known: Map<string, RunFacts | null>): Promise<Map<string, RunFacts | null>> {
-    const roots = [...new Set(this.ctx.projects.map((project) => project.config.root))].filter((r) => !known.has(r));
-    const captured = await Promise.all(
-      roots.map(async (root) => [root, await captureRunFacts(root).catch(() => null)] as const),
-    );
-    return new Map([...known, ...captured]);
-  }
-
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
     this.runId = newRunId(this.startedAt);
     // Trials write each attempt here as it finishes (vitest/attempt-stream-host), not into one Outcome at the end.
     this.ctx.provide('riddleAttempts', { dir: streamingDir(this.outputDir(), this.runId), reports: this.outputDir() });
-    // Captured from onInit on for the first run; a watch-mode rerun captures them afresh (a commit may have come between).
-    const facts = await this.projectsRunFacts((await this.pendingRunFacts) ?? new Map());
-    this.pendingRunFacts = null;
+    // The git state, lockfile and machine of each project this run tests, captured once for the run here (git's
+    // status once per repository) and adopted by its workers (vitest/trial): every test file's worker ran git twice and
+    // hashed the lockfile otherwise. A watch-mode rerun captures them afresh.
+    const tested = [...new Set(specifications.map((specification) => specification.project.config.root))];
+    const facts = await captureRunFactsOf(tested);
     for (const project of this.ctx.projects) {
       // Each project's trials run in its root, wherever Vitest was started (vitest/trial projectRoot).
       project.provide('riddleRoot', project.config.root);

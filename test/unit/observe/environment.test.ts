@@ -7,6 +7,7 @@ import {
   adoptRunFacts,
   captureEnvironment,
   captureRunFacts,
+  captureRunFactsOf,
   forgetRunFacts,
   runFacts,
   type EnvironmentInput,
@@ -181,6 +182,44 @@ describe('run facts', () => {
     mkdirSync(path.join(repo, 'package-lock.json'));
     writeFileSync(path.join(repo, 'yarn.lock'), 'lock');
     expect((await captureRunFacts(repo)).project.lockfileSha256).toBe(sha256('lock'));
+  });
+
+  test("several roots at once: one status per repository, each root's own lockfile, none outside a repository", async () => {
+    const pkg = path.join(repo, 'packages', 'a');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(path.join(pkg, 'pnpm-lock.yaml'), 'a');
+    git('add', '.');
+    git('commit', '-q', '-m', 'package a');
+    writeFileSync(path.join(repo, 'untracked.txt'), 'x');
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'riddle-run-facts-outside-'));
+    try {
+      const before = gitCalls.count;
+      const facts = await captureRunFactsOf([repo, pkg, outside, pkg]);
+      // A call per root (its repository and commit), and the status once for the repository both roots are in.
+      expect(gitCalls.count - before).toBe(4);
+      const commit = git('rev-parse', 'HEAD');
+      expect(facts.get(repo)?.project).toEqual({ gitCommit: commit, dirty: true, lockfileSha256: sha256('{}') });
+      expect(facts.get(pkg)?.project).toEqual({ gitCommit: commit, dirty: true, lockfileSha256: sha256('a') });
+      expect(facts.get(outside)?.project.gitCommit).toBeNull();
+      expect(facts.get(outside)?.project.dirty).toBeNull();
+      expect(facts.get(outside)?.runtime).toEqual(facts.get(repo)?.runtime);
+      // Each root alone gives the same facts.
+      for (const root of [repo, pkg, outside]) expect(await captureRunFacts(root)).toEqual(facts.get(root));
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('a repository without a commit has an unknown commit and status', async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'riddle-run-facts-fresh-'));
+    try {
+      execFileSync('git', ['init', '-q'], { cwd: fresh });
+      const facts = await captureRunFacts(fresh);
+      expect(facts.project.gitCommit).toBeNull();
+      expect(facts.project.dirty).toBeNull();
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   test('outside a git work tree the commit and status are null, not a failure', async () => {
