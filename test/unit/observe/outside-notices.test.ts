@@ -294,6 +294,25 @@ describe('change notifications', () => {
     expect(over.record().changes).toEqual([]);
   });
 
+  it('read a folder too large to list in one call a few entries at a time, to the same entries and the same bound', async () => {
+    const root = project();
+    const big = path.join(root.path, 'big');
+    mkdirSync(big);
+    const name = (i: number) => `${String(i).padStart(6, '0')}-${'n'.repeat(54)}`;
+    // Each name a file of its own: a link to another would change with it.
+    for (let i = 0; i < 4000; i++) writeFileSync(path.join(big, name(i)), 'x');
+    // Its size says it is large on ext4, xfs, btrfs and tmpfs alike: the streamed listing is the one taken.
+    expect(statSync(big).size).toBeGreaterThan(64 * 1024);
+    const within = new OutsideWatch([root], 'trial', 5000, new NoticeStream());
+    const over = new OutsideWatch([root], 'trial', 3000, new NoticeStream());
+    writeFileSync(path.join(big, name(1234)), 'changed');
+    for (const watch of [within, over]) await watch.finish();
+    expect(within.record().roots[0]?.truncated).toBe(false);
+    expect(within.record().changes.map(key)).toEqual([`|big/${name(1234)}|modified`]);
+    expect(over.record().roots[0]?.truncated).toBe(true);
+    expect(over.record().changes).toEqual([]);
+  });
+
   it('walk a root whose own folder holds more entries than the bound, as before notifications', async () => {
     const root = project();
     for (let i = 0; i < 30; i++) writeFileSync(path.join(root.path, `f${i}`), 'x');
