@@ -193,6 +193,16 @@ import { trial } from 'riddle/trial';
 ${answersTrial("'answers'", "{ n: 1, stop: 'fixed' }")}
 `,
   },
+  /** The same test files in a project of 2,000 files of its own (in 50 folders): each worker watches them. */
+  'riddle-files-in-project': {
+    config: RIDDLE_CONFIG,
+    keepRegistrations: true,
+    projectFiles: 2000,
+    perFile: `import { expect } from 'vitest';
+import { trial } from 'riddle/trial';
+${answersTrial("'answers'", "{ n: 1, stop: 'fixed' }")}
+`,
+  },
   /** N test files of one plain test each. */
   'plain-files': {
     config: PLAIN_CONFIG,
@@ -433,6 +443,14 @@ if (wanted('files')) {
   line(
     `  a trial's test file beyond a plain one: ${fmt(riddle.cpu - plain.cpu)} ms CPU, ${fmt(riddle.wall - plain.wall)} ms wall`,
   );
+  // Every worker watches the project's files for writes outside the workspaces: a project's size is paid per file.
+  for (const copy of copies) await measure('riddle-files-in-project', big, copy.workDir);
+  const [inProject, ...othersInProject] = (await pairedCopies('riddle-files-in-project', small, big)).map((c) =>
+    describe(`riddle test file, project of 2,000 files${c.label}`, c.deltas, 'file'),
+  );
+  for (const other of othersInProject)
+    line(`  baseline / this, in the project: ${(other.cpu / inProject.cpu).toFixed(2)}× CPU per file`);
+  line(`  beyond the same test file in a near-empty project: ${fmt(inProject.cpu - riddle.cpu)} ms CPU per file`);
 }
 
 if (wanted('io')) {
