@@ -22,7 +22,7 @@ declare module 'vitest' {
     riddleRoot: string;
     /**
      * The project's git state, lockfile and machine (observe/environment `RunFacts`), captured once for the run by the
-     * riddle reporter and provided to each project's workers; null when they could not be captured.
+     * riddle reporter and provided to each project's workers; null for a project the run does not test.
      */
     riddleRunFacts: RunFacts | null;
   }
