@@ -65,6 +65,18 @@ export function harnessVersions(projectRoot: string): { riddle: string; vitest: 
   return versions;
 }
 
+/**
+ * Use the harness versions the riddle reporter read once for the run (the Vitest a project resolves costs a worker a
+ * module resolution, milliseconds), when they name this riddle's own version. False, and nothing kept, otherwise.
+ */
+export function adoptHarnessVersions(projectRoot: string, provided: unknown): boolean {
+  if (provided === null || typeof provided !== 'object') return false;
+  const { riddle, vitest } = provided as Record<string, unknown>;
+  if (typeof riddle !== 'string' || typeof vitest !== 'string' || riddle !== riddleVersion()) return false;
+  harnessCache.set(projectRoot, { riddle, vitest });
+  return true;
+}
+
 /** The Vitest version the project resolves, else the one riddle resolves. */
 function vitestVersion(projectRoot: string): string {
   for (const from of [path.join(projectRoot, 'package.json'), fileURLToPath(import.meta.url)]) {

@@ -53,6 +53,7 @@ export {
   type KeptSandbox,
 } from './attempt.js';
 export {
+  adoptHarnessVersions,
   adoptRunFacts,
   captureEnvironment,
   captureRunFacts,

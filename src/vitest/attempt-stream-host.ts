@@ -25,6 +25,8 @@ declare module 'vitest' {
      * riddle reporter and provided to each project's workers; null for a project the run does not test.
      */
     riddleRunFacts: RunFacts | null;
+    /** riddle's version and the Vitest version the project resolves, read once for the run by the riddle reporter. */
+    riddleHarness: { riddle: string; vitest: string };
   }
 }
 

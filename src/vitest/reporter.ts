@@ -206,6 +206,8 @@ export class RiddleReporter implements Reporter {
       // Each project's trials run in its root, wherever Vitest was started (vitest/trial projectRoot).
       project.provide('riddleRoot', project.config.root);
       project.provide('riddleRunFacts', facts.get(project.config.root) ?? null);
+      // riddle's and the project's Vitest version, read here once rather than by every worker (a module resolution).
+      if (tested.includes(project.config.root)) project.provide('riddleHarness', harnessVersions(project.config.root));
     }
     this.progress?.start(this.ctx);
     this.vitestOutput?.onTestRunStart(specifications);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, expect, inject, test, type TestContext } from 'vitest';
 import { systemClock, type Outcome } from '../model/index.js';
-import { adoptRunFacts, forgetRunFacts, runFacts } from '../observe/index.js';
+import { adoptHarnessVersions, adoptRunFacts, forgetRunFacts, runFacts } from '../observe/index.js';
 import { formatVerdictFailure, neutraliseText, summaryLine, type SampleReason } from '../report/index.js';
 import {
   conductTrial,
@@ -113,6 +113,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     // the file's trials, while the rest is collected.
     const root = projectRoot();
     if (!adoptRunFacts(root, inject('riddleRunFacts'))) void runFacts(root);
+    adoptHarnessVersions(root, inject('riddleHarness'));
   }
   if (names.has(name)) {
     declaredNames.delete(file);

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { fixture, readLatestRun, runVitest, tempDir } from './support.js';
+import { fixture, readLatestRun, repoRoot, runVitest, tempDir } from './support.js';
 
 const project = fixture('run-facts');
 
@@ -34,10 +34,17 @@ describe("a project's git state, lockfile and machine", () => {
     const { outcomes } = readLatestRun(report);
     expect(outcomes.map((outcome) => outcome.trial.name).sort()).toEqual(['answers 1', 'answers 2', 'answers 3']);
     const commit = (await execa('git', ['rev-parse', 'HEAD'], { cwd: project })).stdout.trim();
+    const vitestVersion = (
+      JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
     for (const outcome of outcomes) {
       expect(outcome.records.environment.project.gitCommit).toBe(commit);
       expect(outcome.records.environment.project.lockfileSha256).toMatch(/^[0-9a-f]{64}$/);
       expect(outcome.records.environment.runtime.node).toBe(process.version);
+      // Read once by the reporter as well, and adopted: the Vitest the project resolves.
+      expect(outcome.records.environment.harness.vitest).toBe(vitestVersion);
     }
   });
 

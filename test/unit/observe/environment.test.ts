@@ -4,11 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
+  adoptHarnessVersions,
   adoptRunFacts,
   captureEnvironment,
   captureRunFacts,
   captureRunFactsOf,
   forgetRunFacts,
+  harnessVersions,
   runFacts,
   type EnvironmentInput,
 } from '../../../src/observe/index.js';
@@ -79,6 +81,19 @@ describe('captureEnvironment', () => {
       delete process.env.RIDDLE_ENV_TEST_MODEL;
       delete process.env.RIDDLE_ENV_TEST_API_KEY;
       delete process.env.RIDDLE_ENV_TEST_OTHER;
+    }
+  });
+
+  test("the run's harness versions are adopted when they name this riddle's version, and refused otherwise", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'riddle-harness-'));
+    try {
+      const own = harnessVersions(process.cwd()).riddle;
+      for (const provided of [null, 'v', {}, { riddle: own }, { riddle: '0.0.0-other', vitest: '9.9.9' }])
+        expect(adoptHarnessVersions(root, provided)).toBe(false);
+      expect(adoptHarnessVersions(root, { riddle: own, vitest: '9.9.9' })).toBe(true);
+      expect(harnessVersions(root)).toEqual({ riddle: own, vitest: '9.9.9' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
