@@ -1,8 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, opendirSync, openSync, read, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, read, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { fingerprint, type FileChange } from '../model/index.js';
+import { folderEntries } from './folder-entries.js';
 
 /** One file of a snapshot. */
 export interface FileEntry {
@@ -199,24 +200,21 @@ export async function snapshotFolder(
   const folders: { dir: string; relative: string }[] = [{ dir: root, relative: '' }];
   let seen = 0;
   for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
-    // Listed a few entries at a time: a folder of millions is not listed whole before the bound is reached.
-    const dir = opendirSync(next.dir);
-    try {
-      for (let dirent = dir.readSync(); dirent !== null; dirent = dir.readSync()) {
-        seen += 1;
-        reading.entry();
-        if (seen % ENTRIES_PER_TURN === 0) await turn();
-        const full = path.join(next.dir, dirent.name);
-        const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
-        if (dirent.isDirectory()) folders.push({ dir: full, relative });
-        else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
-        else if (dirent.isFile()) {
-          const entry = await fileEntry(full, relative, retainBytes, reading);
-          if (entry !== null) entries.push([relative, entry]);
-        }
+    // A folder of millions is read a few entries at a time, not listed whole before the bound is reached; a folder its
+    // stat cannot size (replaced since it was listed) is read so too.
+    const size = lstatSync(next.dir, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY;
+    for (const dirent of folderEntries(next.dir, size)) {
+      seen += 1;
+      reading.entry();
+      if (seen % ENTRIES_PER_TURN === 0) await turn();
+      const full = path.join(next.dir, dirent.name);
+      const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
+      if (dirent.isDirectory()) folders.push({ dir: full, relative });
+      else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
+      else if (dirent.isFile()) {
+        const entry = await fileEntry(full, relative, retainBytes, reading);
+        if (entry !== null) entries.push([relative, entry]);
       }
-    } finally {
-      dir.closeSync();
     }
   }
   return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -1,14 +1,11 @@
 import {
   closeSync,
-  type Dir,
   type Dirent,
   type FSWatcher,
   futimesSync,
   lstatSync,
   mkdtempSync,
-  opendirSync,
   openSync,
-  readdirSync,
   readFileSync,
   rmSync,
   type Stats,
@@ -17,6 +14,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { folderEntries } from './folder-entries.js';
 
 /**
  * The operating system's change notifications (inotify, through `fs.watch`) for the places outside the workspaces,
@@ -85,43 +83,19 @@ interface Folder {
 }
 
 /**
- * A folder's size in bytes up to which it is listed in one call: a folder's size grows with its entries (ext4, xfs,
- * btrfs and tmpfs alike), and this many bytes hold a few thousand at most. A larger one is read a few entries at a time.
- */
-const LIST_WHOLE_BYTES = 64 * 1024;
-
-/**
- * A folder's entries, or null once there are more than `room`: a folder of a million files costs no more than the
- * bound, being read a few entries at a time. One whose size (`bytes`, from its stat) says it is small is listed in one
- * call, at half the cost: watching a project of a thousand folders is that many listings for every test file's worker.
+ * A folder's entries, or null once there are more than `room` (folderEntries: a folder of a million files costs no
+ * more than the bound). Watching a project of a thousand folders is that many listings for every test file's worker.
  * A folder that cannot be read is listed as empty: what is made in it later is told.
  */
 function listUpTo(full: string, room: number, bytes: number): Dirent[] | null {
-  if (bytes <= LIST_WHOLE_BYTES) {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(full, { withFileTypes: true });
-    } catch {
-      return [];
-    }
-    return entries.length > room ? null : entries;
-  }
-  let folder: Dir;
-  try {
-    folder = opendirSync(full);
-  } catch {
-    return [];
-  }
   const entries: Dirent[] = [];
   try {
-    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+    for (const entry of folderEntries(full, bytes)) {
       if (entries.length >= room) return null;
       entries.push(entry);
     }
   } catch {
-    // unreadable part-way: what was read is listed
-  } finally {
-    folder.closeSync();
+    // unreadable, at once or part-way: what was read is listed
   }
   return entries;
 }
