@@ -200,14 +200,13 @@ export class RiddleReporter implements Reporter {
     // The git state, lockfile and machine of each project this run tests, captured once for the run here (git's
     // status once per repository) and adopted by its workers (vitest/trial): every test file's worker ran git twice and
     // hashed the lockfile otherwise. A watch-mode rerun captures them afresh.
-    const tested = [...new Set(specifications.map((specification) => specification.project.config.root))];
-    const facts = await captureRunFactsOf(tested);
+    const facts = await captureRunFactsOf(specifications.map((specification) => specification.project.config.root));
     for (const project of this.ctx.projects) {
       // Each project's trials run in its root, wherever Vitest was started (vitest/trial projectRoot).
       project.provide('riddleRoot', project.config.root);
       project.provide('riddleRunFacts', facts.get(project.config.root) ?? null);
       // riddle's and the project's Vitest version, read here once rather than by every worker (a module resolution).
-      if (tested.includes(project.config.root)) project.provide('riddleHarness', harnessVersions(project.config.root));
+      if (facts.has(project.config.root)) project.provide('riddleHarness', harnessVersions(project.config.root));
     }
     this.progress?.start(this.ctx);
     this.vitestOutput?.onTestRunStart(specifications);
