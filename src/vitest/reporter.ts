@@ -2,6 +2,13 @@ import path from 'node:path';
 import type { RunnerTestFile, SerializedError, UserConsoleLog } from 'vitest';
 import {
   DefaultReporter,
+  DotReporter,
+  GithubActionsReporter,
+  HangingProcessReporter,
+  JsonReporter,
+  JUnitReporter,
+  TapReporter,
+  VerboseReporter,
   type ReportedHookContext,
   type Reporter,
   type TestCase,
@@ -21,6 +28,8 @@ import type { OutcomeInTransit } from '../run/outcome-transit.js';
 import { outcomeInTransitOf } from './meta.js';
 import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
+import type { AnnotatedTrials } from './annotated-trials.js';
+import { RunBudgetHost } from './run-budget-host.js';
 import { captureRunFactsOf, harnessVersions } from '../observe/environment.js';
 import { ProgressMonitor, type ProgressOptions } from './progress.js';
 import { writeGitHubOutput } from './github-output.js';
@@ -149,6 +158,54 @@ export function othersPrintVitestOutput(reporters: Vitest['config']['reporters']
 }
 
 /**
+ * Built-in reporters that show a test's annotations only when it failed (Vitest's default output prints them under a
+ * failed test's error), or never (riddle's annotation has no location in the test file, so the github-actions
+ * reporter, which shows located ones only, leaves it out). riddle's own reporter is Vitest's default output plus the
+ * riddle summary. Verbose, JUnit, TAP, blob (for `--merge-reports`), the UI's html report and any reporter of the
+ * user's own show every test's annotations, or may.
+ */
+const FAILED_ONLY_NAMES: ReadonlySet<string> = new Set([
+  'default',
+  'minimal',
+  'agent',
+  'tree',
+  'dot',
+  'json',
+  'hanging-process',
+  'github-actions',
+  'riddle',
+]);
+
+type ReporterEntry = Vitest['config']['reporters'][number];
+
+/** Whether a configured reporter shows passing tests' annotations, or may (one riddle does not know). */
+function showsPassingAnnotations(entry: ReporterEntry): boolean {
+  const reporter = Array.isArray(entry) ? entry[0] : entry;
+  if (typeof reporter === 'string') return !FAILED_ONLY_NAMES.has(reporter);
+  // riddle's own, which read the Outcome itself.
+  if (reporter instanceof RiddleReporter || reporter instanceof RunBudgetHost) return false;
+  // Verbose is a kind of the default output that prints every test's annotations; TAP-flat a kind of TAP.
+  if (reporter instanceof VerboseReporter || reporter instanceof JUnitReporter || reporter instanceof TapReporter)
+    return true;
+  return !(
+    reporter instanceof DefaultReporter ||
+    reporter instanceof DotReporter ||
+    reporter instanceof JsonReporter ||
+    reporter instanceof HangingProcessReporter ||
+    reporter instanceof GithubActionsReporter
+  );
+}
+
+/**
+ * The trials this run annotates, from its configured reporters and whether Vitest's UI or API server (which show every
+ * test's annotations) runs.
+ */
+export function annotatedTrialsFor(config: Pick<Vitest['config'], 'reporters' | 'ui' | 'api'>): AnnotatedTrials {
+  if (config.ui || typeof config.api?.port === 'number') return 'every';
+  return config.reporters.some(showsPassingAnnotations) ? 'every' : 'failing';
+}
+
+/**
  * Vitest's default output plus the riddle summary, and the run's Outcome artifacts on disk. Alongside another
  * reporter that prints Vitest's output, only the riddle part (progress, summary, report) is added.
  */
@@ -197,6 +254,7 @@ export class RiddleReporter implements Reporter {
     this.runId = newRunId(this.startedAt);
     // Trials write each attempt here as it finishes (vitest/attempt-stream-host), not into one Outcome at the end.
     this.ctx.provide('riddleAttempts', { dir: streamingDir(this.outputDir(), this.runId), reports: this.outputDir() });
+    this.ctx.provide('riddleAnnotatedTrials', annotatedTrialsFor(this.ctx.config));
     // The git state, lockfile and machine of each project this run tests, captured once for the run here (git's
     // status once per repository) and adopted by its workers (vitest/trial): every test file's worker ran git twice and
     // hashed the lockfile otherwise. A watch-mode rerun captures them afresh.

@@ -25,6 +25,7 @@ import { runLedger } from './run-ledger.js';
 import { captureDeclaration } from './declared-stack.js';
 import { lazyExpect } from './lazy-expect.js';
 import { annotateUnlocated } from './unlocated-annotation.js';
+import { annotatesTrial } from './annotated-trials.js';
 import { attemptStreamFor, providedReportDir, samplesForMessage } from './attempt-stream-host.js';
 
 /** Thrown by a trial's test when its verdict fails it: the message explains the verdict. */
@@ -152,7 +153,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     // meta included, so with the Outcome in it already it crossed to the main process twice (then with the end).
     // Set even when the annotation fails (the test ended meanwhile): a cut-short trial delivers it from the meta.
     try {
-      await annotateUnlocated(context, summaryLine(outcome), 'riddle');
+      if (annotatesTrial(test.outcome === 'fail')) await annotateUnlocated(context, summaryLine(outcome), 'riddle');
     } finally {
       context.task.meta.riddle = { trial: name, line, outcome: JSON.stringify(outcomeForTransit(outcome, prices)) };
     }
