@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { CapturedOutput } from '../model/index.js';
+import { createHash, type Hash } from 'node:crypto';
+import { sha256, type CapturedOutput } from '../model/index.js';
 
 /**
  * One output stream, kept up to a cap. Every byte read is hashed, so a cut stream still carries the fingerprint of
@@ -9,14 +9,23 @@ export class OutputCapture {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
   private total = 0;
-  private readonly hash = createHash('sha256');
+  /**
+   * Made only once the stream goes past its cap: until then every byte is kept, and the kept bytes are hashed in one
+   * call when the stream ends. Most subjects say little, and a Hash object cost more than the hashing (a command
+   * attempt captures two streams).
+   */
+  private hash: Hash | null = null;
 
   constructor(private readonly capBytes: number) {}
 
   /** Add a chunk; true once the stream has gone past the cap. */
   push(chunk: Buffer): boolean {
-    this.hash.update(chunk);
     this.total += chunk.length;
+    if (this.hash === null && this.total > this.capBytes) {
+      this.hash = createHash('sha256');
+      for (const part of this.kept) this.hash.update(part);
+    }
+    if (this.hash !== null) this.hash.update(chunk);
     const room = this.capBytes - this.keptBytes;
     if (room > 0) {
       const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
@@ -32,12 +41,13 @@ export class OutputCapture {
 
   /** The retained record; call once, when the stream has ended. */
   finish(): CapturedOutput {
+    const kept = Buffer.concat(this.kept);
     return {
       // A cut may split a multi-byte character: it decodes to U+FFFD rather than failing.
-      text: Buffer.concat(this.kept).toString('utf8'),
+      text: kept.toString('utf8'),
       bytes: this.total,
       truncated: this.total > this.capBytes,
-      sha256: this.hash.digest('hex'),
+      sha256: this.hash === null ? sha256(kept) : this.hash.digest('hex'),
     };
   }
 }

@@ -27,6 +27,21 @@ describe('OutputCapture', () => {
     expect(capture.finish()).toEqual({ text: 'abcd', bytes: 10, truncated: true, sha256: sha('abcdefghij') });
   });
 
+  test('no output: nothing kept, the hash of no bytes', () => {
+    expect(new OutputCapture(4).finish()).toEqual({ text: '', bytes: 0, truncated: false, sha256: sha('') });
+  });
+
+  test('past the cap at the first chunk, and by one byte after a full head: every byte hashed', () => {
+    const first = new OutputCapture(3);
+    expect(first.push(Buffer.from('abcdef'))).toBe(true);
+    expect(first.finish()).toEqual({ text: 'abc', bytes: 6, truncated: true, sha256: sha('abcdef') });
+    const late = new OutputCapture(3);
+    late.push(Buffer.from('ab'));
+    late.push(Buffer.from('c'));
+    expect(late.push(Buffer.from('d'))).toBe(true);
+    expect(late.finish()).toEqual({ text: 'abc', bytes: 4, truncated: true, sha256: sha('abcd') });
+  });
+
   test('a multi-byte character split by the cap decodes to a replacement character', () => {
     const capture = new OutputCapture(2);
     capture.push(Buffer.from('aé'));
