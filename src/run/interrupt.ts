@@ -31,6 +31,12 @@ let guarded = 0;
 let received = 0;
 
 function onSignal(signal: NodeJS.Signals): void {
+  if (guarded === 0) {
+    // Between two trials, while the listeners linger: the signal does what it would without them.
+    stopListening();
+    process.kill(process.pid, signal);
+    return;
+  }
   received += 1;
   if (received === 1) {
     interruption.interrupt(signal);
@@ -42,15 +48,36 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 
 /**
+ * How long the listeners stay once no trial holds the guard. Trials of a file run one after another: taking them off
+ * and putting them back for every trial started and stopped Node's signal watchers each time (about 0.1 ms a trial).
+ */
+const LINGER_MS = 100;
+let listening = false;
+let lingering: NodeJS.Timeout | null = null;
+
+function stopListening(): void {
+  if (lingering !== null) clearTimeout(lingering);
+  lingering = null;
+  if (!listening) return;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  listening = false;
+}
+
+/**
  * While a trial runs, take SIGINT and SIGTERM: the first interrupts the trials (so they stop their subjects and
  * hand back what finished) instead of killing the process outright, a second exits at once once the subjects are
- * killed. Returns the release; the default behaviour is back once no trial holds the guard. Worker threads get no
- * signals: there, the host cancelling the run does the same.
+ * killed. Returns the release; the default behaviour is back once no trial holds the guard (the listeners are taken
+ * off LINGER_MS later, and a signal meanwhile is raised again without them). Worker threads get no signals: there,
+ * the host cancelling the run does the same.
  */
 export function guardSignals(): () => void {
-  if (guarded === 0) {
+  if (lingering !== null) clearTimeout(lingering);
+  lingering = null;
+  if (!listening) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    listening = true;
   }
   guarded += 1;
   let released = false;
@@ -59,8 +86,9 @@ export function guardSignals(): () => void {
     released = true;
     guarded -= 1;
     if (guarded === 0) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      lingering = setTimeout(stopListening, LINGER_MS);
+      // The listeners never keep the process alive.
+      lingering.unref();
     }
   };
 }

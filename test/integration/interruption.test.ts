@@ -136,6 +136,23 @@ describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
   }
 });
 
+describe('a signal between two trials, while the guard’s listeners linger', () => {
+  it('ends the process as it would without them', async () => {
+    // riddle/core's guard, held and released as a trial does, then SIGTERM and SIGINT within the listeners' linger.
+    const script = `import { guardSignals } from 'riddle/core';
+guardSignals()();
+process.kill(process.pid, process.argv[1]);
+setTimeout(() => process.exit(0), 2000);`;
+    for (const signal of ['SIGTERM', 'SIGINT']) {
+      const ended = await execa(process.execPath, ['--input-type=module', '-e', script, signal], {
+        cwd: repoRoot,
+        reject: false,
+      });
+      expect(ended.signal, signal).toBe(signal);
+    }
+  }, 120_000);
+});
+
 describe('a subject that never waits, interrupted', () => {
   it('stops at Ctrl-C within moments instead of running every declared attempt first', async () => {
     const run = await startRun('trials/busy.trial.test.ts', 'forks', 'busy');
