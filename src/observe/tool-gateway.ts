@@ -65,7 +65,6 @@ export function createToolGateway(options: {
   let round = 1;
   let closed = false;
   let jsonChars = 0;
-  let overflow: { reason: string; refused: number } | null = null;
   const tooMuchJson = () => ({
     reason: `the arguments and results of its tool requests come to more than ${bounds.jsonChars} characters of JSON, the most riddle records`,
     refused: 0,
@@ -78,12 +77,12 @@ export function createToolGateway(options: {
       return 0;
     }
   };
-  return {
+  // A data member rather than a getter: V8 keeps an object literal with a getter of its own in dictionary mode, and
+  // every attempt makes a gateway (held, with the tools' context, as long as the attempt's subject runs).
+  const gateway: Omit<ToolGateway, 'overflow'> & { overflow: { reason: string; refused: number } | null } = {
     tools: options.tools,
     requests,
-    get overflow() {
-      return overflow;
-    },
+    overflow: null,
     setRound(next) {
       round = next;
     },
@@ -92,13 +91,16 @@ export function createToolGateway(options: {
     },
     async call(name, args: JsonValue) {
       if (closed) throw new ToolDeniedError(name, 'the attempt is over');
-      const argumentsJson = overflow === null ? weight(args) : 0;
-      if (overflow === null && requests.length >= bounds.count)
-        overflow = { reason: `it made more than ${bounds.count} tool requests, the most riddle records`, refused: 0 };
-      if (overflow === null && jsonChars + argumentsJson > bounds.jsonChars) overflow = tooMuchJson();
-      if (overflow !== null) {
-        overflow.refused += 1;
-        throw new ToolDeniedError(name, `not recorded: ${overflow.reason}`);
+      const argumentsJson = gateway.overflow === null ? weight(args) : 0;
+      if (gateway.overflow === null && requests.length >= bounds.count)
+        gateway.overflow = {
+          reason: `it made more than ${bounds.count} tool requests, the most riddle records`,
+          refused: 0,
+        };
+      if (gateway.overflow === null && jsonChars + argumentsJson > bounds.jsonChars) gateway.overflow = tooMuchJson();
+      if (gateway.overflow !== null) {
+        gateway.overflow.refused += 1;
+        throw new ToolDeniedError(name, `not recorded: ${gateway.overflow.reason}`);
       }
       jsonChars += argumentsJson;
       const id = `t${requests.length + 1}`;
@@ -128,7 +130,7 @@ export function createToolGateway(options: {
         request.result = result ?? null;
         // A result past the bound is kept (it is this request's); the requests after it are refused.
         jsonChars += weight(request.result);
-        if (overflow === null && jsonChars > bounds.jsonChars) overflow = tooMuchJson();
+        if (gateway.overflow === null && jsonChars > bounds.jsonChars) gateway.overflow = tooMuchJson();
         return result;
       } catch (error) {
         request.error = message(error);
@@ -136,4 +138,5 @@ export function createToolGateway(options: {
       }
     },
   };
+  return gateway;
 }
