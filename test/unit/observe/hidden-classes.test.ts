@@ -73,7 +73,7 @@ describe('what each attempt makes shares hidden classes', () => {
       createToolGateway({
         tools: [],
         maxEffect: 'read',
-        context: { workspace: null },
+        context: { workspace: null, signal: new RealAbortController().signal },
         elapsedMs: () => 0,
         bounds: { count: 1, jsonChars: 1024 },
       });
