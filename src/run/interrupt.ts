@@ -55,13 +55,29 @@ const LINGER_MS = 100;
 let listening = false;
 let lingering: NodeJS.Timeout | null = null;
 
-function stopListening(): void {
+function stopLingering(): void {
   if (lingering !== null) clearTimeout(lingering);
   lingering = null;
+}
+
+function stopListening(): void {
+  stopLingering();
   if (!listening) return;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   listening = false;
+}
+
+/**
+ * The linger is over. A signal that came while JavaScript ran is caught already and waits for the event loop's poll
+ * phase, which comes after its timers: taken off now, the listeners would take that signal with them, unheard. They are
+ * taken off at the check phase after, once such a signal was handled (onSignal raises it again).
+ */
+function lingerEnded(): void {
+  lingering = null;
+  setImmediate(() => {
+    if (guarded === 0 && lingering === null) stopListening();
+  }).unref();
 }
 
 /**
@@ -72,8 +88,7 @@ function stopListening(): void {
  * the host cancelling the run does the same.
  */
 export function guardSignals(): () => void {
-  if (lingering !== null) clearTimeout(lingering);
-  lingering = null;
+  stopLingering();
   if (!listening) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -86,7 +101,7 @@ export function guardSignals(): () => void {
     released = true;
     guarded -= 1;
     if (guarded === 0) {
-      lingering = setTimeout(stopListening, LINGER_MS);
+      lingering = setTimeout(lingerEnded, LINGER_MS);
       // The listeners never keep the process alive.
       lingering.unref();
     }

@@ -137,19 +137,23 @@ describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
 });
 
 describe('a signal between two trials, while the guard’s listeners linger', () => {
-  it('ends the process as it would without them', async () => {
-    // riddle/core's guard, held and released as a trial does, then SIGTERM and SIGINT within the listeners' linger.
+  it('ends the process as it would without them, also when it comes as the linger ends', async () => {
+    // riddle/core's guard, held and released as a trial does, then the signal: at once, and after JavaScript ran past
+    // the listeners' linger (the signal then waits for the event loop's poll phase, which follows its timers).
     const script = `import { guardSignals } from 'riddle/core';
 guardSignals()();
+const until = Date.now() + Number(process.argv[2]);
+while (Date.now() < until);
 process.kill(process.pid, process.argv[1]);
 setTimeout(() => process.exit(0), 2000);`;
-    for (const signal of ['SIGTERM', 'SIGINT']) {
-      const ended = await execa(process.execPath, ['--input-type=module', '-e', script, signal], {
-        cwd: repoRoot,
-        reject: false,
-      });
-      expect(ended.signal, signal).toBe(signal);
-    }
+    for (const stallMs of ['0', '250'])
+      for (const signal of ['SIGTERM', 'SIGINT']) {
+        const ended = await execa(process.execPath, ['--input-type=module', '-e', script, signal, stallMs], {
+          cwd: repoRoot,
+          reject: false,
+        });
+        expect(ended.signal, `${signal} after ${stallMs} ms`).toBe(signal);
+      }
   }, 120_000);
 });
 
