@@ -9,6 +9,7 @@ import {
   VerboseReporter,
   type Vitest,
 } from 'vitest/node';
+import { annotatesTrial } from '../../../src/vitest/annotated-trials.js';
 import { RunBudgetHost } from '../../../src/vitest/run-budget-host.js';
 import { annotatedTrialsFor, RiddleReporter } from '../../../src/vitest/reporter.js';
 
@@ -72,5 +73,10 @@ describe('which trials a run annotates', () => {
   it('every one, with Vitest’s UI or API server, which show every test’s annotations', () => {
     expect(annotatedTrialsFor(config([named('default')], { ui: true }))).toBe('every');
     expect(annotatedTrialsFor(config([named('default')], { api: { port: 51204 } as Config['api'] }))).toBe('every');
+  });
+
+  it('every one in a worker no riddle reporter told (an IDE’s run, the plugin without its reporter)', () => {
+    expect(annotatesTrial(false)).toBe(true);
+    expect(annotatesTrial(true)).toBe(true);
   });
 });
