@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** USER_HZ: /proc reports CPU time in ticks of 10 ms. */
 const MS_PER_TICK = 10;
@@ -98,7 +98,40 @@ export function runVitest(vitestBin, dir, env, { everyMs, sample }) {
     child.on('close', (code) => {
       clearInterval(timer);
       if (code !== 0) reject(new Error(`vitest run in ${dir} exited ${code}:\n${output.slice(-3000)}`));
-      else resolve({ output, exitedAt: Date.now() });
+      else resolve({ output, exitedAt: Date.now(), pid: child.pid });
     });
   });
 }
+
+/**
+ * CPU by thread of a measured run (Linux): bench/thread-cpu.mjs, imported into the run's Node processes, notes each
+ * one's main thread and whole process as it exits (Vitest's main process; its workers are stopped without an exit, so
+ * a workload's own afterAll notes the worker's, see bench/run.mjs PHASE).
+ */
+export const threadCpuOf = {
+  /** The environment that has a run's processes note their CPU by thread into `file`. */
+  env(file) {
+    if (process.platform !== 'linux') return {};
+    const hook = `--import=${pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'thread-cpu.mjs')).href}`;
+    return { BENCH_THREADS: file, NODE_OPTIONS: [process.env.NODE_OPTIONS, hook].filter(Boolean).join(' ') };
+  },
+  /** The main process's line of `file` ({ threadMs, processMs }), or null. */
+  read(file, pid) {
+    if (!existsSync(file)) return null;
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    return lines.find((l) => l.pid === pid) ?? null;
+  },
+  /** Both processes' CPU as main thread and other threads, or null when either is unknown. */
+  split(worker, main) {
+    if (!worker || !main) return null;
+    return {
+      workerMain: worker.threadMs,
+      workerOthers: worker.processMs - worker.threadMs,
+      mainMain: main.threadMs,
+      mainOthers: main.processMs - main.threadMs,
+    };
+  },
+};

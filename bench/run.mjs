@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { builtModule, childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
+import { builtModule, childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, threadCpuOf, tree } from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -69,18 +69,19 @@ async function vitestRun(dir, env) {
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
   let peakRss = 0;
-  const { output, exitedAt } = await runVitest(vitestBin, dir, env, {
+  const { output, exitedAt, pid } = await runVitest(vitestBin, dir, env, {
     everyMs: 50,
     sample: (pid) => {
       peakRss = Math.max(peakRss, treeRssBytes(pid));
     },
   });
-  return { cpuMs: childrenCpuMs() - cpuBefore, wallMs: performance.now() - started, peakRss, exitedAt, output };
+  return { cpuMs: childrenCpuMs() - cpuBefore, wallMs: performance.now() - started, peakRss, exitedAt, output, pid };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Workloads. Each is a folder under bench/.work with a config and one test file whose size comes from BENCH_N, and
-// which writes the start and end of its test phase (beforeAll / afterAll, epoch ms) to BENCH_TIMES.
+// which writes the start and end of its test phase (beforeAll / afterAll, epoch ms) to BENCH_TIMES, with the worker's
+// CPU until then: its main thread's, and the whole process's (the rest is V8's compiler and garbage-collector threads).
 
 const PACKAGE = '{ "private": true, "type": "module" }\n';
 const RIDDLE_CONFIG = `import { defineConfig } from 'vitest/config';
@@ -93,12 +94,17 @@ export default defineConfig({
 const PLAIN_CONFIG = `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { include: ['*.test.mjs'], maxConcurrency: 50, testTimeout: 600_000 } });
 `;
-const PHASE = `import { writeFileSync } from 'node:fs';
+const PHASE = `import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 const N = Number(process.env.BENCH_N);
 let phaseStart = 0;
 beforeAll(() => { phaseStart = Date.now(); });
-afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now(), span: globalThis.benchSpan ?? null })); });
+const threadMs = () => { const stat = readFileSync('/proc/thread-self/stat', 'utf8'); const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+afterAll(() => {
+  const used = process.cpuUsage();
+  const worker = process.platform === 'linux' ? { threadMs: threadMs(), processMs: (used.user + used.system) / 1000 } : null;
+  writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now(), span: globalThis.benchSpan ?? null, worker }));
+});
 `;
 
 /** A subject awaiting 20 ms, noting when the first call started and the last ended (globalThis.benchSpan). */
@@ -244,7 +250,14 @@ async function measure(name, n, workDir = work) {
   // A run registers its declared policy: where n changes between sizes, every run starts with no registrations; where
   // it does not (one-attempt trials), they are kept, as in a project whose registrations are committed.
   if (!workloads[name].keepRegistrations) rmSync(path.join(dir, '.riddle'), { recursive: true, force: true });
-  const run = await vitestRun(dir, { BENCH_N: String(n), BENCH_TIMES: times, BENCH_REPORT: report });
+  const threads = path.join(dir, `threads-${n}.jsonl`);
+  rmSync(threads, { force: true });
+  const run = await vitestRun(dir, {
+    BENCH_N: String(n),
+    BENCH_TIMES: times,
+    BENCH_REPORT: report,
+    ...threadCpuOf.env(threads),
+  });
   const phase = JSON.parse(readFileSync(times, 'utf8'));
   const artifactBytes = folderBytes(report);
   rmSync(report, { recursive: true, force: true });
@@ -259,6 +272,8 @@ async function measure(name, n, workDir = work) {
     },
     afterPhaseMs: run.exitedAt - phase.end,
     artifactBytes,
+    // CPU by thread (Linux): the worker's until its phase ended, the main process's whole run.
+    threads: threadCpuOf.split(phase.worker, threadCpuOf.read(threads, run.pid)),
   };
 }
 
@@ -277,10 +292,19 @@ async function paired(name, small, big, workDirs = [work]) {
       const runs = {};
       for (const n of order) runs[n] = await measure(name, n, dir);
       const per = (field) => (runs[big][field] - runs[small][field]) / (big - small);
+      const threads = runs[big].threads && runs[small].threads;
       deltas[i].push({
         cpuMs: per('cpuMs'),
         wallMs: per('wallMs'),
         phaseMs: per('phaseMs'),
+        threads: threads
+          ? Object.fromEntries(
+              Object.keys(runs[big].threads).map((k) => [
+                k,
+                (runs[big].threads[k] - runs[small].threads[k]) / (big - small),
+              ]),
+            )
+          : null,
         big: runs[big],
       });
     }
@@ -322,6 +346,14 @@ function describe(label, deltas, unit) {
   line(
     `  ${label.padEnd(44)} CPU ${fmt(median(cpu)).padStart(7)} ms/${unit} [${spread(cpu)}]   wall ${fmt(median(wall)).padStart(7)} ms/${unit} [${spread(wall)}]`,
   );
+  // Where the CPU went, by thread: V8 compiles hot functions and collects garbage on threads of its own, so a
+  // process's CPU is more than its JavaScript's; the medians of each part (they need not add up to the total's).
+  if (deltas.every((d) => d.threads)) {
+    const part = (k) => fmt(median(deltas.map((d) => d.threads[k])));
+    line(
+      `  ${''.padEnd(44)} by thread: worker's main ${part('workerMain')}, worker's others ${part('workerOthers')} (V8's compiler and GC), main process's main ${part('mainMain')}, its others ${part('mainOthers')}`,
+    );
+  }
   return { cpu: median(cpu), wall: median(wall) };
 }
 
