@@ -273,7 +273,11 @@ async function measure(name, n, workDir = work) {
     afterPhaseMs: run.exitedAt - phase.end,
     artifactBytes,
     // CPU by thread (Linux): the worker's until its phase ended, the main process's whole run.
-    threads: threadCpuOf.split(phase.worker, threadCpuOf.read(threads, run.pid)),
+    // A workload of many files has a worker per file: only its first file notes a worker's CPU, so none is split.
+    threads:
+      workloads[name].perFile === undefined
+        ? threadCpuOf.split(phase.worker, threadCpuOf.read(threads, run.pid))
+        : null,
   };
 }
 
