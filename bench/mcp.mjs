@@ -9,6 +9,8 @@
 //   agent launches it, fed the file agent's own conversation (initialize, then its five tool calls, each awaited),
 //   its CPU read from this process's reaped children (cutime + cstime, in 10 ms ticks: the mean over many conversations).
 //
+// - Node's spawn of a process from the same worker once its trials are done (the fork of the worker), which every
+//   command subject's attempt pays: read around the call, so the figures above can be told apart from it.
 // - a trivial command subject (`/bin/true`, the same fixtures, no tools): the worker's CPU per attempt the same way,
 //   riddle's fixed part of any command subject's attempt (sandbox, fixtures, channel folder, spawn, snapshots,
 //   outside-writes walks, the pipeline), apart from the MCP traffic.
@@ -63,8 +65,9 @@ const CHECKS = {
 };
 
 /** A warm-up trial of 2 attempts, then the measured trial of N; the worker's own CPU around each trial's test. */
-const workload = (kind) => `import { writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, expect } from 'vitest';
+const workload = (kind) => `import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { commandSubject, trial } from 'riddle/trial';
 import { fileTools } from ${JSON.stringify(AGENT_TOOLS)};
 const N = Number(process.env.BENCH_N);
@@ -89,6 +92,20 @@ beforeEach(() => { toolMs = 0; before = process.cpuUsage(); });
 afterEach(({ task }) => {
   const used = process.cpuUsage(before);
   cpu[task.name] = { workerMs: (used.user + used.system) / 1000, toolMs };
+  writeFileSync(process.env.BENCH_CPU, JSON.stringify(cpu));
+});
+// What Node's spawn of a process costs this worker, as it is now: the call forks the worker (its page tables, every
+// page it writes after made a copy of), whatever riddle does around it. The median of five, each child awaited.
+afterAll(async () => {
+  const spent = [];
+  for (let i = 0; i < 5; i += 1) {
+    const start = process.cpuUsage();
+    const child = spawn('/bin/true', [], { stdio: 'ignore' });
+    const used = process.cpuUsage(start);
+    spent.push((used.user + used.system) / 1000);
+    await new Promise((resolve) => child.on('close', resolve));
+  }
+  cpu.spawnMs = spent.sort((a, b) => a - b)[2];
   writeFileSync(process.env.BENCH_CPU, JSON.stringify(cpu));
 });
 // One subject for both trials: its identity (a hash of the files it names) is computed once, in the warm-up.
@@ -147,7 +164,7 @@ async function run(dir, n) {
   );
   const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
   rmSync(report, { recursive: true, force: true });
-  return { workerMs: cpu.measured.workerMs, toolMs: cpu.measured.toolMs, mainMs };
+  return { workerMs: cpu.measured.workerMs, toolMs: cpu.measured.toolMs, mainMs, spawnMs: cpu.spawnMs };
 }
 
 /** The file agent's conversation for MCP_INPUT, as it sends it (one message at a time, each reply awaited). */
@@ -346,7 +363,13 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
         const runs = {};
         for (const n of order) runs[n] = await run(dirs[i], n);
         const per = (field) => (runs[many][field] - runs[few][field]) / (many - few);
-        deltas[i].push({ workerMs: per('workerMs'), toolMs: per('toolMs'), mainMs: per('mainMs') });
+        // Node's spawn in the worker of the larger run (the one whose attempts are counted).
+        deltas[i].push({
+          workerMs: per('workerMs'),
+          toolMs: per('toolMs'),
+          mainMs: per('mainMs'),
+          spawnMs: runs[many].spawnMs,
+        });
       }
     }
     return deltas;
@@ -359,8 +382,9 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
       const main = deltas[i].map((d) => d.mainMs);
       const bridge = transport === 'stdio' ? mean(bridges[i]) : 0;
       const share = deltas[i].map((d) => d.workerMs - d.toolMs + bridge);
+      const spawned = deltas[i].map((d) => d.spawnMs);
       line(
-        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] − the example's tools ${fmt(median(tool))} ms${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt; main process ${fmt(median(main))} ms [${range(main)}], not added (see above)`,
+        `  over ${transport}${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] − the example's tools ${fmt(median(tool))} ms${transport === 'stdio' ? ` + bridge ${fmt(bridge)} ms` : ''} = riddle's share ${fmt(median(share))} ms [${range(share)}] per attempt; main process ${fmt(median(main))} ms [${range(main)}], not added (see above); of which Node's spawn of the agent (a fork of the worker) ${fmt(median(spawned))} ms`,
       );
       if (copy.label === '')
         goal(
@@ -375,8 +399,9 @@ export async function benchMcp({ quick, pairs, copies, line, goal }) {
   const fixed = await paired('command', [few, many]);
   copies.forEach((copy, i) => {
     const worker = fixed[i].map((d) => d.workerMs);
+    const spawned = fixed[i].map((d) => d.spawnMs);
     line(
-      `  a trivial command subject (/bin/true, the same fixtures, no tools)${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] per attempt (${many} − ${few})`,
+      `  a trivial command subject (/bin/true, the same fixtures, no tools)${copy.label}: worker ${fmt(median(worker))} ms [${range(worker)}] per attempt (${many} − ${few}), of which Node's spawn of the subject (a fork of the worker) ${fmt(median(spawned))} ms [${range(spawned)}]`,
     );
   });
 }
