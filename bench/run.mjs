@@ -81,7 +81,8 @@ async function vitestRun(dir, env) {
 // ---------------------------------------------------------------------------------------------------------------
 // Workloads. Each is a folder under bench/.work with a config and one test file whose size comes from BENCH_N, and
 // which writes the start and end of its test phase (beforeAll / afterAll, epoch ms) to BENCH_TIMES, with the worker's
-// CPU until then: its main thread's, and the whole process's (the rest is V8's compiler and garbage-collector threads).
+// CPU until then: its main thread's, and the whole process's (the rest is V8's compiler and garbage-collector threads
+// and libuv's pool).
 
 const PACKAGE = '{ "private": true, "type": "module" }\n';
 const RIDDLE_CONFIG = `import { defineConfig } from 'vitest/config';
@@ -355,7 +356,7 @@ function describe(label, deltas, unit) {
   if (deltas.every((d) => d.threads)) {
     const part = (k) => fmt(median(deltas.map((d) => d.threads[k])));
     line(
-      `  ${''.padEnd(44)} by thread: worker's main ${part('workerMain')}, worker's others ${part('workerOthers')} (V8's compiler and GC), main process's main ${part('mainMain')}, its others ${part('mainOthers')}`,
+      `  ${''.padEnd(44)} by thread: worker's main ${part('workerMain')}, worker's others ${part('workerOthers')} (V8's compiler and GC, libuv's pool), main process's main ${part('mainMain')}, its others ${part('mainOthers')}`,
     );
   }
   return { cpu: median(cpu), wall: median(wall) };
