@@ -138,11 +138,11 @@ export function checkRegistration(
   const registered = pending.get(file)?.get(trialId)?.entry ?? entryOf(read(file), trialId);
   if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
   const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };
+  if (registered.policy === current) return { status: 'unchanged', ...base };
   // A registration fingerprinted before nulls were dropped (its policy is the plain fingerprint of what it stored, an
   // undeclared summary as `summary: null`) is compared by that stored policy, read the same way.
   const plainlyRegistered = registered.policy === fingerprint(registered.declared);
-  if (registered.policy === current || (plainlyRegistered && policyFingerprint(registered.declared) === current))
-    return { status: 'unchanged', ...base };
+  if (plainlyRegistered && policyFingerprint(registered.declared) === current) return { status: 'unchanged', ...base };
   return { status: accept ? 'accepted' : 'changed', ...base };
 }
 

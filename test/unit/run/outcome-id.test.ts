@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
-import type { RegistrationCheck } from '../../../src/model/index.js';
+import { canonicalJson, sha256, type Outcome, type RegistrationCheck } from '../../../src/model/index.js';
+import { WHOLE_TEXT_ATTEMPTS } from '../../../src/run/outcome-id.js';
 import { anEnvironment } from '../builders.js';
 
 /** One trial whose subject answers `answer`, run on a clock that starts at `start` and ticks by `tick` ms. */
-async function outcome(answer: string, start = 0, tick = 0, registration: RegistrationCheck | null = null) {
+async function outcome(answer: string, start = 0, tick = 0, registration: RegistrationCheck | null = null, n = 14) {
   const resolved = resolveTrial(
     { name: 'id trial', file: 'a.test.ts', path: [] },
     {
@@ -13,7 +14,7 @@ async function outcome(answer: string, start = 0, tick = 0, registration: Regist
       rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
       checks: { answers: (o) => void vitestExpect(String(o.reply)).toBe('yes') },
       case: { input: 'q', expect: ['answers'] },
-      repeat: { n: 14 },
+      repeat: { n, stop: 'fixed' },
     },
   );
   let now = start;
@@ -63,5 +64,22 @@ describe('the Outcome id', () => {
     });
     expect(second.registration?.status).toBe('unchanged');
     expect(second.id).toBe(first.id);
+  });
+
+  it('is the sha256 of the canonical text of setup and results, readings left out, made whole or hashed as written', async () => {
+    // The definition, written out: clock readings (…At, …Ms) and machine readings left out, attempts by their digests.
+    const reading = (key: string) =>
+      key.endsWith('At') || key.endsWith('Ms') || ['peakRssBytes', 'sandbox'].includes(key);
+    const defined = (o: Outcome, digests: readonly string[]) => {
+      const { id: _id, pinned: _p, records: _r, registration: _g, attempts: _a, attemptsFile: _f, ...rest } = o;
+      return `sha256:${sha256(canonicalJson({ setup: o.setup, results: { ...rest, attempts: digests } }, reading))}`;
+    };
+    const digest = (attempt: Outcome['attempts'][number]) => sha256(canonicalJson(attempt, reading));
+    // Below the bound its text is made whole; above it, hashed as it is written.
+    for (const n of [14, WHOLE_TEXT_ATTEMPTS + 44]) {
+      const made = await outcome('yes', 0, 3, null, n);
+      expect(made.attempts).toHaveLength(n);
+      expect(made.id).toBe(defined(made, made.attempts.map(digest)));
+    }
   });
 });
