@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { builtModule, childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, threadCpuOf, tree } from './proc.mjs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -95,15 +95,15 @@ export default defineConfig({
 const PLAIN_CONFIG = `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { include: ['*.test.mjs'], maxConcurrency: 50, testTimeout: 600_000 } });
 `;
-const PHASE = `import { readFileSync, writeFileSync } from 'node:fs';
+const PHASE = `import { writeFileSync } from 'node:fs';
+import { threadCpuMs } from ${JSON.stringify(pathToFileURL(path.join(here, 'thread-cpu.mjs')).href)};
 import { afterAll, beforeAll } from 'vitest';
 const N = Number(process.env.BENCH_N);
 let phaseStart = 0;
 beforeAll(() => { phaseStart = Date.now(); });
-const threadMs = () => { const stat = readFileSync('/proc/thread-self/stat', 'utf8'); const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 afterAll(() => {
   const used = process.cpuUsage();
-  const worker = process.platform === 'linux' ? { threadMs: threadMs(), processMs: (used.user + used.system) / 1000 } : null;
+  const worker = process.platform === 'linux' ? { threadMs: threadCpuMs(), processMs: (used.user + used.system) / 1000 } : null;
   writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now(), span: globalThis.benchSpan ?? null, worker }));
 });
 `;
