@@ -26,6 +26,12 @@ export interface AttemptSetup {
   sealedTexts: readonly string[];
   /** Aborting it stops the attempt's subject (the run was interrupted). */
   signal?: AbortSignal;
+  /**
+   * Called once the subject's part has ended and its Observation is whole, before judging it, which waits for the
+   * promise returned: the trial's loop starts the lane's next attempt in between (run-trial, lanes that hand off).
+   * The wait is not the attempt's time: `durationMs` leaves it out.
+   */
+  handOff?: () => Promise<void>;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -51,6 +57,8 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       ? Omit<R, 'arm' | 'index' | 'sequence' | 'seed' | 'startedAt' | 'sandbox' | 'durationMs'>
       : never
     : never;
+  /** How long the Observation waited for its judging's turn (see `handOff`). */
+  let handedOffMs = 0;
   // The attempt's own members written out first, the status's spread after them: V8 (Node 20) makes an object slow to
   // build and to copy again when members are added after a spread (`{ ...a, ...b }` took tens of microseconds).
   const finish = (record: Unfinished): AttemptRecord => ({
@@ -60,7 +68,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     seed: slot.seed,
     startedAt,
     sandbox: null,
-    durationMs: setup.clock.now() - started,
+    durationMs: setup.clock.now() - started - handedOffMs,
     ...record,
   });
   let observed;
@@ -122,6 +130,11 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
       status === 'blocked' ? { ...unjudged, status, observation: null } : { ...unjudged, status, observation },
     );
     return observed.sandbox ? { ...record, sandbox: observed.sandbox.path } : record;
+  }
+  if (setup.handOff) {
+    const from = setup.clock.now();
+    await setup.handOff();
+    handedOffMs = setup.clock.now() - from;
   }
   const judgment = await judgeObservation({
     observation,

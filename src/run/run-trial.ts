@@ -17,7 +17,8 @@ import { decideAttempt } from './attempt-decision.js';
 import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
 import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
-import { runAttempt } from './attempt.js';
+import { runAttempt, type AttemptSetup } from './attempt.js';
+import { JudgingTurns } from './judging-turns.js';
 import { BudgetMeter } from './budget.js';
 import { RunBudgetGate, type RunLedger } from './run-budget.js';
 import { assembleOutcome } from './outcome.js';
@@ -188,6 +189,31 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const stream = plan.holdout && !plan.holdout.revealed ? null : (services.attempts ?? null);
   const amendments = new Map<string, (record: AttemptRecord) => AttemptRecord>();
   let progress: TrialProgressSnapshots | undefined;
+  // A lane hands its attempt to judging once observed and starts its next at once, when nothing decided before an
+  // attempt starts reads the judgments of those before it: a fixed number of attempts, no spending limit, and more
+  // than one lane (one lane runs one thing at a time, as declared). A subject waiting on I/O then waits again without
+  // queueing behind the judging and writing of every attempt that finished with it (see JudgingTurns).
+  const concurrency = Math.min(suite.repeat.concurrency, schedule.length);
+  const judging = concurrency > 1 && rule.kind === 'fixed' && !meter && !runGate ? new JudgingTurns(concurrency) : null;
+  /** A finished attempt counted in its arm. */
+  const count = (armId: string, arm: ArmState, record: AttemptRecord) => {
+    arm.records.push(stream ? stream.add(record) : record);
+    arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;
+    considerStopping(armId);
+    if (services.onProgress) {
+      progress ??= new TrialProgressSnapshots(suite, describeRule(rule), state);
+      services.onProgress(progress.after(armId, arm));
+    }
+  };
+  /** Whether the run's interruption stopped this attempt part-way: not a finished attempt, so neither counted nor kept. */
+  const stoppedPartWay = (slot: AttemptSlot, key: string): boolean => {
+    const { signal } = services;
+    if (!signal?.aborted) return false;
+    order.splice(order.indexOf(key), 1);
+    cutShort += 1;
+    noteSkipped(slot, `${describeInterruption(signal.reason)} while this attempt ran; it was stopped`);
+    return true;
+  };
   let next = 0;
   let lastTurn = performance.now();
   const worker = async () => {
@@ -221,69 +247,110 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       const sealedCase = plan.sealed[slot.arm];
       const armCase = caseOf(slot.arm);
       if (!armCase) continue;
-      let record: AttemptRecord;
       const blocker = blocking[0];
       const breaker = broken[0];
-      if (blocker)
-        record = unrun(slot, armCase, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail);
-      else if (breaker)
-        record = unrun(
-          slot,
-          armCase,
-          sequence,
-          'harness_error',
-          `dependency ${breaker.dependency.name}`,
-          breaker.detail,
+      if (blocker) {
+        count(
+          slot.arm,
+          arm,
+          unrun(slot, armCase, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail),
         );
-      else if (meter?.spent()) {
+        continue;
+      }
+      if (breaker) {
+        count(
+          slot.arm,
+          arm,
+          unrun(slot, armCase, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail),
+        );
+        continue;
+      }
+      if (meter?.spent()) {
         meter.block(slot.arm);
-        record = unrun(slot, armCase, sequence, 'blocked', 'budget', meter.spent() ?? '');
-      } else if (runGate && (await runGate.spent()) !== null) {
+        count(slot.arm, arm, unrun(slot, armCase, sequence, 'blocked', 'budget', meter.spent() ?? ''));
+        continue;
+      }
+      if (runGate && (await runGate.spent()) !== null) {
         await runGate.block(slot.arm, slot.index);
-        record = unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? '');
-      } else {
-        outside?.started(key);
-        // try…finally rather than Promise#finally, which makes three promises more for every attempt.
+        count(slot.arm, arm, unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? ''));
+        continue;
+      }
+      const setup: AttemptSetup = {
+        case: armCase,
+        rubric,
+        evaluators: plan.evaluators,
+        subject: plan.subject,
+        tools: plan.tools,
+        clock: services.clock,
+        expect: services.expect,
+        fixtures: plan.fixtures[slot.arm] ?? null,
+        observers: plan.observers,
+        keepFailedSandbox: plan.keepFailedSandboxes,
+        claimExtractors: plan.claimExtractors,
+        sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
+        ...(services.signal ? { signal: services.signal } : {}),
+      };
+      outside?.started(key);
+      const ended = () => {
+        stray.ended(key);
+        outside?.ended(key);
+      };
+      if (judging) {
+        let handedOff = false;
+        let observed: (admitted: Promise<void>) => void = () => {};
+        const admitted = new Promise<void>((resolve) => {
+          observed = resolve;
+        });
+        const judged = stray.within(key, () =>
+          runAttempt(slot, sequence, {
+            ...setup,
+            handOff: () => {
+              handedOff = true;
+              const room = judging.admit();
+              observed(room);
+              return room.then(() => judging.turn());
+            },
+          }),
+        );
         try {
-          record = await stray.within(key, () =>
-            runAttempt(slot, sequence, {
-              case: armCase,
-              rubric,
-              evaluators: plan.evaluators,
-              subject: plan.subject,
-              tools: plan.tools,
-              clock: services.clock,
-              expect: services.expect,
-              fixtures: plan.fixtures[slot.arm] ?? null,
-              observers: plan.observers,
-              keepFailedSandbox: plan.keepFailedSandboxes,
-              claimExtractors: plan.claimExtractors,
-              sealedTexts: sealedCase ? sealedTexts(sealedCase) : [],
-              ...(services.signal ? { signal: services.signal } : {}),
-            }),
-          );
-        } finally {
-          stray.ended(key);
-          outside?.ended(key);
+          // Settles once the attempt is handed off and has room to be judged, or with its record if there was no
+          // Observation to judge.
+          await Promise.race([admitted, judged]);
+        } catch (error) {
+          ended();
+          throw error;
         }
-        if (services.signal?.aborted) {
-          // Stopped part-way by the interruption: not a finished attempt, so neither counted nor kept.
-          order.splice(order.indexOf(key), 1);
-          cutShort += 1;
-          noteSkipped(slot, `${describeInterruption(services.signal.reason)} while this attempt ran; it was stopped`);
+        if (!handedOff) {
+          ended();
+          if (!stoppedPartWay(slot, key)) count(slot.arm, arm, await judged);
           continue;
         }
-        meter?.spend(record);
-        // Awaited only when there is a gate: `await undefined` makes a promise for every attempt.
-        if (runGate) await runGate.spend(record);
+        judging.keep(
+          judged.then(
+            (record) => {
+              ended();
+              if (!stoppedPartWay(slot, key)) count(slot.arm, arm, record);
+            },
+            (error: unknown) => {
+              ended();
+              throw error;
+            },
+          ),
+        );
+        continue;
       }
-      arm.records.push(stream ? stream.add(record) : record);
-      arm.verdicts[record.verdict] = (arm.verdicts[record.verdict] ?? 0) + 1;
-      considerStopping(slot.arm);
-      if (services.onProgress) {
-        progress ??= new TrialProgressSnapshots(suite, describeRule(rule), state);
-        services.onProgress(progress.after(slot.arm, arm));
+      let record: AttemptRecord;
+      // try…finally rather than Promise#finally, which makes three promises more for every attempt.
+      try {
+        record = await stray.within(key, () => runAttempt(slot, sequence, setup));
+      } finally {
+        ended();
       }
+      if (stoppedPartWay(slot, key)) continue;
+      meter?.spend(record);
+      // Awaited only when there is a gate: `await undefined` makes a promise for every attempt.
+      if (runGate) await runGate.spend(record);
+      count(slot.arm, arm, record);
     }
   };
   // Listening to the process's uncaught errors from here until the attempts are done, whatever ends them: a trial that
@@ -291,7 +358,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   // the process its own, and a host without listeners of its own (riddle/core in plain Node) would never crash on one.
   const stray = new StrayErrors();
   try {
-    await Promise.all(Array.from({ length: Math.min(suite.repeat.concurrency, schedule.length) }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    await judging?.settled();
     // A timer or an unawaited promise may fail just after its attempt returned: let it surface (while the last look
     // outside the workspaces comes through), then mark the attempts whose subject raised errors outside the awaited
     // call.
