@@ -136,6 +136,33 @@ describe('an interrupted run (Ctrl-C, SIGTERM)', () => {
   }
 });
 
+describe('an interrupted trial of two lanes', () => {
+  it('keeps the attempts both lanes finished and judged while their next ones ran, and stops and removes those', async () => {
+    const run = await startRun('trials/interrupt-concurrent.trial.test.ts', 'forks', 'interrupt-lanes');
+    const starts = () =>
+      readFileSync(run.log, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('start')).length;
+    await waitFor(() => starts() >= 4, 'both lanes’ second attempts');
+    await waitFor(() => processesWith(run.marker).length >= 2, 'the second attempts’ grandchildren');
+    run.signal('group', 'SIGINT');
+    const result = await run.child;
+    expect(result.exitCode, result.all).not.toBe(0);
+    expect(leftBehind(run)).toEqual({ processes: [], sandboxes: [] });
+    const { index, outcomes } = readOnlyRun(run.reportDir);
+    const outcome = outcomeNamed(outcomes, 'two lanes interrupted on their second attempts');
+    expect(outcome.attempts.map((a) => [a.index, a.status, a.verdict])).toEqual([
+      [0, 'completed', 'PASS'],
+      [1, 'completed', 'PASS'],
+    ]);
+    // The two stopped part-way and the two never started are counted as not run.
+    expect(outcome.arms[0]?.notRun.count).toBe(4);
+    expect(outcome.execution.incomplete?.reason).toContain('interrupted by SIGINT');
+    expect(outcome.judgment.verdict).toBe('UNKNOWN');
+    expect(index.incomplete).toBe(true);
+  });
+});
+
 describe('a signal between two trials, while the guard’s listeners linger', () => {
   it('ends the process as it would without them, also when it comes as the linger ends', async () => {
     // riddle/core's guard, held and released as a trial does, then the signal: at once, and after JavaScript ran past
