@@ -1,7 +1,7 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { setImmediate as turn } from 'node:timers/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { RecordError, type AttemptRecord, type ClaimCheck, type Outcome, type Verdict } from '../model/index.js';
+import { LineReader } from './line-reader.js';
 import { neutraliseText, mapStrings } from './safe-text.js';
 import { SampleReasonTally, type SampleReason } from './sample-reasons.js';
 
@@ -235,27 +235,9 @@ export async function summarizeAttemptsFile(
   };
   const fd = openSync(file, 'r');
   try {
-    const decoder = new StringDecoder('utf8');
-    // Only the bytes read are ever looked at, so the buffer need not be zero-filled.
-    let buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
-    let rest = '';
-    for (let full = false; ; ) {
-      if (full) await turn();
-      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      full = bytesRead === buffer.length;
-      // One line at a time (not the chunk split into all its lines at once): each is done with before the next.
-      const text = rest + decoder.write(buffer.subarray(0, bytesRead));
-      // A file that filled the first read is read on a megabyte at a time (the decoder has copied what it keeps).
-      if (full && buffer.length < CHUNK_BYTES) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-      let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        take(text.slice(start, end));
-        start = end + 1;
-      }
-      rest = text.slice(start);
-    }
-    take(rest + decoder.end());
+    const lines = new LineReader(fd, FIRST_CHUNK_BYTES, CHUNK_BYTES);
+    // The event loop gets a turn after every read that filled its room (a file of more than one chunk).
+    while (lines.next(take)) if (lines.full) await turn();
   } finally {
     closeSync(fd);
   }

@@ -5,17 +5,16 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  readSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, migrate, RecordError, type Outcome } from '../model/index.js';
+import { LineReader } from './line-reader.js';
 import { prettyJsonChunks } from './pretty-json.js';
 
 /** Lines gathered before each write: few system calls, and never the whole file in memory at once. */
@@ -190,21 +189,14 @@ function writeAttemptLines(lines: string, outcome: Outcome): void {
  */
 export function forEachJsonLine(file: string, each: (value: unknown) => void): void {
   const fd = openSync(file, 'r');
-  const decoder = new StringDecoder('utf8');
   try {
-    const buffer = Buffer.alloc(CHUNK_CHARS);
-    let rest = '';
     let line = 0;
     const take = (text: string) => {
       line += 1;
       if (text !== '') each(parseJson(text, `${file}:${line}`));
     };
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
-      const lines = (rest + decoder.write(buffer.subarray(0, read))).split('\n');
-      rest = lines.pop() ?? '';
-      for (const text of lines) take(text);
-    }
-    take(rest + decoder.end());
+    const lines = new LineReader(fd, CHUNK_CHARS, CHUNK_CHARS);
+    while (lines.next(take));
   } finally {
     closeSync(fd);
   }
