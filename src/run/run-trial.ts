@@ -291,9 +291,17 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         ...(services.signal ? { signal: services.signal } : {}),
       };
       outside?.started(key);
+      // The look outside the workspaces closes the attempt's window once its subject has returned: when judged while
+      // its lane's next attempt runs, not later, or that attempt's writes would be tied to this one too.
+      let returned = false;
+      const hasReturned = () => {
+        if (returned) return;
+        returned = true;
+        outside?.ended(key);
+      };
       const ended = () => {
         stray.ended(key);
-        outside?.ended(key);
+        hasReturned();
       };
       if (judging) {
         let handedOff = false;
@@ -306,6 +314,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
             ...setup,
             handOff: () => {
               handedOff = true;
+              hasReturned();
               const room = judging.admit();
               observed(room);
               return room.then(() => judging.turn());

@@ -1,7 +1,11 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import type { AttemptRecord, Clock, Outcome } from '../../../src/model/index.js';
 import { resolveTrial, runTrial, type TrialDeclaration, type TrialPlan } from '../../../src/run/index.js';
+import { commandSubject } from '../../../src/observe/index.js';
 import type { AttemptSink } from '../../../src/run/held-attempts.js';
 import { anEnvironment } from '../builders.js';
 
@@ -9,7 +13,13 @@ const rubric = { criteria: { answers: { description: 'answers', needs: 'text' as
 
 async function run(
   declaration: TrialDeclaration,
-  options: { clock?: Clock; attempts?: AttemptSink; signal?: AbortSignal; budget?: TrialPlan['budget'] } = {},
+  options: {
+    clock?: Clock;
+    attempts?: AttemptSink;
+    signal?: AbortSignal;
+    budget?: TrialPlan['budget'];
+    root?: string;
+  } = {},
 ): Promise<Outcome> {
   const resolved = resolveTrial({ name: 'hand-off', file: 'hand-off.test.ts', path: [] }, declaration);
   return runTrial(
@@ -19,6 +29,7 @@ async function run(
       expect: vitestExpect,
       ...(options.attempts ? { attempts: options.attempts } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.root ? { root: options.root } : {}),
     },
   );
 }
@@ -175,5 +186,35 @@ describe('lanes that hand their attempts off to judging', () => {
     expect(outcome.attempts.length).toBeLessThan(7);
     // Every declared attempt is either kept or counted as not run.
     expect(outcome.attempts.length + (outcome.arms[0]?.notRun.count ?? 0)).toBe(40);
+  });
+
+  it('close an attempt’s window on writes outside the workspace when its subject returns, not when it is judged', async () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'riddle-handoff-project-')));
+    // Each attempt writes a file into the project named after its workspace (`riddle-case-<index>-…`).
+    const writer = `const w = process.env.RIDDLE_WORKSPACE; const at = /riddle-(case-\\d+)-/.exec(w)[1];
+      require('node:fs').writeFileSync(require('node:path').join(${JSON.stringify(root)}, 'w-' + at + '.txt'), 'x');
+      process.stdout.write('yes');`;
+    const outcome = await run(
+      {
+        subject: commandSubject({ name: 'writer', command: process.execPath, args: ['-e', writer] }),
+        rubric,
+        checks: {
+          // Attempt 0 is judged slowly, while both lanes run the rest.
+          answers: async (observation, context) => {
+            if (context.attempt === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+            vitestExpect(String(observation.reply)).toBe('yes');
+          },
+        },
+        case: { input: 'a', expect: ['answers'] },
+        repeat: { n: 6, stop: 'fixed', concurrency: 2 },
+      },
+      { root },
+    );
+    expect(outcome.attempts.map((a) => a.status)).toEqual(Array(6).fill('completed'));
+    const tiedTo = new Map((outcome.execution.outsideWrites?.changes ?? []).map((c) => [c.path, c.attempts]));
+    expect(tiedTo.get('w-case-0.txt')).toContain('case#0');
+    // The last attempt starts once four have returned: attempt 0's subject had long returned, though not judged.
+    expect(tiedTo.get('w-case-5.txt')).toContain('case#5');
+    expect(tiedTo.get('w-case-5.txt')).not.toContain('case#0');
   });
 });
