@@ -2,7 +2,8 @@ import { setImmediate } from 'node:timers';
 
 /**
  * The judgments of a trial whose lanes hand their attempts off once observed (run-trial): each is judged at a turn of
- * the event loop of its own, in the order handed off, and at most `room` are under way at once.
+ * the event loop of its own, in the order handed off, and at most `room` are pending (waiting for their turn or under
+ * way) at once.
  *
  * Between two turns Node runs whatever became ready meanwhile (a subject's timer or I/O, which starts a lane's next
  * attempt), so riddle's own judging and writing never hold up the subjects it observes: 50 lanes whose 20 ms waits
@@ -22,7 +23,7 @@ export class JudgingTurns {
   constructor(private readonly room: number) {}
 
   /**
-   * A judgment handed off: resolves once it has room (at once while fewer than `room` are under way). The lane that
+   * A judgment handed off: resolves once it has room (at once while fewer than `room` are pending). The lane that
    * handed it off waits for the same before its next attempt; `keep` must follow with the judgment.
    */
   admit(): Promise<void> {

@@ -194,7 +194,10 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   // than one lane (one lane runs one thing at a time, as declared). A subject waiting on I/O then waits again without
   // queueing behind the judging and writing of every attempt that finished with it (see JudgingTurns).
   const concurrency = Math.min(suite.repeat.concurrency, schedule.length);
-  const judging = concurrency > 1 && rule.kind === 'fixed' && !meter && !runGate ? new JudgingTurns(concurrency) : null;
+  // Room for two judgments a lane: with one, lanes whose 20 ms waits ended together waited for room behind the turns
+  // of the judgments before theirs in 10–17% of their attempts (50 lanes, 1,000 attempts).
+  const judging =
+    concurrency > 1 && rule.kind === 'fixed' && !meter && !runGate ? new JudgingTurns(2 * concurrency) : null;
   /** A finished attempt counted in its arm. */
   const count = (armId: string, arm: ArmState, record: AttemptRecord) => {
     arm.records.push(stream ? stream.add(record) : record);
