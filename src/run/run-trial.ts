@@ -195,7 +195,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   // queueing behind the judging and writing of every attempt that finished with it (see JudgingTurns).
   const concurrency = Math.min(suite.repeat.concurrency, schedule.length);
   // Room for two judgments a lane: with one, lanes whose 20 ms waits ended together waited for room behind the turns
-  // of the judgments before theirs in 10–17% of their attempts (50 lanes, 1,000 attempts).
+  // of the judgments before theirs in 9–17% of their attempts (50 lanes, 1,000 attempts).
   const judging =
     concurrency > 1 && rule.kind === 'fixed' && !meter && !runGate ? new JudgingTurns(2 * concurrency) : null;
   /** A finished attempt counted in its arm. */
