@@ -294,17 +294,15 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         ...(services.signal ? { signal: services.signal } : {}),
       };
       outside?.started(key);
-      // The look outside the workspaces closes the attempt's window once its subject has returned: when judged while
-      // its lane's next attempt runs, not later, or that attempt's writes would be tied to this one too.
+      // The attempt's watches end once its subject has returned: for a handed-off attempt at the hand-off, not when it
+      // is judged, or the writes outside the workspace of its lane's next attempt, and errors no async context ties to
+      // an attempt, would be taken as this one's too.
       let returned = false;
-      const hasReturned = () => {
+      const ended = () => {
         if (returned) return;
         returned = true;
-        outside?.ended(key);
-      };
-      const ended = () => {
         stray.ended(key);
-        hasReturned();
+        outside?.ended(key);
       };
       if (judging) {
         let handedOff = false;
@@ -317,7 +315,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
             ...setup,
             handOff: () => {
               handedOff = true;
-              hasReturned();
+              ended();
               const room = judging.admit();
               observed(room);
               return room.then(() => judging.turn());

@@ -328,6 +328,21 @@ describe('errors a subject raises outside the awaited call', () => {
       ],
     ]);
     expect(concurrent.execution.strayErrors).toEqual([]);
+    // An error from outside every async context, raised while the other lane's attempt had returned and was being
+    // judged: the only attempt running is the one that raised it.
+    const judgedMeanwhile = outcomeNamed(
+      outcomes,
+      'an error outside every context while the other lane’s attempt is judged',
+    );
+    expect(judgedMeanwhile.attempts.map((a) => [a.index, a.status, a.error?.message ?? null])).toEqual([
+      [0, 'completed', null],
+      [
+        1,
+        'subject_error',
+        'uncaught exception outside the awaited call: Error: raised while the other attempt is judged',
+      ],
+    ]);
+    expect(judgedMeanwhile.execution.strayErrors).toEqual([]);
   });
 });
 
