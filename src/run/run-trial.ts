@@ -250,32 +250,37 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       const sealedCase = plan.sealed[slot.arm];
       const armCase = caseOf(slot.arm);
       if (!armCase) continue;
+      // An attempt that cannot run (a dependency unavailable, a spending limit reached) is recorded as not run.
       const blocker = blocking[0];
       const breaker = broken[0];
-      if (blocker) {
-        count(
-          slot.arm,
-          arm,
-          unrun(slot, armCase, sequence, 'blocked', `dependency ${blocker.dependency.name}`, blocker.detail),
+      let notRunnable: AttemptRecord | null = null;
+      if (blocker)
+        notRunnable = unrun(
+          slot,
+          armCase,
+          sequence,
+          'blocked',
+          `dependency ${blocker.dependency.name}`,
+          blocker.detail,
         );
-        continue;
-      }
-      if (breaker) {
-        count(
-          slot.arm,
-          arm,
-          unrun(slot, armCase, sequence, 'harness_error', `dependency ${breaker.dependency.name}`, breaker.detail),
+      else if (breaker)
+        notRunnable = unrun(
+          slot,
+          armCase,
+          sequence,
+          'harness_error',
+          `dependency ${breaker.dependency.name}`,
+          breaker.detail,
         );
-        continue;
-      }
-      if (meter?.spent()) {
+      else if (meter?.spent()) {
         meter.block(slot.arm);
-        count(slot.arm, arm, unrun(slot, armCase, sequence, 'blocked', 'budget', meter.spent() ?? ''));
-        continue;
-      }
-      if (runGate && (await runGate.spent()) !== null) {
+        notRunnable = unrun(slot, armCase, sequence, 'blocked', 'budget', meter.spent() ?? '');
+      } else if (runGate && (await runGate.spent()) !== null) {
         await runGate.block(slot.arm, slot.index);
-        count(slot.arm, arm, unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? ''));
+        notRunnable = unrun(slot, armCase, sequence, 'blocked', 'run budget', (await runGate.spent()) ?? '');
+      }
+      if (notRunnable) {
+        count(slot.arm, arm, notRunnable);
         continue;
       }
       const setup: AttemptSetup = {
