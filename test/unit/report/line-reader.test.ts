@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LineReader } from '../../../src/report/line-reader.js';
+import { seededRandom } from '../../../src/statistics/index.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'riddle-line-reader-'));
 let files = 0;
@@ -28,24 +29,13 @@ function readAll(bytes: Buffer, firstBytes: number, chunkBytes: number): { lines
 /** What splitting the whole file's text at its line feeds gives: what the reader must give, line by line. */
 const expected = (bytes: Buffer) => bytes.toString('utf8').split('\n');
 
-/** Seeded, so a failure reproduces (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // ASCII, two-, three- and four-byte characters, and JSON's own punctuation.
 const PIECES = ['a', 'Z', '7', ' ', '"', '\\', '{', '}', ',', 'é', 'ß', '€', '中', '😀', '\r', '\t'];
 
 describe('a line reader', () => {
   it('gives the lines of files of every shape as splitting the whole text would, whatever its chunk sizes', () => {
-    const next = random(20261202);
+    // Seeded, so a failure reproduces.
+    const next = seededRandom(20261202);
     for (let file = 0; file < 300; file += 1) {
       const ascii = next() < 0.4;
       const lines = Array.from({ length: Math.floor(next() * 12) }, () =>
