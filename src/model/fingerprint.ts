@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash, type Hash, hash } from 'node:crypto';
 
 /**
  * Canonical JSON: object keys sorted by code unit (array-index keys first, in numeric order, as any JavaScript
@@ -40,16 +40,17 @@ export function canonicalJsonPair(
 }
 
 /**
- * `sha256(canonicalJson(value, omitKey))`, without the text ever held whole: it is written as UTF-8 into one buffer of
- * HASH_CHUNK bytes, handed to the hash each time it fills. For the largest records (an Outcome of 100,000 attempts
- * writes tens of megabytes of canonical JSON for its id). Text is never gathered into a string first: a string built
- * by appending is a chain of pieces, and one still growing when the young generation is collected is moved into the
- * old one, megabytes of it by the end of a large Outcome.
+ * `sha256(canonicalJson(value, omitKey))`, without the text ever held whole: it is written as `json` writes it and
+ * handed to the hash a chunk (HASH_CHUNK code units) at a time. For the largest records (an Outcome of 100,000
+ * attempts writes tens of megabytes of canonical JSON for its id). A trial makes its Outcome's id once, mostly before
+ * this code is optimised: there, appending to a string costs a third of what writing each token's bytes into a buffer
+ * did (an Outcome of 1,000 attempts, 7–15 → 3–4 ms).
  */
 export function canonicalJsonSha256(value: unknown, omitKey?: (key: string) => boolean): string {
-  const hashing = new Hashing(omitKey);
+  const hashing: Hashing = { hash: createHash('sha256'), text: '', omitKey };
   writeHashed(value, hashing);
-  return hashing.digest();
+  hashing.hash.update(hashing.text);
+  return hashing.hash.digest('hex');
 }
 
 /** Bytes of one sha256 digest. */
@@ -74,206 +75,75 @@ export class Sha256List {
   at(i: number): string {
     return this.bytes.toString('hex', i * SHA256_BYTES, (i + 1) * SHA256_BYTES);
   }
-
-  /** Write the `i`th digest's 64 hexadecimal digits (ASCII) into `target` at `offset`, making no string. */
-  writeHex(i: number, target: Uint8Array, offset: number): void {
-    const from = i * SHA256_BYTES;
-    for (let k = 0; k < SHA256_BYTES; k += 1) {
-      const byte = this.bytes[from + k] as number;
-      target[offset + 2 * k] = HEX_DIGITS[byte >> 4] as number;
-      target[offset + 2 * k + 1] = HEX_DIGITS[byte & 15] as number;
-    }
-  }
 }
-
-/** ASCII codes of the hexadecimal digits, lower case. */
-const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
 
 /** A string JSON must escape something in: a quote, a backslash, a control character or a surrogate (lone ones). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** Texts up to this length are copied into the hash's buffer code by code when ASCII (Hashing#ascii7). */
-const SHORT_TEXT = 32;
-
-/** Bytes of canonical JSON gathered before they are handed to the hash. */
+/**
+ * Code units of canonical JSON gathered before they are handed to the hash: a string built by appending is a chain of
+ * pieces, and a long one still growing when the young generation is collected is moved into the old one.
+ */
 const HASH_CHUNK = 1 << 16;
 
-/** A finished hashing's buffer, for the next (a hashing that threw does not give its back). */
-let spareBuffer: Buffer | null = null;
-
-/** Canonical JSON on its way into a sha256: whole tokens written as UTF-8 into a buffer, hashed as it fills. */
-class Hashing {
-  private readonly hash = createHash('sha256');
-  private readonly buffer: Buffer;
-  private used = 0;
-
-  constructor(readonly omitKey: ((key: string) => boolean) | undefined) {
-    // The buffer of the hashing before, when it finished: one a process rather than one an Outcome id.
-    this.buffer = spareBuffer ?? Buffer.allocUnsafe(HASH_CHUNK);
-    spareBuffer = null;
-  }
-
-  /** One ASCII character, by its code. */
-  ascii(code: number): void {
-    if (this.used === HASH_CHUNK) this.flush();
-    this.buffer[this.used] = code;
-    this.used += 1;
-  }
-
-  /**
-   * A whole number from 0 to 2^53 − 1 in decimal, as String and JSON.stringify write it, made in the buffer: the
-   * counts, indices and tokens of an Outcome's 100,000 cost rows and coverage entries would each be a string first.
-   */
-  wholeNumber(value: number): void {
-    if (this.used + 16 > HASH_CHUNK) this.flush();
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-    for (let at = this.used + digits - 1, rest = value; at >= this.used; at -= 1, rest = Math.floor(rest / 10))
-      this.buffer[at] = 0x30 + (rest % 10);
-    this.used += digits;
-  }
-
-  /** A string value as JSON: written as it is between quotes when nothing in it needs escaping, as most do. */
-  string(value: string): void {
-    if (NEEDS_ESCAPE.test(value)) {
-      this.write(JSON.stringify(value));
-      return;
-    }
-    this.ascii(QUOTE);
-    this.write(value);
-    this.ascii(QUOTE);
-  }
-
-  /** A list of sha256 digests as the JSON array of their hex texts. */
-  digests(list: Sha256List): void {
-    this.ascii(OPEN_BRACKET);
-    for (let i = 0; i < list.length; i += 1) {
-      // A comma, two quotes and 64 digits.
-      if (this.used + 67 > HASH_CHUNK) this.flush();
-      if (i > 0) this.buffer[this.used++] = COMMA;
-      this.buffer[this.used++] = QUOTE;
-      list.writeHex(i, this.buffer, this.used);
-      this.used += 64;
-      this.buffer[this.used++] = QUOTE;
-    }
-    this.ascii(CLOSE_BRACKET);
-  }
-
-  write(text: string): void {
-    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair, two units, takes 4).
-    if (this.used + text.length * 3 > HASH_CHUNK) {
-      this.flush();
-      if (text.length * 3 > HASH_CHUNK) {
-        this.hash.update(text);
-        return;
-      }
-    }
-    if (text.length <= SHORT_TEXT && this.ascii7(text)) return;
-    this.used += this.buffer.write(text, this.used);
-  }
-
-  /**
-   * Copy a short text into the buffer code by code when it is all ASCII (room is made already); false, with nothing
-   * written, when it is not. Most texts of a large record are short names and ids (`case#17`, `usd`): a Buffer#write
-   * call for each cost more than the copy.
-   */
-  private ascii7(text: string): boolean {
-    const at = this.used;
-    for (let i = 0; i < text.length; i += 1) {
-      const code = text.charCodeAt(i);
-      if (code > 0x7f) return false;
-      this.buffer[at + i] = code;
-    }
-    this.used += text.length;
-    return true;
-  }
-
-  digest(): string {
-    this.flush();
-    spareBuffer = this.buffer;
-    return this.hash.digest('hex');
-  }
-
-  private flush(): void {
-    if (this.used > 0) this.hash.update(this.buffer.subarray(0, this.used));
-    this.used = 0;
-  }
+/** Canonical JSON on its way into a sha256: the text not yet handed to the hash. */
+interface Hashing {
+  readonly hash: Hash;
+  text: string;
+  readonly omitKey: ((key: string) => boolean) | undefined;
 }
 
-/** `json` written to `hashing` token by token; false when the value has no JSON. */
+/** Hand the text gathered to the hash once it is a chunk long. */
+function settle(hashing: Hashing): void {
+  if (hashing.text.length < HASH_CHUNK) return;
+  hashing.hash.update(hashing.text);
+  hashing.text = '';
+}
+
+/** `json` appended to `hashing`, member by member and element by element; false when the value has no JSON. */
 function writeHashed(value: unknown, hashing: Hashing): boolean {
-  if (typeof value === 'string') {
-    hashing.string(value);
-    return true;
-  }
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-    hashing.wholeNumber(value);
-    return true;
-  }
   if (typeof value !== 'object' || value === null) {
     const text = json(value, undefined);
     if (text === undefined) return false;
-    hashing.write(text);
+    hashing.text += text;
     return true;
   }
   if (value instanceof Sha256List) {
-    hashing.digests(value);
+    hashing.text += '[';
+    for (let i = 0; i < value.length; i += 1) {
+      hashing.text += i > 0 ? `,"${value.at(i)}"` : `"${value.at(i)}"`;
+      settle(hashing);
+    }
+    hashing.text += ']';
     return true;
   }
   if (Array.isArray(value)) {
-    hashing.ascii(OPEN_BRACKET);
+    hashing.text += '[';
     for (let i = 0; i < value.length; i += 1) {
-      if (i > 0) hashing.ascii(COMMA);
-      if (!writeHashed(value[i], hashing)) hashing.write('null');
+      if (i > 0) hashing.text += ',';
+      if (!writeHashed(value[i], hashing)) hashing.text += 'null';
+      settle(hashing);
     }
-    hashing.ascii(CLOSE_BRACKET);
+    hashing.text += ']';
     return true;
   }
-  hashing.ascii(OPEN_BRACE);
+  hashing.text += '{';
   let first = true;
-  // Most objects of a large record (cost rows, coverage entries) list their names in canonical order already: they are
-  // walked with for…in, which makes no array of names (this walk runs once over an Outcome, unoptimised).
-  if (namesInOrder(value)) {
-    for (const key in value) first = writeHashedMember(value, key, hashing, first);
-  } else {
-    const keys = orderedKeys(value);
-    for (let k = 0; k < keys.length; k += 1) first = writeHashedMember(value, keys[k] as string, hashing, first);
+  const keys = orderedKeys(value);
+  for (let k = 0; k < keys.length; k += 1) {
+    const key = keys[k] as string;
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    const name = memberName(key);
+    if (hashing.omitKey !== undefined && omits(key, name, hashing.omitKey)) continue;
+    hashing.text += first ? name.quoted : name.afterComma;
+    writeHashed(member, hashing);
+    settle(hashing);
+    first = false;
   }
-  hashing.ascii(CLOSE_BRACE);
+  hashing.text += '}';
   return true;
 }
-
-/** One member of an object written to `hashing` (none when it has no JSON or is omitted); whether none was written yet. */
-function writeHashedMember(value: object, key: string, hashing: Hashing, first: boolean): boolean {
-  const member = (value as Record<string, unknown>)[key];
-  if (member === undefined || typeof member === 'function' || typeof member === 'symbol') return first;
-  if (hashing.omitKey?.(key)) return first;
-  if (!first) hashing.ascii(COMMA);
-  hashing.write(quotedKey(key));
-  writeHashed(member, hashing);
-  return false;
-}
-
-/**
- * Whether for…in lists exactly an object's own names in canonical order: none inherited, none an array index (those
- * would come first whatever their order), each after the one before in code-unit order.
- */
-function namesInOrder(value: object): boolean {
-  let before: string | null = null;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) return false;
-    if (before === null ? isIndexKey(key) : before > key) return false;
-    before = key;
-  }
-  return true;
-}
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 /** A value's canonical JSON and the spans of it `omitKey` leaves out (start, end, … from its first character). */
 export interface WrittenMember {
@@ -390,9 +260,6 @@ function omits(key: string, name: MemberName, omitKey: (key: string) => boolean)
   }
   return name.omitted;
 }
-
-/** A member name's JSON string and colon. */
-const quotedKey = (key: string): string => memberName(key).quoted;
 
 /** An array index as an object key (a canonical integer below 2^32 − 1): objects list these first, ascending. */
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;

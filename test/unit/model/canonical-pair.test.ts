@@ -177,8 +177,8 @@ describe('canonicalJsonPair', () => {
   });
 });
 
-describe('canonicalJsonSha256 without names or numbers made as strings', () => {
-  it('writes whole numbers digit by digit as String does, and every other number as before, across chunks', () => {
+describe('canonicalJsonSha256 across chunks: numbers and names', () => {
+  it('writes every number as String does, whole numbers of every length ending chunks at every offset', () => {
     const numbers = [0, -0, 7, 9, 10, 99, 100, 1_000_000, 2 ** 31, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER, -1, -12_345];
     const others = [1.5, 0.1, 1e21, 2 ** 53, 1e-7, -0.5, 123.456];
     // After 0 to 16,000 numbers (ints of up to 16 digits end every chunk at every offset).
