@@ -1,34 +1,42 @@
 import { z } from 'zod';
-import { JsonValue, type RecordedConversation, type RecordedRound, type RecordedToolCall } from '../model/index.js';
+import {
+  JsonValue,
+  type RecordedConversation,
+  type RecordedRound,
+  type RecordedToolCall,
+  lazySchema,
+} from '../model/index.js';
 import { DatasetError } from './errors.js';
 
-const text = z.string().nullable().optional();
+const text = lazySchema(() => z.string().nullable().optional());
 
 /** OpenAI chat format: the four roles a recorded tool-calling conversation holds. */
-export const ChatMessage = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({
-    role: z.literal('assistant'),
-    content: text,
-    tool_calls: z
-      .array(
-        z.object({
-          id: z.string().min(1),
-          type: z.literal('function').optional(),
-          function: z.object({ name: z.string().min(1), arguments: z.string() }),
-        }),
-      )
-      .nullable()
-      .optional(),
-  }),
-  z.object({
-    role: z.literal('tool'),
-    tool_call_id: z.string().min(1),
-    name: z.string().optional(),
-    content: z.string(),
-  }),
-]);
+export const ChatMessage = lazySchema(() =>
+  z.discriminatedUnion('role', [
+    z.object({ role: z.literal('system'), content: z.string() }),
+    z.object({ role: z.literal('user'), content: z.string() }),
+    z.object({
+      role: z.literal('assistant'),
+      content: text,
+      tool_calls: z
+        .array(
+          z.object({
+            id: z.string().min(1),
+            type: z.literal('function').optional(),
+            function: z.object({ name: z.string().min(1), arguments: z.string() }),
+          }),
+        )
+        .nullable()
+        .optional(),
+    }),
+    z.object({
+      role: z.literal('tool'),
+      tool_call_id: z.string().min(1),
+      name: z.string().optional(),
+      content: z.string(),
+    }),
+  ]),
+);
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
 /** A problem at a message of the conversation, with the path below the conversation (`12.tool_call_id`). */
@@ -138,11 +146,13 @@ function pairConversation(messages: readonly ChatMessage[]): {
  * assistant's reply. Use it as a field of a dataset row schema (`loadJson`), so a malformed conversation is
  * reported with its file, row and the path of the message at fault.
  */
-export const ChatConversation = z.array(ChatMessage).transform((messages, context): RecordedConversation => {
-  const { conversation, issues } = pairConversation(messages);
-  for (const issue of issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  return conversation;
-});
+export const ChatConversation = lazySchema(() =>
+  z.array(ChatMessage).transform((messages, context): RecordedConversation => {
+    const { conversation, issues } = pairConversation(messages);
+    for (const issue of issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return conversation;
+  }),
+);
 
 /**
  * Read one recorded conversation outside a dataset file. Throws a DatasetError naming `record` (what the caller

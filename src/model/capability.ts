@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { SuiteRuleCheck } from './suite-rule.js';
 import { ArmRole } from './vocabulary.js';
 
@@ -6,14 +7,16 @@ import { ArmRole } from './vocabulary.js';
  * What a capability claim holds for: the subject's revision and the fingerprints of the Rubric, the Evaluators and the
  * Environment it was judged under (the Outcome's `pinned`). Outside that scope the claim says nothing.
  */
-export const CapabilityScope = z.object({
-  subject: z.object({ name: z.string(), revision: z.string() }),
-  rubric: z.string(),
-  evaluators: z.array(z.string()),
-  environment: z.string(),
-  /** False when attempts were replayed or cached: the claim then describes the recording, not the live subject. */
-  independentAttempts: z.boolean(),
-});
+export const CapabilityScope = lazySchema(() =>
+  z.object({
+    subject: z.object({ name: z.string(), revision: z.string() }),
+    rubric: z.string(),
+    evaluators: z.array(z.string()),
+    environment: z.string(),
+    /** False when attempts were replayed or cached: the claim then describes the recording, not the live subject. */
+    independentAttempts: z.boolean(),
+  }),
+);
 export type CapabilityScope = z.infer<typeof CapabilityScope>;
 
 /**
@@ -21,15 +24,17 @@ export type CapabilityScope = z.infer<typeof CapabilityScope>;
  * `upper`: at most τ), that end's value, and α, the interval's error rate (`sided`: one-sided bound, or a two-sided
  * interval at confidence 1 − α).
  */
-export const CapabilityBound = z.object({
-  /** An arm decision's method; `newcombe` for a matched-control discrimination; `suite-table` for a suite rule's rate (the method is in `Outcome.suite`). */
-  interval: z.enum(['clopper-pearson', 'sprt', 'confidence-sequence', 'newcombe', 'suite-table']),
-  sided: z.enum(['one', 'two']),
-  side: z.enum(['lower', 'upper']),
-  value: z.number(),
-  alpha: z.number(),
-  threshold: z.number(),
-});
+export const CapabilityBound = lazySchema(() =>
+  z.object({
+    /** An arm decision's method; `newcombe` for a matched-control discrimination; `suite-table` for a suite rule's rate (the method is in `Outcome.suite`). */
+    interval: z.enum(['clopper-pearson', 'sprt', 'confidence-sequence', 'newcombe', 'suite-table']),
+    sided: z.enum(['one', 'two']),
+    side: z.enum(['lower', 'upper']),
+    value: z.number(),
+    alpha: z.number(),
+    threshold: z.number(),
+  }),
+);
 export type CapabilityBound = z.infer<typeof CapabilityBound>;
 
 /**
@@ -38,95 +43,99 @@ export type CapabilityBound = z.infer<typeof CapabilityBound>;
  * a claim holding the id would make the id circular. Claims exported beside other Outcomes (findings.json) carry the
  * id (`ReturnedClaim`).
  */
-export const CapabilityClaim = z.discriminatedUnion('kind', [
-  /** An arm met its expected criteria and avoided its forbidden ones often enough: the bound clears the Rubric's τ. */
-  z.object({
-    kind: z.literal('arm'),
-    scope: CapabilityScope,
-    arm: z.string(),
-    role: ArmRole,
-    met: z.array(z.string()),
-    avoided: z.array(z.string()),
-    successes: z.number().int(),
-    attempts: z.number().int(),
-    bound: CapabilityBound,
-  }),
-  /** The subject told the case from its matched controls: the discrimination's interval lies above 0. */
-  z.object({
-    kind: z.literal('told-apart'),
-    scope: CapabilityScope,
-    criterion: z.string(),
-    caseRate: z.number(),
-    controlRate: z.number(),
-    discrimination: z.number(),
-    interval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }),
-    bound: CapabilityBound,
-  }),
-  /** A data-driven suite met one check of its declared rule, on the rate's interval. */
-  z.object({
-    kind: z.literal('suite-check'),
-    scope: CapabilityScope,
-    check: SuiteRuleCheck,
-    /** The rule's two confidences, which the check's words name. */
-    confidence: z.number(),
-    failConfidence: z.number(),
-    bound: CapabilityBound,
-  }),
-  /**
-   * A claim stored as words only (an Outcome written before claims were records, whose stored figures do not
-   * rebuild it): kept as written, with the scope its Outcome pinned.
-   */
-  z.object({ kind: z.literal('legacy'), scope: CapabilityScope, sentence: z.string() }),
-]);
+export const CapabilityClaim = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    /** An arm met its expected criteria and avoided its forbidden ones often enough: the bound clears the Rubric's τ. */
+    z.object({
+      kind: z.literal('arm'),
+      scope: CapabilityScope,
+      arm: z.string(),
+      role: ArmRole,
+      met: z.array(z.string()),
+      avoided: z.array(z.string()),
+      successes: z.number().int(),
+      attempts: z.number().int(),
+      bound: CapabilityBound,
+    }),
+    /** The subject told the case from its matched controls: the discrimination's interval lies above 0. */
+    z.object({
+      kind: z.literal('told-apart'),
+      scope: CapabilityScope,
+      criterion: z.string(),
+      caseRate: z.number(),
+      controlRate: z.number(),
+      discrimination: z.number(),
+      interval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }),
+      bound: CapabilityBound,
+    }),
+    /** A data-driven suite met one check of its declared rule, on the rate's interval. */
+    z.object({
+      kind: z.literal('suite-check'),
+      scope: CapabilityScope,
+      check: SuiteRuleCheck,
+      /** The rule's two confidences, which the check's words name. */
+      confidence: z.number(),
+      failConfidence: z.number(),
+      bound: CapabilityBound,
+    }),
+    /**
+     * A claim stored as words only (an Outcome written before claims were records, whose stored figures do not
+     * rebuild it): kept as written, with the scope its Outcome pinned.
+     */
+    z.object({ kind: z.literal('legacy'), scope: CapabilityScope, sentence: z.string() }),
+  ]),
+);
 export type CapabilityClaim = z.infer<typeof CapabilityClaim>;
 
 /**
  * The parts of an Outcome that claims are built from, and only those (a migration parses stored data with it, so it
  * must not depend on fields other changes of the Outcome add or move).
  */
-export const ClaimSource = z.object({
-  pinned: z.object({ rubric: z.string(), evaluators: z.array(z.string()), environment: z.string() }),
-  records: z.object({
-    suite: z.object({
-      arms: z.array(
-        z.object({ id: z.string(), case: z.object({ expect: z.array(z.string()), forbid: z.array(z.string()) }) }),
-      ),
-    }),
-    environment: z.object({
-      subject: z.object({ name: z.string(), revision: z.string() }),
-      independentAttempts: z.boolean(),
-    }),
-  }),
-  arms: z.array(
-    z.object({
-      arm: z.string(),
-      role: ArmRole,
-      decision: z.object({
-        method: CapabilityBound.shape.interval.exclude(['newcombe', 'suite-table']),
-        alpha: z.number(),
-        threshold: z.number(),
-        successes: z.number().int(),
-        attempts: z.number().int(),
-        lower: z.number(),
+export const ClaimSource = lazySchema(() =>
+  z.object({
+    pinned: z.object({ rubric: z.string(), evaluators: z.array(z.string()), environment: z.string() }),
+    records: z.object({
+      suite: z.object({
+        arms: z.array(
+          z.object({ id: z.string(), case: z.object({ expect: z.array(z.string()), forbid: z.array(z.string()) }) }),
+        ),
+      }),
+      environment: z.object({
+        subject: z.object({ name: z.string(), revision: z.string() }),
+        independentAttempts: z.boolean(),
       }),
     }),
-  ),
-  judgment: z.object({
-    matchedControl: z
-      .object({
-        refusalCriterion: z.string(),
-        caseRefusalRate: z.number().nullable(),
-        controlRefusalRate: z.number().nullable(),
-        discrimination: z.number().nullable(),
-        discriminationInterval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
-        toldApart: z.boolean(),
-      })
+    arms: z.array(
+      z.object({
+        arm: z.string(),
+        role: ArmRole,
+        decision: z.object({
+          method: CapabilityBound.shape.interval.exclude(['newcombe', 'suite-table']),
+          alpha: z.number(),
+          threshold: z.number(),
+          successes: z.number().int(),
+          attempts: z.number().int(),
+          lower: z.number(),
+        }),
+      }),
+    ),
+    judgment: z.object({
+      matchedControl: z
+        .object({
+          refusalCriterion: z.string(),
+          caseRefusalRate: z.number().nullable(),
+          controlRefusalRate: z.number().nullable(),
+          discrimination: z.number().nullable(),
+          discriminationInterval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
+          toldApart: z.boolean(),
+        })
+        .nullable(),
+    }),
+    suiteRule: z
+      .object({ confidence: z.number(), failConfidence: z.number(), checks: z.array(SuiteRuleCheck) })
       .nullable(),
   }),
-  suiteRule: z
-    .object({ confidence: z.number(), failConfidence: z.number(), checks: z.array(SuiteRuleCheck) })
-    .nullable(),
-});
+);
 export type ClaimSource = z.infer<typeof ClaimSource>;
 
 /** The scope every claim of an Outcome shares. */

@@ -1,180 +1,199 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { RateDifference } from './suite-summary.js';
 import { ArmRole, Verdict } from './vocabulary.js';
 
 export const COMPARISON_SCHEMA = 'riddle.comparison/2';
 
-const count = z.number().int().min(0);
+const count = lazySchema(() => z.number().int().min(0));
 
 /** Which of the two compared runs. */
-export const RunSide = z.enum(['a', 'b']);
+export const RunSide = lazySchema(() => z.enum(['a', 'b']));
 export type RunSide = z.infer<typeof RunSide>;
 
 /** One compared run, as named by whoever asked for the comparison. */
-export const ComparedRun = z.object({
-  /** What the run was given as (a path, a label). */
-  label: z.string(),
-  /** The run index's id, when the Outcomes came from a run index. */
-  runId: z.string().nullable(),
-  /** Outcomes in the run. */
-  outcomes: count,
-});
+export const ComparedRun = lazySchema(() =>
+  z.object({
+    /** What the run was given as (a path, a label). */
+    label: z.string(),
+    /** The run index's id, when the Outcomes came from a run index. */
+    runId: z.string().nullable(),
+    /** Outcomes in the run. */
+    outcomes: count,
+  }),
+);
 export type ComparedRun = z.infer<typeof ComparedRun>;
 
 /** A pinned record that differs between the two Outcomes of a trial. */
-export const PinnedChange = z.object({
-  record: z.enum(['subject', 'suite', 'case', 'rubric', 'evaluator', 'environment']),
-  /** Case (arm) id or evaluator id; null for the records a trial has one of. */
-  id: z.string().nullable(),
-  /**
-   * Each side's identity of the record: the subject's `name@revision`; the pinned fingerprint of a case, the
-   * rubric, an evaluator or the suite; the fingerprint of the Environment without its subject. Null when the
-   * record is absent from that side.
-   */
-  a: z.string().nullable(),
-  b: z.string().nullable(),
-  /** Fields that differ, as dotted paths at most two deep; empty when the record is absent from one side. */
-  fields: z.array(z.string()),
-});
+export const PinnedChange = lazySchema(() =>
+  z.object({
+    record: z.enum(['subject', 'suite', 'case', 'rubric', 'evaluator', 'environment']),
+    /** Case (arm) id or evaluator id; null for the records a trial has one of. */
+    id: z.string().nullable(),
+    /**
+     * Each side's identity of the record: the subject's `name@revision`; the pinned fingerprint of a case, the
+     * rubric, an evaluator or the suite; the fingerprint of the Environment without its subject. Null when the
+     * record is absent from that side.
+     */
+    a: z.string().nullable(),
+    b: z.string().nullable(),
+    /** Fields that differ, as dotted paths at most two deep; empty when the record is absent from one side. */
+    fields: z.array(z.string()),
+  }),
+);
 export type PinnedChange = z.infer<typeof PinnedChange>;
 
 /** One arm's results in one run. */
-export const ArmSide = z.object({
-  verdict: Verdict,
-  /** Attempts run. */
-  attempts: count,
-  /** Attempts with a PASS or failure verdict (FAIL, PARTIAL, CONTRADICTED); errors and UNKNOWN/DISPUTED are not. */
-  decided: count,
-  /** PASS attempts. */
-  successes: count,
-  /** successes / decided; null when no attempt was decided. */
-  rate: z.number().nullable(),
-});
+export const ArmSide = lazySchema(() =>
+  z.object({
+    verdict: Verdict,
+    /** Attempts run. */
+    attempts: count,
+    /** Attempts with a PASS or failure verdict (FAIL, PARTIAL, CONTRADICTED); errors and UNKNOWN/DISPUTED are not. */
+    decided: count,
+    /** PASS attempts. */
+    successes: count,
+    /** successes / decided; null when no attempt was decided. */
+    rate: z.number().nullable(),
+  }),
+);
 export type ArmSide = z.infer<typeof ArmSide>;
 
 /**
  * Paired binary outcomes of the two runs and the exact McNemar test on the discordant ones (McNemar 1947; exact
  * form: aOnly of aOnly + bOnly against Binomial(aOnly + bOnly, ½)).
  */
-export const DiscordantPairs = z.object({
-  /** `case`: each case ran once in both runs, its one outcome is the unit; `attempt`: attempts paired by (arm, index). */
-  unit: z.enum(['case', 'attempt']),
-  /** Pairs decided in both runs. */
-  pairs: count,
-  bothPass: count,
-  bothFail: count,
-  /** Pairs that passed in run A only (McNemar's b). */
-  aOnly: count,
-  /** Pairs that passed in run B only (McNemar's c). */
-  bOnly: count,
-  /** Two-sided exact p-value. */
-  pValue: z.number(),
-  /** Units left out of the pairs, never imputed: undecided in either run, or present in one run only. */
-  leftOut: z.object({ undecided: count, oneRunOnly: count }),
-});
+export const DiscordantPairs = lazySchema(() =>
+  z.object({
+    /** `case`: each case ran once in both runs, its one outcome is the unit; `attempt`: attempts paired by (arm, index). */
+    unit: z.enum(['case', 'attempt']),
+    /** Pairs decided in both runs. */
+    pairs: count,
+    bothPass: count,
+    bothFail: count,
+    /** Pairs that passed in run A only (McNemar's b). */
+    aOnly: count,
+    /** Pairs that passed in run B only (McNemar's c). */
+    bOnly: count,
+    /** Two-sided exact p-value. */
+    pValue: z.number(),
+    /** Units left out of the pairs, never imputed: undecided in either run, or present in one run only. */
+    leftOut: z.object({ undecided: count, oneRunOnly: count }),
+  }),
+);
 export type DiscordantPairs = z.infer<typeof DiscordantPairs>;
 
 /** One arm (case) of a trial compared across the runs. */
-export const ArmComparison = z.object({
-  arm: z.string(),
-  role: ArmRole,
-  a: ArmSide,
-  b: ArmSide,
-  /**
-   * Rate A − rate B treating the runs as independent samples, with a MOVER interval from Wilson intervals
-   * (Newcombe 1998); conservative when the attempts are in fact paired.
-   */
-  difference: RateDifference,
-  /** This arm's attempt pairs, when attempts pair by (arm, index); null otherwise. */
-  pairs: DiscordantPairs.nullable(),
-});
+export const ArmComparison = lazySchema(() =>
+  z.object({
+    arm: z.string(),
+    role: ArmRole,
+    a: ArmSide,
+    b: ArmSide,
+    /**
+     * Rate A − rate B treating the runs as independent samples, with a MOVER interval from Wilson intervals
+     * (Newcombe 1998); conservative when the attempts are in fact paired.
+     */
+    difference: RateDifference,
+    /** This arm's attempt pairs, when attempts pair by (arm, index); null otherwise. */
+    pairs: DiscordantPairs.nullable(),
+  }),
+);
 export type ArmComparison = z.infer<typeof ArmComparison>;
 
 /**
  * Paired difference of per-case success rates, A − B, with cases as the units (Miller 2024, arXiv 2411.00640):
  * dᵢ = rate_Aᵢ − rate_Bᵢ, SE = √(Var(d)/m), t interval with m − 1 degrees of freedom.
  */
-export const CaseDifference = z.object({
-  /** Cases decided in both runs (m). */
-  units: count,
-  /** Mean per-case rate in each run over those cases. */
-  meanA: z.number(),
-  meanB: z.number(),
-  /** Mean of dᵢ. */
-  mean: z.number(),
-  se: z.number(),
-  lower: z.number(),
-  upper: z.number(),
-});
+export const CaseDifference = lazySchema(() =>
+  z.object({
+    /** Cases decided in both runs (m). */
+    units: count,
+    /** Mean per-case rate in each run over those cases. */
+    meanA: z.number(),
+    meanB: z.number(),
+    /** Mean of dᵢ. */
+    mean: z.number(),
+    se: z.number(),
+    lower: z.number(),
+    upper: z.number(),
+  }),
+);
 export type CaseDifference = z.infer<typeof CaseDifference>;
 
 /**
  * One composition of a Composition Suite in both runs: its version on each side, its own verdict and share, and its
  * attempts paired by (arm, index) where it ran in both (success: valid output and every own criterion met).
  */
-export const CompositionComparison = z.object({
-  composition: z.string(),
-  owner: z.string(),
-  /** Its version in each run; null where the run's graph had no such composition. */
-  version: z.object({ a: z.string().nullable(), b: z.string().nullable() }),
-  changed: z.boolean(),
-  verdict: z.object({ a: Verdict.nullable(), b: Verdict.nullable() }),
-  successes: z.object({ a: count, b: count }),
-  ran: z.object({ a: count, b: count }),
-  /** Null when no attempt index ran it in both runs. */
-  pairs: DiscordantPairs.nullable(),
-});
+export const CompositionComparison = lazySchema(() =>
+  z.object({
+    composition: z.string(),
+    owner: z.string(),
+    /** Its version in each run; null where the run's graph had no such composition. */
+    version: z.object({ a: z.string().nullable(), b: z.string().nullable() }),
+    changed: z.boolean(),
+    verdict: z.object({ a: Verdict.nullable(), b: Verdict.nullable() }),
+    successes: z.object({ a: count, b: count }),
+    ran: z.object({ a: count, b: count }),
+    /** Null when no attempt index ran it in both runs. */
+    pairs: DiscordantPairs.nullable(),
+  }),
+);
 export type CompositionComparison = z.infer<typeof CompositionComparison>;
 
 /** One trial present in both runs. */
-export const TrialComparison = z.object({
-  trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
-  outcomes: z.object({ a: z.string(), b: z.string() }),
-  verdict: z.object({ a: Verdict, b: Verdict }),
-  /**
-   * What the pinned records say was varied: `identical` (a replication), `subject-only` (a clean comparison of
-   * subjects), `beyond-subject` (a case, the rubric, an evaluator, the suite or the environment differs too, so
-   * differences cannot be put down to the subject alone).
-   */
-  scope: z.enum(['identical', 'subject-only', 'beyond-subject']),
-  changes: z.array(PinnedChange),
-  arms: z.array(ArmComparison),
-  /** Arms in one run only: listed, never compared. */
-  unmatchedArms: z.array(z.object({ run: RunSide, arm: z.string() })),
-  /** Null when fewer than 3 cases are decided in both runs (see `notes`). */
-  cases: CaseDifference.nullable(),
-  /** Null when the runs' outcomes do not pair (see `notes`). */
-  mcnemar: DiscordantPairs.nullable(),
-  /** Which pairing was used and why, and what limits the reading. */
-  notes: z.array(z.string()),
-  /** Per composition when either run's subject was a Composition Suite; [] otherwise. */
-  compositions: z.array(CompositionComparison),
-});
+export const TrialComparison = lazySchema(() =>
+  z.object({
+    trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
+    outcomes: z.object({ a: z.string(), b: z.string() }),
+    verdict: z.object({ a: Verdict, b: Verdict }),
+    /**
+     * What the pinned records say was varied: `identical` (a replication), `subject-only` (a clean comparison of
+     * subjects), `beyond-subject` (a case, the rubric, an evaluator, the suite or the environment differs too, so
+     * differences cannot be put down to the subject alone).
+     */
+    scope: z.enum(['identical', 'subject-only', 'beyond-subject']),
+    changes: z.array(PinnedChange),
+    arms: z.array(ArmComparison),
+    /** Arms in one run only: listed, never compared. */
+    unmatchedArms: z.array(z.object({ run: RunSide, arm: z.string() })),
+    /** Null when fewer than 3 cases are decided in both runs (see `notes`). */
+    cases: CaseDifference.nullable(),
+    /** Null when the runs' outcomes do not pair (see `notes`). */
+    mcnemar: DiscordantPairs.nullable(),
+    /** Which pairing was used and why, and what limits the reading. */
+    notes: z.array(z.string()),
+    /** Per composition when either run's subject was a Composition Suite; [] otherwise. */
+    compositions: z.array(CompositionComparison),
+  }),
+);
 export type TrialComparison = z.infer<typeof TrialComparison>;
 
 /** Two runs' Outcomes paired by trial id and then by arm (case) id: what changed and by how much. */
-export const Comparison = z.object({
-  schema: z.literal(COMPARISON_SCHEMA),
-  a: ComparedRun,
-  b: ComparedRun,
-  /** Two-sided confidence of every interval. */
-  confidence: z.number(),
-  /** Trials in both runs, by trial id (plain code-unit order). */
-  trials: z.array(TrialComparison),
-  /** Trials without a partner: in one run only, or a second Outcome of a trial id within one run. */
-  unmatched: z.array(
-    z.object({
-      run: RunSide,
-      trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
-      reason: z.string(),
+export const Comparison = lazySchema(() =>
+  z.object({
+    schema: z.literal(COMPARISON_SCHEMA),
+    a: ComparedRun,
+    b: ComparedRun,
+    /** Two-sided confidence of every interval. */
+    confidence: z.number(),
+    /** Trials in both runs, by trial id (plain code-unit order). */
+    trials: z.array(TrialComparison),
+    /** Trials without a partner: in one run only, or a second Outcome of a trial id within one run. */
+    unmatched: z.array(
+      z.object({
+        run: RunSide,
+        trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
+        reason: z.string(),
+      }),
+    ),
+    summary: z.object({
+      compared: count,
+      verdictChanges: count,
+      beyondSubject: count,
+      unmatchedTrials: count,
+      unmatchedArms: count,
     }),
-  ),
-  summary: z.object({
-    compared: count,
-    verdictChanges: count,
-    beyondSubject: count,
-    unmatchedTrials: count,
-    unmatchedArms: count,
   }),
-});
+);
 export type Comparison = z.infer<typeof Comparison>;

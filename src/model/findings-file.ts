@@ -1,25 +1,26 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { CapabilityClaim } from './capability.js';
 import { Finding } from './finding.js';
 
 export const FINDINGS_SCHEMA = 'riddle.findings/2';
 
 /** Where a returned finding or claim came from: its trial, and the id of the Outcome its figures are in. */
-const Origin = {
+const origin = () => ({
   trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
   /** Id of the Outcome whose attempts and evidence the finding (or figures the claim) references. */
   outcome: z.string(),
-};
+});
 
 /** A finding as returned from a run: the record, with the trial and Outcome it came from. */
-export const ReturnedFinding = Finding.extend(Origin);
+export const ReturnedFinding = lazySchema(() => Finding.extend(origin()));
 export type ReturnedFinding = z.infer<typeof ReturnedFinding>;
 
 /**
  * A capability claim as exported from a run: the record with the trial and the id of the Outcome it was made in
  * (inside that Outcome the claim carries no id, since the id fingerprints the claim).
  */
-export const ReturnedClaim = z.intersection(CapabilityClaim, z.object(Origin));
+export const ReturnedClaim = lazySchema(() => z.intersection(CapabilityClaim, z.object(origin())));
 export type ReturnedClaim = z.infer<typeof ReturnedClaim>;
 
 /**
@@ -27,19 +28,21 @@ export type ReturnedClaim = z.infer<typeof ReturnedClaim>;
  * the composition it is about, else its boundary (subject, harness, evaluator, environment); and the run's capability
  * claims.
  */
-export const FindingsFile = z.object({
-  schema: z.literal(FINDINGS_SCHEMA),
-  /** The run the findings came from; null when read from Outcomes outside a run folder. */
-  runId: z.string().nullable(),
-  owners: z.array(z.object({ owner: z.string(), findings: z.array(ReturnedFinding) })),
-  /** Findings in all owners. */
-  total: z.number().int().min(0),
-  /**
-   * The healthy Outcomes' capability claims, in the order of their Outcomes; null in a file written before claims were
-   * exported (`riddle.findings/1`: the run's Outcomes hold them).
-   */
-  claims: z.array(ReturnedClaim).nullable(),
-});
+export const FindingsFile = lazySchema(() =>
+  z.object({
+    schema: z.literal(FINDINGS_SCHEMA),
+    /** The run the findings came from; null when read from Outcomes outside a run folder. */
+    runId: z.string().nullable(),
+    owners: z.array(z.object({ owner: z.string(), findings: z.array(ReturnedFinding) })),
+    /** Findings in all owners. */
+    total: z.number().int().min(0),
+    /**
+     * The healthy Outcomes' capability claims, in the order of their Outcomes; null in a file written before claims were
+     * exported (`riddle.findings/1`: the run's Outcomes hold them).
+     */
+    claims: z.array(ReturnedClaim).nullable(),
+  }),
+);
 export type FindingsFile = z.infer<typeof FindingsFile>;
 
 /** Findings file `riddle.findings/1` → `/2`: it did not export claims (null: not recorded, rather than none). */

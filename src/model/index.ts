@@ -1,4 +1,5 @@
 export { JsonValue, sameData, setOwnMember } from './json.js';
+export { lazySchema } from './lazy-schema.js';
 export { systemClock, type Clock } from './clock.js';
 export {
   canonicalJson,

@@ -1,19 +1,21 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import type { Receipt } from './observation.js';
 
 /** Prices in USD per million tokens, by model id as the provider's receipt names it. */
-export const PriceTable = z.record(
-  z.string(),
-  z.object({ inputPerMillionUsd: z.number().min(0), outputPerMillionUsd: z.number().min(0) }),
+export const PriceTable = lazySchema(() =>
+  z.record(z.string(), z.object({ inputPerMillionUsd: z.number().min(0), outputPerMillionUsd: z.number().min(0) })),
 );
 export type PriceTable = z.infer<typeof PriceTable>;
 
 /** Tokens and USD spent; `usd` is null when no receipt had a cost and no declared price covered its model. */
-export const Cost = z.object({
-  usd: z.number().nullable(),
-  inputTokens: z.number().int(),
-  outputTokens: z.number().int(),
-});
+export const Cost = lazySchema(() =>
+  z.object({
+    usd: z.number().nullable(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+  }),
+);
 export type Cost = z.infer<typeof Cost>;
 
 /** A receipt's cost: its own, else its tokens at the declared price of its model, else unknown (null). */
@@ -36,64 +38,74 @@ export function costOf(receipts: readonly Receipt[], prices: PriceTable = {}): C
 }
 
 /** A trial's declared budget: attempts that would start once any limit is spent are blocked instead. */
-export const Budget = z.object({
-  /** USD from receipts (or the price table). */
-  usd: z.number().positive().nullable(),
-  /** Input + output tokens from receipts. */
-  tokens: z.number().int().positive().nullable(),
-  /** Wall time of the whole trial, in milliseconds. */
-  wallMs: z.number().positive().nullable(),
-});
+export const Budget = lazySchema(() =>
+  z.object({
+    /** USD from receipts (or the price table). */
+    usd: z.number().positive().nullable(),
+    /** Input + output tokens from receipts. */
+    tokens: z.number().int().positive().nullable(),
+    /** Wall time of the whole trial, in milliseconds. */
+    wallMs: z.number().positive().nullable(),
+  }),
+);
 export type Budget = z.infer<typeof Budget>;
 
 /** What a budget allowed, what was spent, and whether it stopped the trial. */
-export const BudgetRecord = z.object({
-  declared: Budget,
-  spent: z.object({ usd: z.number().nullable(), tokens: z.number().int(), wallMs: z.number() }),
-  /** Why attempts were blocked (the limit that was spent), or null when the budget was never spent. */
-  exhausted: z.string().nullable(),
-  /** Attempts blocked because the budget was spent. */
-  blockedAttempts: z.number().int().min(0),
-});
+export const BudgetRecord = lazySchema(() =>
+  z.object({
+    declared: Budget,
+    spent: z.object({ usd: z.number().nullable(), tokens: z.number().int(), wallMs: z.number() }),
+    /** Why attempts were blocked (the limit that was spent), or null when the budget was never spent. */
+    exhausted: z.string().nullable(),
+    /** Attempts blocked because the budget was spent. */
+    blockedAttempts: z.number().int().min(0),
+  }),
+);
 export type BudgetRecord = z.infer<typeof BudgetRecord>;
 
 /** Per arm and per attempt costs, besides the trial total. */
-export const CostBreakdown = z.object({
-  arms: z.array(Cost.extend({ arm: z.string() })),
-  attempts: z.array(Cost.extend({ arm: z.string(), index: z.number().int() })),
-});
+export const CostBreakdown = lazySchema(() =>
+  z.object({
+    arms: z.array(Cost.extend({ arm: z.string() })),
+    attempts: z.array(Cost.extend({ arm: z.string(), index: z.number().int() })),
+  }),
+);
 export type CostBreakdown = z.infer<typeof CostBreakdown>;
 
 /** A provider call the harness retried (rate limit, transient error), never the subject's failure. */
-export const ProviderRetry = z.object({
-  url: z.string(),
-  status: z.number().int(),
-  /** 1-based retry number. */
-  retry: z.number().int().min(1),
-  /** How long the harness waited before retrying, in milliseconds (from retry-after, or backoff). */
-  waitMs: z.number(),
-});
+export const ProviderRetry = lazySchema(() =>
+  z.object({
+    url: z.string(),
+    status: z.number().int(),
+    /** 1-based retry number. */
+    retry: z.number().int().min(1),
+    /** How long the harness waited before retrying, in milliseconds (from retry-after, or backoff). */
+    waitMs: z.number(),
+  }),
+);
 export type ProviderRetry = z.infer<typeof ProviderRetry>;
 
 /** The provider traffic of a trial: recorded, replayed or live, with retries per attempt. */
-export const ProviderTraffic = z.object({
-  mode: z.enum(['live', 'record', 'replay']),
-  /** Recordings folder of this trial, relative to the project root. */
-  folder: z.string(),
-  /** Fingerprint of the recordings the trial ran against (replay) or wrote (record); null when live. */
-  recordings: z.string().nullable(),
-  attempts: z.array(
-    z.object({
-      arm: z.string(),
-      index: z.number().int(),
-      exchanges: z.number().int(),
-      replayed: z.number().int(),
-      retries: z.array(ProviderRetry),
-      /** Why the harness failed the attempt (retries exhausted, request not recorded), or null. */
-      failure: z.string().nullable(),
-    }),
-  ),
-});
+export const ProviderTraffic = lazySchema(() =>
+  z.object({
+    mode: z.enum(['live', 'record', 'replay']),
+    /** Recordings folder of this trial, relative to the project root. */
+    folder: z.string(),
+    /** Fingerprint of the recordings the trial ran against (replay) or wrote (record); null when live. */
+    recordings: z.string().nullable(),
+    attempts: z.array(
+      z.object({
+        arm: z.string(),
+        index: z.number().int(),
+        exchanges: z.number().int(),
+        replayed: z.number().int(),
+        retries: z.array(ProviderRetry),
+        /** Why the harness failed the attempt (retries exhausted, request not recorded), or null. */
+        failure: z.string().nullable(),
+      }),
+    ),
+  }),
+);
 export type ProviderTraffic = z.infer<typeof ProviderTraffic>;
 
 /** One attempt's row of a CostBreakdown: its receipts' cost, a zero row (`usd` null) when it has none. */

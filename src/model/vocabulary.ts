@@ -1,17 +1,20 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** What happened when an attempt ran (execution), never what it means. */
-export const AttemptStatus = z.enum(['completed', 'subject_error', 'harness_error', 'evaluator_error', 'blocked']);
+export const AttemptStatus = lazySchema(() =>
+  z.enum(['completed', 'subject_error', 'harness_error', 'evaluator_error', 'blocked']),
+);
 export type AttemptStatus = z.infer<typeof AttemptStatus>;
 export const ATTEMPT_STATUSES = AttemptStatus.options;
 
 /** What the retained evidence supports about a claim (an attempt, an arm, a trial). */
-export const Verdict = z.enum(['PASS', 'PARTIAL', 'FAIL', 'CONTRADICTED', 'UNKNOWN', 'DISPUTED']);
+export const Verdict = lazySchema(() => z.enum(['PASS', 'PARTIAL', 'FAIL', 'CONTRADICTED', 'UNKNOWN', 'DISPUTED']));
 export type Verdict = z.infer<typeof Verdict>;
 export const VERDICTS = Verdict.options;
 
 /** How directly a piece of evidence shows an effect; higher outranks lower. */
-export const EvidenceGrade = z.enum(['judgment', 'text', 'observation', 'receipt']);
+export const EvidenceGrade = lazySchema(() => z.enum(['judgment', 'text', 'observation', 'receipt']));
 export type EvidenceGrade = z.infer<typeof EvidenceGrade>;
 export function gradeRank(grade: EvidenceGrade): number {
   return EvidenceGrade.options.indexOf(grade);
@@ -22,20 +25,20 @@ export function gradeCovers(provided: EvidenceGrade, needed: EvidenceGrade): boo
 }
 
 /** How far a tool's effect reaches, from harmless to irreversible. */
-export const EffectClass = z.enum(['none', 'read', 'write', 'external', 'irreversible']);
+export const EffectClass = lazySchema(() => z.enum(['none', 'read', 'write', 'external', 'irreversible']));
 export type EffectClass = z.infer<typeof EffectClass>;
 export function effectRank(effect: EffectClass): number {
   return EffectClass.options.indexOf(effect);
 }
 
 /** An arm is the Case under test or one of its matched controls. */
-export const ArmRole = z.enum(['case', 'control']);
+export const ArmRole = lazySchema(() => z.enum(['case', 'control']));
 export type ArmRole = z.infer<typeof ArmRole>;
 
 /** Whom a finding belongs to: the boundary that must act on it. */
-export const FindingOwner = z.enum(['subject', 'harness', 'evaluator', 'environment']);
+export const FindingOwner = lazySchema(() => z.enum(['subject', 'harness', 'evaluator', 'environment']));
 export type FindingOwner = z.infer<typeof FindingOwner>;
 
 /** A Vitest-facing result for a trial: how its test ends. */
-export const TestOutcome = z.enum(['pass', 'fail', 'skip']);
+export const TestOutcome = lazySchema(() => z.enum(['pass', 'fail', 'skip']));
 export type TestOutcome = z.infer<typeof TestOutcome>;

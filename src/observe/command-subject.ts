@@ -11,6 +11,7 @@ import {
   type JsonValue,
   type ProcessExit,
   type SubjectIdentity,
+  lazySchema,
 } from '../model/index.js';
 import { bubblewrap } from './isolation/bubblewrap.js';
 import type { IsolationEngine } from './isolation/engine.js';
@@ -81,10 +82,12 @@ function resolveIsolation(
   return { engine, network: option.network ?? 'none' };
 }
 
-const StdoutReply = z.object({
-  reply: z.unknown(),
-  claims: z.array(Claim.pick({ action: true, target: true, text: true })).optional(),
-});
+const StdoutReply = lazySchema(() =>
+  z.object({
+    reply: z.unknown(),
+    claims: z.array(Claim.pick({ action: true, target: true, text: true })).optional(),
+  }),
+);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

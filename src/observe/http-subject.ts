@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { Claim, Receipt, type JsonValue, type SubjectIdentity } from '../model/index.js';
+import { Claim, Receipt, type JsonValue, type SubjectIdentity, lazySchema } from '../model/index.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
 import type { Subject, SubjectResponse } from './subject.js';
 
@@ -17,11 +17,13 @@ export interface HttpSubjectOptions {
 }
 
 /** What the service may answer: `{ reply, claims?, receipts? }`, or any other JSON value as the reply. */
-const ServiceReply = z.object({
-  reply: z.unknown(),
-  claims: z.array(Claim.pick({ action: true, target: true, text: true })).optional(),
-  receipts: z.array(z.unknown()).optional(),
-});
+const ServiceReply = lazySchema(() =>
+  z.object({
+    reply: z.unknown(),
+    claims: z.array(Claim.pick({ action: true, target: true, text: true })).optional(),
+    receipts: z.array(z.unknown()).optional(),
+  }),
+);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

@@ -1,34 +1,36 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { canonicalJson, sha256 } from '../model/index.js';
+import { canonicalJson, sha256, lazySchema } from '../model/index.js';
 import { withFolderLock } from './folder-lock.js';
 
 export const HOLDOUT_LEDGER_SCHEMA = 'riddle.holdout-ledger/2';
 /** `prev` of the first entry: there is nothing before it. */
 const GENESIS = `sha256:${'0'.repeat(64)}`;
 
-const LedgerEntry = z.object({
-  /** 1-based position in the chain. */
-  seq: z.number().int().min(1),
-  /** The holdout trial's declared name: the budget belongs to it, whatever its Cases or the salt become. */
-  holdout: z.string(),
-  /** `access`: a run of the holdout, counted against its budget; `reveal`: that run's attempts were shown. */
-  event: z.enum(['access', 'reveal']),
-  /** Which access of the budget (the reveal names the access it showed). */
-  access: z.number().int().min(1),
-  budget: z.number().int().min(1),
-  /** Fingerprint of the holdout's Cases at that access: an edit between accesses shows here. */
-  cases: z.string(),
-  at: z.string(),
-  /** `hash` of the entry before (GENESIS for the first). */
-  prev: z.string(),
-  /** sha256 of this entry's other fields, canonical JSON. */
-  hash: z.string(),
-});
+const LedgerEntry = lazySchema(() =>
+  z.object({
+    /** 1-based position in the chain. */
+    seq: z.number().int().min(1),
+    /** The holdout trial's declared name: the budget belongs to it, whatever its Cases or the salt become. */
+    holdout: z.string(),
+    /** `access`: a run of the holdout, counted against its budget; `reveal`: that run's attempts were shown. */
+    event: z.enum(['access', 'reveal']),
+    /** Which access of the budget (the reveal names the access it showed). */
+    access: z.number().int().min(1),
+    budget: z.number().int().min(1),
+    /** Fingerprint of the holdout's Cases at that access: an edit between accesses shows here. */
+    cases: z.string(),
+    at: z.string(),
+    /** `hash` of the entry before (GENESIS for the first). */
+    prev: z.string(),
+    /** sha256 of this entry's other fields, canonical JSON. */
+    hash: z.string(),
+  }),
+);
 type LedgerEntry = z.infer<typeof LedgerEntry>;
 
-const Ledger = z.object({ schema: z.literal(HOLDOUT_LEDGER_SCHEMA), entries: z.array(LedgerEntry) });
+const Ledger = lazySchema(() => z.object({ schema: z.literal(HOLDOUT_LEDGER_SCHEMA), entries: z.array(LedgerEntry) }));
 type Ledger = z.infer<typeof Ledger>;
 
 export type HoldoutAccess =

@@ -1,7 +1,7 @@
 import { appendFileSync, closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { Budget, BudgetRecord, costOf, type AttemptRecord, type PriceTable } from '../model/index.js';
+import { Budget, BudgetRecord, costOf, type AttemptRecord, type PriceTable, lazySchema } from '../model/index.js';
 import { withFolderLock } from './folder-lock.js';
 
 /**
@@ -22,18 +22,20 @@ export const RUN_LEDGER_SCHEMA = 'riddle.run-ledger/1';
  * One line of the ledger. The first line opens it; every finished attempt of every trial adds its spending, every
  * attempt refused adds a block, and the first worker to find the budget spent adds the reason all others then give.
  */
-const LedgerLine = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('open'), schema: z.literal(RUN_LEDGER_SCHEMA), limits: Budget, startedAt: z.number() }),
-  z.object({
-    kind: z.literal('spend'),
-    trial: z.string(),
-    attempt: z.string(),
-    usd: z.number().nullable(),
-    tokens: z.number().int().min(0),
-  }),
-  z.object({ kind: z.literal('spent'), reason: z.string() }),
-  z.object({ kind: z.literal('block'), trial: z.string(), attempt: z.string() }),
-]);
+const LedgerLine = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('open'), schema: z.literal(RUN_LEDGER_SCHEMA), limits: Budget, startedAt: z.number() }),
+    z.object({
+      kind: z.literal('spend'),
+      trial: z.string(),
+      attempt: z.string(),
+      usd: z.number().nullable(),
+      tokens: z.number().int().min(0),
+    }),
+    z.object({ kind: z.literal('spent'), reason: z.string() }),
+    z.object({ kind: z.literal('block'), trial: z.string(), attempt: z.string() }),
+  ]),
+);
 type LedgerLine = z.infer<typeof LedgerLine>;
 
 const usd = (value: number) => `$${Number(value.toFixed(6))}`;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AttemptRecord, Outcome, Registration } from '../../../src/model/index.js';
+import { lazySchema } from '../../../src/model/lazy-schema.js';
+import { recordJsonSchema } from '../../../src/model/records.js';
+
+describe('lazySchema', () => {
+  it('builds its schema once, when first asked for anything, and never at declaration', () => {
+    let builds = 0;
+    const Point = lazySchema(() => {
+      builds += 1;
+      return z.object({ x: z.number(), y: z.number() });
+    });
+    const Labelled = lazySchema(() => z.object({ at: Point, label: z.string() }));
+    expect(builds).toBe(0);
+    expect(Labelled.parse({ at: { x: 1, y: 2 }, label: 'a' })).toEqual({ at: { x: 1, y: 2 }, label: 'a' });
+    expect(builds).toBe(1);
+    expect(Point.safeParse({ x: 1 }).success).toBe(false);
+    expect(Object.keys(Point.shape)).toEqual(['x', 'y']);
+    expect(builds).toBe(1);
+  });
+
+  it('stands for the schema built: instanceof, derived schemas, errors with paths, JSON Schema', () => {
+    const Eager = z.object({ name: z.string().min(1), tags: z.array(z.string()) });
+    const Lazy = lazySchema(() => z.object({ name: z.string().min(1), tags: z.array(z.string()) }));
+    expect(Lazy instanceof z.ZodObject).toBe(true);
+    expect(Lazy.nullable().parse(null)).toBeNull();
+    expect(Lazy.extend({ extra: z.boolean() }).parse({ name: 'a', tags: [], extra: true })).toEqual({
+      name: 'a',
+      tags: [],
+      extra: true,
+    });
+    const bad = { name: '', tags: [1] };
+    expect(Lazy.safeParse(bad).error?.issues.map((i) => i.path)).toEqual(
+      Eager.safeParse(bad).error?.issues.map((i) => i.path),
+    );
+    expect(z.toJSONSchema(z.object({ inner: Lazy }))).toEqual(z.toJSONSchema(z.object({ inner: Eager })));
+    expect('shape' in Lazy).toBe(true);
+    expect(Reflect.ownKeys(Lazy)).toEqual(expect.arrayContaining(['_zod', 'def']));
+    // Reported configurable: a Proxy may not report a property its own (empty) target lacks as anything else.
+    expect(Object.getOwnPropertyDescriptor(Lazy, '_zod')?.configurable).toBe(true);
+  });
+
+  it("leaves riddle's record schemas whole: a record parses, and its JSON Schema lists every member", () => {
+    expect(Registration.safeParse({}).success).toBe(false);
+    expect(AttemptRecord.options.map((variant) => variant.shape.status.value)).toEqual([
+      'completed',
+      'evaluator_error',
+      'subject_error',
+      'harness_error',
+      'blocked',
+    ]);
+    const outcome = recordJsonSchema('outcome') as { required?: string[] };
+    expect(outcome.required).toEqual(expect.arrayContaining(['attempts', 'arms', 'judgment', 'coverage', 'cost']));
+    expect(Object.keys(Outcome.shape)).toEqual(expect.arrayContaining(outcome.required ?? []));
+  });
+});
