@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AttemptRecord, Outcome, Registration } from '../../../src/model/index.js';
@@ -53,5 +56,22 @@ describe('lazySchema', () => {
     const outcome = recordJsonSchema('outcome') as { required?: string[] };
     expect(outcome.required).toEqual(expect.arrayContaining(['attempts', 'arms', 'judgment', 'coverage', 'cost']));
     expect(Object.keys(Outcome.shape)).toEqual(expect.arrayContaining(outcome.required ?? []));
+  });
+});
+
+describe("riddle's record schemas", () => {
+  it('are all made with lazySchema: none is built when its module loads', () => {
+    // A schema built at load costs every test file's worker, whether or not its trials ever parse with it. JsonValue is
+    // z.lazy already (it refers to itself).
+    const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../src/model');
+    const eager: string[] = [];
+    for (const file of readdirSync(folder).filter((name) => name.endsWith('.ts'))) {
+      const text = readFileSync(path.join(folder, file), 'utf8');
+      for (const [, name] of text.matchAll(
+        /^(?:export )?const (\w+)(?::[^=\n]+)? = (?:z\s*\.(?!lazy\()|[A-Z]\w*\.(?:extend|pick|omit|partial|nullable|optional|array)\()/gm,
+      ))
+        eager.push(`${file}: ${name}`);
+    }
+    expect(eager).toEqual([]);
   });
 });
