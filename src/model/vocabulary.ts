@@ -16,8 +16,10 @@ export const VERDICTS = Verdict.options;
 /** How directly a piece of evidence shows an effect; higher outranks lower. */
 export const EvidenceGrade = lazySchema(() => z.enum(['judgment', 'text', 'observation', 'receipt']));
 export type EvidenceGrade = z.infer<typeof EvidenceGrade>;
+/** The grades in rank order, read once: grades are ranked for every piece of evidence, and the schema is a Proxy. */
+const GRADES_BY_RANK = EvidenceGrade.options;
 export function gradeRank(grade: EvidenceGrade): number {
-  return EvidenceGrade.options.indexOf(grade);
+  return GRADES_BY_RANK.indexOf(grade);
 }
 /** True when `provided` evidence is at least as direct as `needed`. */
 export function gradeCovers(provided: EvidenceGrade, needed: EvidenceGrade): boolean {
@@ -27,8 +29,10 @@ export function gradeCovers(provided: EvidenceGrade, needed: EvidenceGrade): boo
 /** How far a tool's effect reaches, from harmless to irreversible. */
 export const EffectClass = lazySchema(() => z.enum(['none', 'read', 'write', 'external', 'irreversible']));
 export type EffectClass = z.infer<typeof EffectClass>;
+/** The effect classes in rank order, read once (see GRADES_BY_RANK). */
+const EFFECTS_BY_RANK = EffectClass.options;
 export function effectRank(effect: EffectClass): number {
-  return EffectClass.options.indexOf(effect);
+  return EFFECTS_BY_RANK.indexOf(effect);
 }
 
 /** An arm is the Case under test or one of its matched controls. */
