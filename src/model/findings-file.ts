@@ -6,21 +6,23 @@ import { Finding } from './finding.js';
 export const FINDINGS_SCHEMA = 'riddle.findings/2';
 
 /** Where a returned finding or claim came from: its trial, and the id of the Outcome its figures are in. */
-const origin = () => ({
-  trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
-  /** Id of the Outcome whose attempts and evidence the finding (or figures the claim) references. */
-  outcome: z.string(),
-});
+const Origin = lazySchema(() =>
+  z.object({
+    trial: z.object({ id: z.string(), name: z.string(), file: z.string() }),
+    /** Id of the Outcome whose attempts and evidence the finding (or figures the claim) references. */
+    outcome: z.string(),
+  }),
+);
 
 /** A finding as returned from a run: the record, with the trial and Outcome it came from. */
-export const ReturnedFinding = lazySchema(() => Finding.extend(origin()));
+export const ReturnedFinding = lazySchema(() => Finding.extend(Origin.shape));
 export type ReturnedFinding = z.infer<typeof ReturnedFinding>;
 
 /**
  * A capability claim as exported from a run: the record with the trial and the id of the Outcome it was made in
  * (inside that Outcome the claim carries no id, since the id fingerprints the claim).
  */
-export const ReturnedClaim = lazySchema(() => z.intersection(CapabilityClaim, z.object(origin())));
+export const ReturnedClaim = lazySchema(() => z.intersection(CapabilityClaim, Origin));
 export type ReturnedClaim = z.infer<typeof ReturnedClaim>;
 
 /**

@@ -103,53 +103,57 @@ const notJudged = () => ({
  * - harness_error: the error and whatever was observed; nothing judged (riddle's own failure, no evidence fit to judge).
  * - blocked: the error (what was unavailable) only; the attempt did not run as declared, so nothing was observed.
  */
-export const AttemptRecord = lazySchema(() =>
-  z.discriminatedUnion('status', [
+export const AttemptRecord = lazySchema(() => {
+  // Made once for the five variants, which share them.
+  const fields = attemptFields();
+  const judgedFields = judged();
+  const unjudged = notJudged();
+  return z.discriminatedUnion('status', [
     z.object({
-      ...attemptFields(),
+      ...fields,
       status: z.literal('completed'),
       observation: Observation,
-      ...judged(),
+      ...judgedFields,
       error: z.null(),
       /** For Cases that declare pressure; null otherwise. */
       pressure: AttemptPressure.nullable(),
     }),
     z.object({
-      ...attemptFields(),
+      ...fields,
       status: z.literal('evaluator_error'),
       verdict: NotCompletedVerdict,
       observation: Observation,
-      ...judged(),
+      ...judgedFields,
       error: AttemptError,
       pressure: z.null(),
     }),
     z.object({
-      ...attemptFields(),
+      ...fields,
       status: z.literal('subject_error'),
       verdict: NotCompletedVerdict,
       observation: Observation.nullable(),
-      ...judged(),
+      ...judgedFields,
       error: AttemptError,
       pressure: AttemptPressure.nullable(),
     }),
     z.object({
-      ...attemptFields(),
+      ...fields,
       status: z.literal('harness_error'),
       verdict: NotCompletedVerdict,
       observation: Observation.nullable(),
-      ...notJudged(),
+      ...unjudged,
       error: AttemptError,
     }),
     z.object({
-      ...attemptFields(),
+      ...fields,
       status: z.literal('blocked'),
       verdict: NotCompletedVerdict,
       observation: z.null(),
-      ...notJudged(),
+      ...unjudged,
       error: AttemptError,
     }),
-  ]),
-);
+  ]);
+});
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
 /** The exact decision behind an arm's verdict. */

@@ -123,7 +123,7 @@ export type TrapChainMember = z.infer<typeof TrapChainMember>;
  */
 export const TrapSpec = lazySchema(() =>
   z.discriminatedUnion('kind', [
-    ...kindSpecs(),
+    ...TrapMemberSpec.options,
     z.object({ kind: z.literal('chain'), members: z.array(TrapChainMember).min(2) }),
     z.object({ kind: z.literal('sealed'), of: TrapKind, fingerprint: z.string().min(1) }),
   ]),
