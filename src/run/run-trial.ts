@@ -19,6 +19,7 @@ import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../o
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt, type AttemptSetup } from './attempt.js';
 import { JudgingTurns } from './judging-turns.js';
+import { LoopTurns } from './loop-turns.js';
 import { BudgetMeter } from './budget.js';
 import { RunBudgetGate, type RunLedger } from './run-budget.js';
 import { assembleOutcome } from './outcome.js';
@@ -31,7 +32,6 @@ import { describeInterruption } from './interrupt.js';
 import { StrayErrors, withStrayErrors } from './stray-errors.js';
 import { defaultOutsideRoots, OutsideWatch, outsideWindow } from '../observe/outside-writes.js';
 import type { AttemptSink } from './held-attempts.js';
-import { setImmediate as turn } from 'node:timers/promises';
 
 /** Everything a trial needs to run, resolved and pinned by the caller (the host adapter). */
 export interface TrialPlan {
@@ -89,7 +89,7 @@ export interface RunServices {
   reportDir?: string | null;
 }
 
-/** Longest stretch of attempts run without giving the event loop a turn (see the worker loop in runTrial). */
+/** Longest stretch of attempts run without the event loop turning (see LoopTurns). */
 const TURN_EVERY_MS = 10;
 
 interface ArmState {
@@ -218,15 +218,12 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     return true;
   };
   let next = 0;
-  let lastTurn = performance.now();
+  const turns = new LoopTurns(TURN_EVERY_MS);
   const worker = async () => {
     while (next < schedule.length) {
-      // Attempts that settle without waiting on anything (a synchronous function subject) would run the whole trial
-      // as one chain of microtasks: no timer, signal or message from Vitest (Ctrl-C) would be seen until it ended,
-      // and each attempt's handled rejection would stay queued until then. The event loop gets a turn every few ms.
-      if (performance.now() - lastTurn >= TURN_EVERY_MS) {
-        await turn();
-        lastTurn = performance.now();
+      const turn = turns.due();
+      if (turn) {
+        await turn;
         if (next >= schedule.length) break;
       }
       const slot = schedule.at(next++);
