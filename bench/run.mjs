@@ -9,17 +9,37 @@
 //   npm run bench -- --pairs=9                    more big/small pairs per figure (on a busy machine)
 //   npm run bench -- --baseline=/path/to/riddle   also runs every riddle workload against another built copy of riddle
 //                                                 (a checkout with dist/ and node_modules/), interleaved with this one
+//   npm run bench -- --work=DIR                   the folder the workloads run in (default: /dev/shm where there is
+//                                                 one, else the temporary folder); the run prints what creating a file
+//                                                 costs there
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { builtModule, childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, threadCpuOf, tree } from './proc.mjs';
+import {
+  builtModule,
+  childrenCpuMs,
+  fileCreationMs,
+  fmt,
+  folderBytes,
+  installRiddle,
+  runVitest,
+  threadCpuOf,
+  tree,
+} from './proc.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
+// Where workloads run: a memory-backed folder (/dev/shm) where there is one, else the system's temporary folder. A
+// trial writes its Outcome to a file of its own, and on the machine these figures were taken creating a file on disk
+// cost 0.04–0.98 ms of CPU (the same folder, minutes apart; /dev/shm 0.015): per-trial figures on disk moved with it.
+// The run prints the cost where it runs; `--work=DIR` measures on a disk of choice.
+const workRoot = path.resolve(
+  process.argv.find((a) => a.startsWith('--work='))?.slice(7) ?? (existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()),
+);
 // A folder of this run's own: several benchmarks may run at once (bench/scale.mjs, or another engineer's run).
-const work = path.join(here, '.work', `run-${process.pid}`);
+const work = path.join(workRoot, `riddle-bench-${process.pid}`);
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const quick = process.argv.includes('--quick');
 const only =
@@ -35,19 +55,11 @@ if (baselineRoot !== null && !existsSync(path.join(baselineRoot, 'dist', 'vitest
   throw new Error(`--baseline=${baselineRoot}: no built riddle there (dist/vitest/index.js); run its build first`);
 /**
  * The copies of riddle measured: this checkout, and the baseline when given (a checkout with dist/ and node_modules/).
- * A workload folder sits under the copy's bench/.work, where the copy is installed as a package.
+ * Each has a workload folder of its own, where the copy is installed as a package.
  */
 const copies = [
   { label: '', root, workDir: work },
-  ...(baselineRoot
-    ? [
-        {
-          label: ' (baseline)',
-          root: path.resolve(baselineRoot),
-          workDir: path.join(path.resolve(baselineRoot), 'bench', '.work', `run-${process.pid}`),
-        },
-      ]
-    : []),
+  ...(baselineRoot ? [{ label: ' (baseline)', root: path.resolve(baselineRoot), workDir: `${work}-baseline` }] : []),
 ];
 // Each copy installed in its work folder, as a package (bench/proc.mjs installRiddle): workloads resolve it there.
 for (const copy of copies) installRiddle(copy.root, copy.workDir);
@@ -363,7 +375,10 @@ function describe(label, deltas, unit) {
 }
 
 console.log(
-  `riddle benchmark${quick ? ' (quick)' : ''}: ${PAIRS} big/small pairs per figure, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}\n`,
+  `riddle benchmark${quick ? ' (quick)' : ''}: ${PAIRS} big/small pairs per figure, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+);
+console.log(
+  `workloads in ${workRoot}: creating a file there (written, closed, renamed) costs ${fmt(fileCreationMs(work))} ms of CPU\n`,
 );
 
 /** riddle's CPU and wall per attempt (the attempts section), to tell a one-attempt trial's fixed part from its attempt. */

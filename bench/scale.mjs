@@ -6,13 +6,16 @@
 //
 //   node bench/scale.mjs [--quick] [--sizes=10000,30000] [--baseline=/path/to/riddle]
 //   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
+/** Where workloads run unless told (as bench/run.mjs): a memory-backed folder where there is one. */
+const defaultWork = path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), `riddle-bench-${process.pid}`);
 
 /** Bytes per page, the unit of /proc/<pid>/statm. */
 const PAGE = 4096;
@@ -118,9 +121,12 @@ function checkArtifacts(report, n) {
     throw new Error(`scale run of ${n}: ${lines} attempt lines, ${outcome.execution.order.length} in the order run`);
 }
 
-/** One measured run of a trial of n attempts against the riddle built at `riddleRoot`. */
-export async function measureScale(n, riddleRoot = root) {
-  const dir = path.join(riddleRoot, 'bench', '.work', 'riddle-scale');
+/**
+ * One measured run of a trial of n attempts against the riddle built at `riddleRoot`, in a workload folder under
+ * `workDir` (see bench/run.mjs on where workloads run).
+ */
+export async function measureScale(n, riddleRoot = root, workDir = defaultWork) {
+  const dir = path.join(workDir, 'riddle-scale');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
   writeFileSync(path.join(dir, 'vitest.config.mjs'), CONFIG);
@@ -143,8 +149,8 @@ export async function measureScale(n, riddleRoot = root) {
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /**
- * The scale figures, for every copy of riddle measured (`copies`: `{ label, root }` as bench/run.mjs keeps them, `root`
- * the copy's checkout), sizes alternating between copies; `line` prints a result,
+ * The scale figures, for every copy of riddle measured (`copies`: `{ label, root, workDir }` as bench/run.mjs keeps
+ * them, `root` the copy's checkout, `workDir` its workload folder), sizes alternating between copies; `line` prints a result,
  * `goal` a goal met or not.
  */
 export async function benchScale({ quick = false, sizes = null, copies = [{ label: '', root }], line, goal }) {
@@ -154,7 +160,7 @@ export async function benchScale({ quick = false, sizes = null, copies = [{ labe
   for (const [i, n] of measured.entries()) {
     const order = copies.map((copy, c) => [copy, c]);
     if (i % 2 === 1) order.reverse();
-    for (const [copy, c] of order) runs[c].push(await measureScale(n, copy.root));
+    for (const [copy, c] of order) runs[c].push(await measureScale(n, copy.root, copy.workDir));
   }
   for (const [c, copy] of copies.entries()) {
     const mine = runs[c];
@@ -190,7 +196,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       .split(',')
       .map(Number) ?? null;
   const baseline = process.argv.find((a) => a.startsWith('--baseline='))?.slice(11) ?? null;
-  const copies = [{ label: '', root }, ...(baseline ? [{ label: ' (baseline)', root: path.resolve(baseline) }] : [])];
+  const copies = [
+    { label: '', root, workDir: defaultWork },
+    ...(baseline ? [{ label: ' (baseline)', root: path.resolve(baseline), workDir: `${defaultWork}-baseline` }] : []),
+  ];
   await benchScale({
     quick: process.argv.includes('--quick'),
     sizes,
@@ -198,4 +207,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     line: (text) => console.log(text),
     goal: (name, met, figure) => console.log(`  goal: ${name}: ${met ? 'met' : 'NOT met'} (${figure})`),
   });
+  for (const copy of copies) rmSync(copy.workDir, { recursive: true, force: true });
 }
