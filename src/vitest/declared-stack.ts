@@ -34,8 +34,11 @@ const onceOnly = <T>(make: () => T): (() => T) => {
  * formats, so the stack is taken unformatted, only the test file's frame is mapped now (for its line), and the frames
  * from it on are mapped only when a failure carries them. When no prepareStackTrace is installed or the test file's
  * frame is not among the raw frames, the whole stack is formatted at once instead.
+ *
+ * `lines` keeps the line each position of the test file's frame mapped to, for one collection of the file (its code
+ * does not change meanwhile): trials declared in a loop share one `trial(…)` call, mapped once rather than once a trial.
  */
-export function captureDeclaration(testFile: string): Declaration {
+export function captureDeclaration(testFile: string, lines: Map<string, number | null>): Declaration {
   const prepare = Error.prepareStackTrace;
   const sites = typeof prepare === 'function' && testFile ? rawSites() : [];
   const forward = testFile.split('\\').join('/');
@@ -51,8 +54,12 @@ export function captureDeclaration(testFile: string): Declaration {
     const text: unknown = prepare(new Error(), from);
     return typeof text === 'string' ? text : undefined;
   };
+  const site = sites[first] as NodeJS.CallSite;
+  const position = `${site.getFileName()}:${site.getLineNumber()}:${site.getColumnNumber()}`;
+  let line = lines.get(position);
+  if (line === undefined) lines.set(position, (line = lineInStack(formatted(sites.slice(first, first + 1)), testFile)));
   return {
-    line: lineInStack(formatted(sites.slice(first, first + 1)), testFile),
+    line,
     frames: onceOnly(() => formatted(sites.slice(first))?.split('\n').slice(1).join('\n') ?? null),
   };
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterAll, expect, inject, test, type TestContext } from 'vitest';
+import { afterAll, expect, inject, TestRunner, test, type TestContext } from 'vitest';
 import { systemClock, type Outcome } from '../model/index.js';
 import { adoptHarnessVersions, adoptRunFacts, forgetRunFacts, runFacts } from '../observe/index.js';
 import { formatVerdictFailure, neutraliseText, summaryLine, type SampleReason } from '../report/index.js';
@@ -51,7 +51,13 @@ export class TrialVerdictError extends Error {
   }
 }
 
-const declaredNames = new Map<string, Set<string>>();
+/**
+ * Per test file being collected: its trials' names (unique per file) and the lines its `trial(…)` calls' positions
+ * mapped to (see captureDeclaration).
+ */
+const collectedFiles = new Map<string, { names: Set<string>; lines: Map<string, number | null> }>();
+/** The trials declared in each suite being collected (by Vitest's collector), for its one cut-short afterAll. */
+const trialsBySuite = new WeakMap<object, string[]>();
 
 /** Project-wide settings from the riddle plugin, when it is installed. */
 function projectSettings(): ProjectSettings {
@@ -106,20 +112,21 @@ function siteAtRun(context: TestContext, name: string, line: number | null): Dec
 
 function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
   const file = currentFile();
+  const known = collectedFiles.get(file);
+  const collected = known ?? { names: new Set<string>(), lines: new Map<string, number | null>() };
   // The test file's frame on the stack is the `trial(…)` call: its line goes into every message about it.
-  const declaredAt = captureDeclaration(expect.getState().testPath ?? '');
+  const declaredAt = captureDeclaration(expect.getState().testPath ?? '', collected.lines);
   const { line } = declaredAt;
   const collectionSite: DeclarationSite = { name, file, path: [], line };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
-  let names = declaredNames.get(file);
-  if (!names) {
-    names = new Set<string>();
-    declaredNames.set(file, names);
-    // Forget the names and run facts once the file has run, so a watch-mode rerun in a shared (non-isolated) worker
-    // starts afresh; and write the file's trials' registrations, which wait to be written together.
+  const { names } = collected;
+  if (!known) {
+    collectedFiles.set(file, collected);
+    // Forget the names, lines and run facts once the file has run, so a watch-mode rerun in a shared (non-isolated)
+    // worker starts afresh; and write the file's trials' registrations, which wait to be written together.
     afterAll(async () => {
-      declaredNames.delete(file);
+      collectedFiles.delete(file);
       forgetRunFacts();
       await writePendingRegistrations();
     });
@@ -130,7 +137,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     adoptHarnessVersions(root, inject('riddleHarness'));
   }
   if (names.has(name)) {
-    declaredNames.delete(file);
+    collectedFiles.delete(file);
     throw new TrialDeclarationError(
       collectionSite,
       'name',
@@ -145,7 +152,14 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const { budgetMs } = declared;
 
   const key = `${file}::${name}`;
-  afterAll(deliverCutShort(key), CUT_SHORT_WAIT_MS);
+  const suite = TestRunner.getCurrentSuite();
+  let suiteTrials = trialsBySuite.get(suite);
+  if (!suiteTrials) {
+    suiteTrials = [];
+    trialsBySuite.set(suite, suiteTrials);
+    afterAll(deliverCutShort(suiteTrials), CUT_SHORT_WAIT_MS);
+  }
+  suiteTrials.push(key);
   const run = async (context: TestContext, signal: AbortSignal) => {
     const conducted = await conductTrial(declaration, {
       site: siteAtRun(context, name, line),
