@@ -119,9 +119,14 @@ function writeHashed(value: unknown, hashing: Hashing): boolean {
   }
   if (Array.isArray(value)) {
     hashing.text += '[';
+    let rows: FlatRows | undefined;
     for (let i = 0; i < value.length; i += 1) {
       if (i > 0) hashing.text += ',';
-      if (!writeHashed(value[i], hashing)) hashing.text += 'null';
+      const item: unknown = value[i];
+      let flat: string | undefined;
+      if (typeof item === 'object' && item !== null) flat = flatJson(item, hashing.omitKey, (rows ??= { names: null }));
+      if (flat !== undefined) hashing.text += flat;
+      else if (!writeHashed(item, hashing)) hashing.text += 'null';
       settle(hashing);
     }
     hashing.text += ']';
@@ -335,7 +340,13 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
         );
       if (Array.isArray(value)) {
         let out = '[';
-        for (let i = 0; i < value.length; i += 1) out += `${i > 0 ? ',' : ''}${json(value[i], omitKey) ?? 'null'}`;
+        let rows: FlatRows | undefined;
+        for (let i = 0; i < value.length; i += 1) {
+          const item: unknown = value[i];
+          let flat: string | undefined;
+          if (typeof item === 'object' && item !== null) flat = flatJson(item, omitKey, (rows ??= { names: null }));
+          out += `${i > 0 ? ',' : ''}${flat ?? json(item, omitKey) ?? 'null'}`;
+        }
         return `${out}]`;
       }
       let out = '{';
@@ -355,6 +366,39 @@ function json(value: unknown, omitKey: ((key: string) => boolean) | undefined): 
     default:
       return undefined;
   }
+}
+
+/** The names of the last flat record of an array found in order and none omitted: rows of one kind list the same. */
+interface FlatRows {
+  names: readonly string[] | null;
+}
+
+/**
+ * `json`'s text of a flat record in an array, written by JSON.stringify; undefined when the record is not one. For a
+ * plain object whose names are in code-unit order, none of them omitted, each member a string, a finite number, a
+ * boolean or null, and no `toJSON` to be found, JSON.stringify writes what `json` does (strings escaped alike, lone
+ * surrogates too, numbers as String writes them), natively. An Outcome holds a row of these for every attempt (its cost
+ * rows): written member by member, a thousand of them took 5.4 ms of its id in a fresh process (2.4 checked one by one
+ * and stringified; `rows` spares the rows after the first their names' checks).
+ */
+function flatJson(value: object, omitKey: ((key: string) => boolean) | undefined, rows: FlatRows): string | undefined {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  if ((value as { toJSON?: unknown }).toJSON !== undefined) return undefined;
+  const keys = Object.keys(value);
+  const named = rows.names !== null && sameNames(rows.names, keys);
+  for (let k = 0; k < keys.length; k += 1) {
+    const key = keys[k] as string;
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'number') {
+      if (!Number.isFinite(member)) return undefined;
+    } else if (typeof member !== 'string' && typeof member !== 'boolean' && member !== null) return undefined;
+    if (named) continue;
+    if (k > 0 && (keys[k - 1] as string) > key) return undefined;
+    if (omitKey !== undefined && omits(key, memberName(key), omitKey)) return undefined;
+  }
+  if (!named) rows.names = keys;
+  return JSON.stringify(value);
 }
 
 /** sha256 (hex) of a string or bytes, in one call (half the cost of a Hash object for the short texts of records). */

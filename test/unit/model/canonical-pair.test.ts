@@ -242,3 +242,55 @@ describe('Sha256List', () => {
     expect(() => new Sha256List(new Uint8Array(33))).toThrow(/32 bytes each, not 33 bytes/);
   });
 });
+
+describe('rows of flat records in an array', () => {
+  it('are written as member by member, whatever of them JSON.stringify alone would write otherwise', () => {
+    // A record alone is written member by member (only rows in an array take JSON.stringify): the reference.
+    const byMember = (row: Record<string, unknown>) => canonicalJson(row);
+    const rows: Record<string, unknown>[] = [
+      { arm: 'case', index: 0, inputTokens: 0, outputTokens: 0, usd: null },
+      { usd: 0.25, arm: 'out of order', index: 1 },
+      { a: 'quote " backslash \\ newline \n bell \u0007 lone \ud800 pair \ud83d\ude00 line \u2028', b: true, c: -0 },
+      Object.assign(Object.create(null), { a: 1, b: 'null prototype' }),
+      { '1': 'index', '2': 'keys', a: 'then names' },
+      { '10': 'ten', '9': 'nine' },
+      {},
+    ];
+    expect(canonicalJson(rows)).toBe(`[${rows.map(byMember).join(',')}]`);
+    expect(canonicalJsonSha256(rows)).toBe(sha256(canonicalJson(rows)));
+  });
+
+  it('leave out omitted members, and refuse a non-finite number, as any record does', () => {
+    const rows = [{ a: 1, tookMs: 2 }, { b: 'kept' }];
+    expect(canonicalJson(rows, omitTimes)).toBe('[{"a":1},{"b":"kept"}]');
+    expect(canonicalJsonSha256(rows, omitTimes)).toBe(sha256('[{"a":1},{"b":"kept"}]'));
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => canonicalJson([{ a: bad }])).toThrow(/not JSON/);
+      expect(() => canonicalJsonSha256([{ a: bad }])).toThrow(/not JSON/);
+    }
+  });
+
+  it('never take a toJSON or a prototype’s members into the text, as JSON.stringify would', () => {
+    class Row {
+      a = 1;
+      toJSON() {
+        return 'replaced';
+      }
+    }
+    const withOwn = { a: 1, toJSON: () => 'replaced' };
+    const inherited = Object.assign(Object.create({ toJSON: () => 'replaced' }), { a: 1 });
+    for (const row of [new Row(), withOwn, inherited]) {
+      expect(canonicalJson([row])).toBe('[{"a":1}]');
+      expect(canonicalJsonSha256([row])).toBe(sha256('[{"a":1}]'));
+    }
+    expect(canonicalJson([new Date(0)])).toBe('[{}]');
+    // A toJSON every object inherits (a polluted Object.prototype) is not obeyed either.
+    Object.defineProperty(Object.prototype, 'toJSON', { value: () => 'replaced', configurable: true });
+    try {
+      expect(canonicalJson([{ a: 1 }])).toBe('[{"a":1}]');
+      expect(canonicalJsonSha256([{ a: 1 }])).toBe(sha256('[{"a":1}]'));
+    } finally {
+      Reflect.deleteProperty(Object.prototype, 'toJSON');
+    }
+  });
+});
