@@ -11,9 +11,11 @@ import {
   renameSync,
   rmSync,
   statSync,
+  statfsSync,
   symlinkSync,
   writeSync,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -90,6 +92,23 @@ export function installRiddle(riddleRoot, dir) {
       if (name !== 'riddle' && name !== '.bin' && !existsSync(link))
         symlinkSync(path.join(riddleRoot, 'node_modules', name), link);
     }
+}
+
+/** Free bytes a memory-backed folder needs to hold the workloads' artifacts (100,000 attempts write about 250 MB). */
+const WORK_ROOM = 2 ** 30;
+
+/**
+ * Where workloads run unless told: /dev/shm where there is one with room (a container's is often 64 MB), else the
+ * system's temporary folder. See bench/run.mjs on why a memory-backed folder.
+ */
+export function defaultWorkRoot() {
+  try {
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    if (bavail * bsize >= WORK_ROOM) return '/dev/shm';
+  } catch {
+    // no /dev/shm here
+  }
+  return os.tmpdir();
 }
 
 /**

@@ -19,6 +19,7 @@ import path from 'node:path';
 import {
   builtModule,
   childrenCpuMs,
+  defaultWorkRoot,
   fileCreationMs,
   fmt,
   folderBytes,
@@ -31,13 +32,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-// Where workloads run: a memory-backed folder (/dev/shm) where there is one, else the system's temporary folder. A
+// Where workloads run: a memory-backed folder (/dev/shm) where there is one with room, else the system's temporary folder. A
 // trial writes its Outcome to a file of its own, and on the machine these figures were taken creating a file on disk
 // cost 0.04–0.98 ms of CPU (the same folder, minutes apart; /dev/shm 0.015): per-trial figures on disk moved with it.
 // The run prints the cost where it runs; `--work=DIR` measures on a disk of choice.
-const workRoot = path.resolve(
-  process.argv.find((a) => a.startsWith('--work='))?.slice(7) ?? (existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()),
-);
+const workRoot = path.resolve(process.argv.find((a) => a.startsWith('--work='))?.slice(7) ?? defaultWorkRoot());
 // A folder of this run's own: several benchmarks may run at once (bench/scale.mjs, or another engineer's run).
 const work = path.join(workRoot, `riddle-bench-${process.pid}`);
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');

@@ -6,16 +6,15 @@
 //
 //   node bench/scale.mjs [--quick] [--sizes=10000,30000] [--baseline=/path/to/riddle]
 //   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { childrenCpuMs, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
+import { childrenCpuMs, defaultWorkRoot, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-/** Where workloads run unless told (as bench/run.mjs): a memory-backed folder where there is one. */
-const defaultWork = path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), `riddle-bench-${process.pid}`);
+/** Where workloads run unless told (as bench/run.mjs). */
+const defaultWork = path.join(defaultWorkRoot(), `riddle-bench-${process.pid}`);
 
 /** Bytes per page, the unit of /proc/<pid>/statm. */
 const PAGE = 4096;
