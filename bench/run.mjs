@@ -24,6 +24,7 @@ import {
   fmt,
   folderBytes,
   installRiddle,
+  removeAtExit,
   runVitest,
   threadCpuOf,
   tree,
@@ -61,6 +62,7 @@ const copies = [
   ...(baselineRoot ? [{ label: ' (baseline)', root: path.resolve(baselineRoot), workDir: `${work}-baseline` }] : []),
 ];
 // Each copy installed in its work folder, as a package (bench/proc.mjs installRiddle): workloads resolve it there.
+removeAtExit(copies.map((copy) => copy.workDir));
 for (const copy of copies) installRiddle(copy.root, copy.workDir);
 
 function treeRssBytes(pid) {
@@ -605,6 +607,5 @@ if (wanted('sampler')) {
   }
 }
 
-for (const copy of copies) rmSync(copy.workDir, { recursive: true, force: true });
 console.log('\nsummary');
 for (const { name, met, figure } of goals) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${name}: ${figure}`);

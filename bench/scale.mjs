@@ -8,7 +8,16 @@
 //   npm run bench -- --only=scale            (bench/run.mjs calls benchScale)
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { childrenCpuMs, defaultWorkRoot, fmt, folderBytes, installRiddle, runVitest, tree } from './proc.mjs';
+import {
+  childrenCpuMs,
+  defaultWorkRoot,
+  fmt,
+  folderBytes,
+  installRiddle,
+  removeAtExit,
+  runVitest,
+  tree,
+} from './proc.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -199,6 +208,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     { label: '', root, workDir: defaultWork },
     ...(baseline ? [{ label: ' (baseline)', root: path.resolve(baseline), workDir: `${defaultWork}-baseline` }] : []),
   ];
+  removeAtExit(copies.map((copy) => copy.workDir));
   await benchScale({
     quick: process.argv.includes('--quick'),
     sizes,
@@ -206,5 +216,4 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     line: (text) => console.log(text),
     goal: (name, met, figure) => console.log(`  goal: ${name}: ${met ? 'met' : 'NOT met'} (${figure})`),
   });
-  for (const copy of copies) rmSync(copy.workDir, { recursive: true, force: true });
 }
