@@ -42,9 +42,10 @@ export interface CheckFinding {
 }
 
 /**
- * A criterion check: passes (met), throws an assertion (unmet, its message kept as the evidence note), calls
- * `context.unknown` (no evidence), returns a label for a multi-class criterion, a score for a scored one, or returns
- * a `CheckFinding`. Any other throw is an evaluator error, never a FAIL.
+ * A criterion check: passes (met) by returning nothing or true, fails (unmet) by throwing an assertion (its message
+ * kept as the evidence note) or returning false, calls `context.unknown` (no evidence), returns a label for a
+ * multi-class criterion, a score for a scored one, or returns a `CheckFinding`. Any other throw or answer is an
+ * evaluator error, never a FAIL.
  */
 export type CriterionCheck = (
   observation: ObservationView,
@@ -52,10 +53,10 @@ export type CriterionCheck = (
 ) => CheckAnswer | Promise<CheckAnswer>;
 
 /**
- * What a check may answer: nothing (met), a label, a stated finding, or, for a scored criterion, a score in [0, 1]
- * (a number or `{ score, note }`; see evaluate/scores).
+ * What a check may answer: nothing (met), true or false (met or unmet), a label, a stated finding, or, for a scored
+ * criterion, a score in [0, 1] (a number or `{ score, note }`; see evaluate/scores).
  */
-export type CheckAnswer = void | string | CheckFinding | number | ScoreResult;
+export type CheckAnswer = void | boolean | string | CheckFinding | number | ScoreResult;
 
 /** An evaluator as run: its pinned record and one check per criterion it judges. */
 export interface EvaluatorDefinition {

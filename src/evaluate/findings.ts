@@ -101,6 +101,13 @@ function settle(criterion: Criterion, returned: unknown, check: unknown): Settle
     };
   }
   if (stated) return { result: stated.result, label: stated.label, note: stated.note, score: null };
+  if (returned === undefined || isAssertionChain(returned))
+    return { result: 'met', label: null, note: 'check passed', score: null };
+  // A predicate's answer: `(o) => o.reply === 'done'` fails by returning false.
+  if (typeof returned === 'boolean')
+    return returned
+      ? { result: 'met', label: null, note: 'check returned true', score: null }
+      : { result: 'unmet', label: null, note: 'check returned false', score: null };
   if (typeof returned === 'string') {
     return {
       result: 'error',
@@ -109,7 +116,46 @@ function settle(criterion: Criterion, returned: unknown, check: unknown): Settle
       note: `criterion "${criterion.name}" has no label vocabulary, but the check returned the label ${JSON.stringify(returned)}: pass or throw instead, or declare labels on the criterion`,
     };
   }
-  return { result: 'met', label: null, note: 'check passed', score: null };
+  // Anything else is no answer riddle can read: taking it as met turned a check's `null` or a finding missing its note
+  // into a PASS.
+  const malformed =
+    typeof returned === 'object' && returned !== null && 'result' in returned
+      ? `a finding riddle cannot read (${findingProblem(returned)})`
+      : describeAnswer(returned);
+  return {
+    result: 'error',
+    label: null,
+    score: null,
+    note: `the check for criterion "${criterion.name}" returned ${malformed}: a check passes by returning nothing or true, fails by throwing an assertion or returning false, or returns a finding { result: 'met' | 'unmet' | 'unknown' | 'disputed', label, note }`,
+  };
+}
+
+/**
+ * The assertion a concise check returns, `(o) => expect(o.reply).toMatch(…)`: chai's Assertion (Vitest's matchers),
+ * which keeps its flags in `__flags`. Asked with `in`: the assertion is a proxy that throws on reading a property it
+ * does not know.
+ */
+function isAssertionChain(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '__flags' in value;
+}
+
+/** What is wrong with an answer shaped like a finding (it has a `result`). */
+function findingProblem(value: object): string {
+  const { result, note } = value as { result?: unknown; note?: unknown };
+  const problems: string[] = [];
+  if (result !== 'met' && result !== 'unmet' && result !== 'unknown' && result !== 'disputed')
+    problems.push(`result ${describeAnswer(result)} is not met, unmet, unknown or disputed`);
+  if (typeof note !== 'string') problems.push(`note is ${describeAnswer(note)}, not a string`);
+  return problems.join('; ');
+}
+
+function describeAnswer(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'function') return 'a function';
+  return `${typeof value} ${String(value)}`;
 }
 
 /**

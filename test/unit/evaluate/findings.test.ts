@@ -180,6 +180,49 @@ describe('gatherFindings', () => {
     ]);
   });
 
+  it('reads true and false as met and unmet, and any other answer as an evaluator error, never as met', async () => {
+    const answers: Record<string, () => unknown> = {
+      yes: () => true,
+      no: () => false,
+      asyncNo: async () => false,
+      nothing: () => undefined,
+      nil: () => null,
+      noNote: () => ({ result: 'unmet', label: null }),
+      badResult: () => ({ result: 'pass', label: null, note: 'fine' }),
+      other: () => ({ ok: true }),
+      list: () => [],
+      fn: () => () => true,
+    };
+    const evaluator = mechanicalEvaluator({
+      id: 'm',
+      revision: '1',
+      checks: Object.fromEntries(
+        Object.entries(answers).map(([name, answer]) => [name, (v: { reply: unknown }) => (void v.reply, answer())]),
+      ) as never,
+    });
+    const r = rubric(...Object.keys(answers).map((n) => criterion(n, { needs: 'text' })));
+    const findings = await gather([evaluator], r);
+    expect(Object.fromEntries(findings.map((f) => [f.criterion, [f.result, f.grade]]))).toEqual({
+      yes: ['met', 'text'],
+      no: ['unmet', 'text'],
+      asyncNo: ['unmet', 'text'],
+      nothing: ['met', 'text'],
+      nil: ['error', null],
+      noNote: ['error', null],
+      badResult: ['error', null],
+      other: ['error', null],
+      list: ['error', null],
+      fn: ['error', null],
+    });
+    const note = (name: string) => findings.find((f) => f.criterion === name)?.note;
+    expect(note('no')).toBe('check returned false');
+    expect(note('nil')).toContain('the check for criterion "nil" returned null: a check passes by returning nothing');
+    expect(note('noNote')).toContain('returned a finding riddle cannot read (note is undefined, not a string)');
+    expect(note('badResult')).toContain('(result "pass" is not met, unmet, unknown or disputed)');
+    expect(note('other')).toContain('returned an object:');
+    expect(note('fn')).toContain('returned a function:');
+  });
+
   it('treats a failing custom matcher registered with expect.extend as unmet, not as an evaluator error', async () => {
     expect.extend({
       toBeShouting(received: unknown) {
