@@ -120,6 +120,15 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const collectionSite: DeclarationSite = { name, file, path: [], line };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
+  // Once the file's tests run (its task has a result), Vitest has collected them: a test declared in a hook such as
+  // beforeAll would be dropped without a word.
+  const collector = TestRunner.getCurrentSuite();
+  if ((collector.suite?.file ?? collector.file)?.result !== undefined)
+    throw new TrialDeclarationError(
+      collectionSite,
+      'where it is declared',
+      'trial() was called while the file’s tests ran (in a hook such as beforeAll, in a test or in a callback), after Vitest had collected them, so it would never run; declare trials at the top level of the file or inside describe()',
+    );
   const { names } = collected;
   if (!known) {
     collectedFiles.set(file, collected);
@@ -152,11 +161,10 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const { budgetMs } = declared;
 
   const key = `${file}::${name}`;
-  const suite = TestRunner.getCurrentSuite();
-  let suiteTrials = trialsBySuite.get(suite);
+  let suiteTrials = trialsBySuite.get(collector);
   if (!suiteTrials) {
     suiteTrials = [];
-    trialsBySuite.set(suite, suiteTrials);
+    trialsBySuite.set(collector, suiteTrials);
     afterAll(deliverCutShort(suiteTrials), CUT_SHORT_WAIT_MS);
   }
   suiteTrials.push(key);

@@ -104,4 +104,13 @@ describe('malformed trial declarations', () => {
     ];
     for (const pattern of expected) expect(run.output).toMatch(pattern);
   });
+
+  it('refuses a trial declared after Vitest collected the file (in a hook or a test), which it would drop unrun', () => {
+    const expected = [
+      /trial "declared in beforeAll" \(trials\/trial-in-hook\.test\.ts:7\): where it is declared: trial\(\) was called while the file’s tests ran/,
+      /trial "declared in a group’s beforeAll" \(trials\/trial-in-group-hook\.test\.ts:7\): where it is declared: [^\n]*declare trials at the top level of the file or inside describe\(\)/,
+      /trial "declared in a test" \(trials\/trial-in-test\.test\.ts:6\): where it is declared: /,
+    ];
+    for (const pattern of expected) expect(run.output).toMatch(pattern);
+  });
 });
