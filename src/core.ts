@@ -255,6 +255,7 @@ export {
   type CriterionCheck,
   type EvaluatorDefinition,
   type ExpectFunction,
+  type SoftAssertions,
   createObservationView,
   type EvidenceRecorder,
   type JudgeExchange,

@@ -5,6 +5,18 @@ import type { ScoreResult } from './scores.js';
 /** The assertion function the host test framework provides (Vitest's `expect`); the core only catches its throws. */
 export type ExpectFunction = (actual: unknown, message?: string) => unknown;
 
+/**
+ * Assertion failures the host records on its test instead of throwing them (Vitest's `expect.soft`). Those recorded
+ * while a check runs are the check's: taken off the test, they make its criterion unmet. Left there, the test failed
+ * while the Outcome said the criterion was met.
+ */
+export interface SoftAssertions {
+  /** How many failures the test holds now. */
+  count(): number;
+  /** The messages of the failures recorded after the first `from`, removed from the test. */
+  takeSince(from: number): string[];
+}
+
 /** Thrown by `context.unknown(reason)` (or a matcher finding nothing to judge): the criterion stays UNKNOWN. */
 export class NoEvidence extends Error {
   constructor(reason: string) {

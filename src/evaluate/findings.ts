@@ -10,7 +10,13 @@ import {
   type Rubric,
 } from '../model/index.js';
 import { createEvidenceRecorder, createObservationView, refersTo, weakestGrade } from './evidence.js';
-import { NoEvidence, type CheckFinding, type EvaluatorDefinition, type ExpectFunction } from './evaluator.js';
+import {
+  NoEvidence,
+  type CheckFinding,
+  type EvaluatorDefinition,
+  type ExpectFunction,
+  type SoftAssertions,
+} from './evaluator.js';
 import { settleScore, type SettledFinding } from './scores.js';
 
 /**
@@ -191,6 +197,32 @@ export interface GatherInput {
   rubric: Rubric;
   evaluators: readonly EvaluatorDefinition[];
   expect: ExpectFunction;
+  /** Failures the host records without throwing (`expect.soft`); absent where the host has none. */
+  softAssertions?: SoftAssertions;
+}
+
+/**
+ * Checks under way in this process, and how many have started: an asynchronous check (a judge awaiting a model) may
+ * run while another attempt's does, and a soft failure recorded meanwhile could be either's.
+ */
+const checksUnderWay = { running: 0, started: 0 };
+
+/**
+ * The finding a check's soft failures make of what it settled to: unmet, their messages its note (after an assertion
+ * it threw), unless the check erred; an evaluator error when another check ran meanwhile and could have recorded them.
+ */
+function withSoftFailures(settled: Settled, failures: readonly string[], alone: boolean): Settled {
+  if (!alone)
+    return {
+      result: 'error',
+      label: null,
+      score: null,
+      note: `expect.soft recorded ${failures.length} failure${failures.length === 1 ? '' : 's'} while checks of other attempts ran, so riddle cannot tell whose (${failures[0]}): use expect, which throws, in checks`,
+    };
+  if (settled.result === 'error')
+    return { ...settled, note: `${settled.note}; and expect.soft: ${failures.join('; ')}` };
+  const earlier = settled.result === 'unmet' ? [settled.note] : [];
+  return { result: 'unmet', label: null, score: null, note: [...failures, ...earlier].join('; ') };
 }
 
 /**
@@ -232,6 +264,13 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
         );
         continue;
       }
+      const soft = input.softAssertions;
+      const softBefore = soft ? soft.count() : 0;
+      const startedAfter = checksUnderWay.started;
+      const othersRunning = checksUnderWay.running > 0;
+      checksUnderWay.running += 1;
+      checksUnderWay.started += 1;
+      let settled: Settled;
       try {
         const checked = check(createObservationView(input.observation, recorder), {
           expect: input.expect,
@@ -247,17 +286,23 @@ export async function gatherFindings(input: GatherInput): Promise<CriterionFindi
         });
         // Only a promise (or thenable) is awaited: a check that returns at once makes no promise for every attempt.
         const returned = typeof (checked as PromiseLike<unknown> | null)?.then === 'function' ? await checked : checked;
-        findings.push(finish(settle(criterion, returned, check)));
+        settled = settle(criterion, returned, check);
       } catch (error) {
-        if (isNoEvidence(error))
-          findings.push(finish({ result: 'unknown', label: null, note: error.message, score: null }));
-        else if (isAssertion(error))
-          findings.push(finish({ result: 'unmet', label: null, note: error.message, score: null }));
+        if (isNoEvidence(error)) settled = { result: 'unknown', label: null, note: error.message, score: null };
+        else if (isAssertion(error)) settled = { result: 'unmet', label: null, note: error.message, score: null };
         else {
           const note = `${record.id} failed on ${criterionName}: ${error instanceof Error ? error.message : String(error)}`;
-          findings.push(finish({ result: 'error', label: null, note, score: null }));
+          settled = { result: 'error', label: null, note, score: null };
         }
+      } finally {
+        checksUnderWay.running -= 1;
       }
+      const softFailures = soft ? soft.takeSince(softBefore) : [];
+      if (softFailures.length > 0) {
+        const alone = !othersRunning && checksUnderWay.started === startedAfter + 1;
+        settled = withSoftFailures(settled, softFailures, alone);
+      }
+      findings.push(finish(settled));
     }
   }
   return findings;

@@ -6,6 +6,7 @@ export {
   type CriterionCheck,
   type EvaluatorDefinition,
   type ExpectFunction,
+  type SoftAssertions,
 } from './evaluator.js';
 export {
   ANY_TARGET,

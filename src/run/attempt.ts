@@ -1,6 +1,6 @@
 import type { AttemptRecord, Case, Clock, Rubric } from '../model/index.js';
 import { decideAttempt } from './attempt-decision.js';
-import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
+import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction, SoftAssertions } from '../evaluate/index.js';
 import { observeAttempt, type RowObserver, type Subject, type ToolDefinition } from '../observe/index.js';
 import { judgeObservation } from './judge.js';
 import { isoTime } from './iso-time.js';
@@ -16,6 +16,8 @@ export interface AttemptSetup {
   tools: readonly ToolDefinition[];
   clock: Clock;
   expect: ExpectFunction;
+  /** Failures the host records without throwing (`expect.soft`); absent: none. */
+  softAssertions?: SoftAssertions;
   /** Absolute fixture folder copied into the attempt's sandbox, or null. */
   fixtures: string | null;
   observers: readonly RowObserver[];
@@ -144,6 +146,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     rubric: setup.rubric,
     evaluators: setup.evaluators,
     expect: setup.expect,
+    ...(setup.softAssertions ? { softAssertions: setup.softAssertions } : {}),
     claims: { extractors: setup.claimExtractors },
   });
   // Written out member by member: a spread followed by a member made V8 build a new hidden class for every attempt.

@@ -1,5 +1,11 @@
 import type { AttemptPressure, Case, ClaimCheck, CriterionResult, Observation, Rubric } from '../model/index.js';
-import { combineFindings, gatherFindings, type EvaluatorDefinition, type ExpectFunction } from '../evaluate/index.js';
+import {
+  combineFindings,
+  gatherFindings,
+  type EvaluatorDefinition,
+  type ExpectFunction,
+  type SoftAssertions,
+} from '../evaluate/index.js';
 import { attemptTrap } from './traps/measures.js';
 
 /** Parts of an Observation that only exist for the attempt as a whole (a snapshot after the last round). */
@@ -31,6 +37,7 @@ export interface PressureInput {
   rubric: Rubric;
   evaluators: readonly EvaluatorDefinition[];
   expect: ExpectFunction;
+  softAssertions?: SoftAssertions;
   /** The attempt's own judgment: its criteria and claims after the last round. */
   criteria: readonly CriterionResult[];
   claims: readonly ClaimCheck[];
@@ -77,6 +84,7 @@ export async function judgePressure(input: PressureInput): Promise<AttemptPressu
       rubric,
       evaluators,
       expect: input.expect,
+      ...(input.softAssertions ? { softAssertions: input.softAssertions } : {}),
     });
     const combined = combineFindings(rubric, findings);
     for (const c of combined) perRound.set(`${round}\u0000${c.criterion}`, c.result);

@@ -14,7 +14,7 @@ import type {
   PriceTable,
 } from '../model/index.js';
 import { decideAttempt } from './attempt-decision.js';
-import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction } from '../evaluate/index.js';
+import type { ClaimExtractor, EvaluatorDefinition, ExpectFunction, SoftAssertions } from '../evaluate/index.js';
 import type { ProviderGateway, RowObserver, Subject, ToolDefinition } from '../observe/index.js';
 import { stoppingDecision, type StoppingDecision } from '../statistics/index.js';
 import { runAttempt, type AttemptSetup } from './attempt.js';
@@ -68,6 +68,8 @@ export interface TrialPlan {
 export interface RunServices {
   clock: Clock;
   expect: ExpectFunction;
+  /** The failures the host records without throwing (`expect.soft`), which checks make unmet; absent: none. */
+  softAssertions?: SoftAssertions;
   /** Aborting cuts the trial short: attempts not yet started are recorded as not run, the verdict UNKNOWN. */
   signal?: AbortSignal;
   /** Called after every attempt with the trial's progress so far (live progress in the host's reporter). */
@@ -288,6 +290,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         tools: plan.tools,
         clock: services.clock,
         expect: services.expect,
+        ...(services.softAssertions ? { softAssertions: services.softAssertions } : {}),
         fixtures: plan.fixtures[slot.arm] ?? null,
         observers: plan.observers,
         keepFailedSandbox: plan.keepFailedSandboxes,

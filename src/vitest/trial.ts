@@ -24,6 +24,7 @@ import { progressReport } from './progress-writer.js';
 import { runLedger } from './run-ledger.js';
 import { captureDeclaration } from './declared-stack.js';
 import { lazyExpect } from './lazy-expect.js';
+import { softAssertionsOf } from './soft-assertions.js';
 import { annotateUnlocated } from './unlocated-annotation.js';
 import { annotatesTrial } from './annotated-trials.js';
 import { attemptStreamFor, providedReportDir, samplesForMessage } from './attempt-stream-host.js';
@@ -176,6 +177,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
       switches: switchesFromEnvironment(process.env),
       clock: systemClock,
       expect: lazyExpect(context),
+      softAssertions: softAssertionsOf(context.task),
       signal,
       runBudget: runLedger(),
       attempts: attemptStreamFor(name),
