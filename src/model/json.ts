@@ -39,3 +39,87 @@ export function sameData(a: unknown, b: unknown): boolean {
   for (const _ in b) members -= 1;
   return members === 0;
 }
+
+/** Levels of nesting a subject's value is read to at most: deeper is no answer riddle records. */
+const JSON_DEPTH = 512;
+
+/**
+ * Why a value a subject handed back is not JSON riddle can record, naming where (`reply.items[2].n is Infinity`), or
+ * null when it is: strings, finite numbers, booleans, null, arrays and objects of those. An object member that is
+ * undefined is left out (as JSON.stringify leaves it); a `toJSON` is asked, as JSON.stringify asks it. A Map or Set,
+ * which JSON writes as `{}`, a cycle, a getter that throws or a depth past 512 levels are named too: each failed the
+ * attempt's judging or its record later, far from the subject.
+ */
+export function jsonProblem(value: unknown, where: string): string | null {
+  // Most replies are a string: answered before any walk.
+  if (typeof value === 'string') return null;
+  return problemAt(value, where, new Set(), 0);
+}
+
+function problemAt(value: unknown, where: string, ancestors: Set<object>, depth: number): string | null {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return null;
+    case 'number':
+      return Number.isFinite(value) ? null : `${where} is ${value}, which JSON cannot hold`;
+    case 'bigint':
+      return `${where} is the BigInt ${value}n, which JSON cannot hold`;
+    case 'undefined':
+      return `${where} is undefined`;
+    case 'function':
+      return `${where} is a function`;
+    case 'symbol':
+      return `${where} is a Symbol`;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (depth >= JSON_DEPTH) return `${where} nests deeper than ${JSON_DEPTH} levels`;
+  if (ancestors.has(object)) return `${where} refers back to an object that holds it (a cycle)`;
+  let toJson: unknown;
+  try {
+    toJson = (object as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === 'function') {
+      ancestors.add(object);
+      const problem = problemAt(toJson.call(object), `${where}.toJSON()`, ancestors, depth + 1);
+      ancestors.delete(object);
+      return problem;
+    }
+  } catch (error) {
+    return `${where}.toJSON() threw: ${errorText(error)}`;
+  }
+  if (object instanceof Map || object instanceof Set || object instanceof WeakMap || object instanceof WeakSet)
+    return `${where} is a ${object.constructor.name}, which JSON writes as {}`;
+  if (typeof (object as { then?: unknown }).then === 'function') return `${where} is a promise (await it first)`;
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) {
+      for (let i = 0; i < object.length; i += 1) {
+        const problem = problemAt(object[i], `${where}[${i}]`, ancestors, depth + 1);
+        if (problem !== null) return problem;
+      }
+      return null;
+    }
+    for (const key of Object.keys(object)) {
+      const member = (object as Record<string, unknown>)[key];
+      // Left out, as JSON.stringify leaves it out.
+      if (member === undefined) continue;
+      const problem = problemAt(member, `${where}.${key}`, ancestors, depth + 1);
+      if (problem !== null) return problem;
+    }
+    return null;
+  } catch (error) {
+    return `${where} could not be read: ${errorText(error)}`;
+  } finally {
+    ancestors.delete(object);
+  }
+}
+
+/** An error's message for a sentence, whatever was thrown (even a value whose conversion to text throws). */
+export function errorText(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'a thrown value that cannot be shown as text';
+  }
+}

@@ -1,4 +1,7 @@
 import {
+  Claim,
+  errorText,
+  jsonProblem,
   Receipt,
   type Case,
   type Clock,
@@ -91,7 +94,25 @@ export interface ObservedAttempt {
 
 type ObserverRecord = NonNullable<Observation['observers']>[number];
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+// A subject may throw anything, even a value whose conversion to text throws: that is still the subject's error.
+const message = errorText;
+
+const CLAIM_ACTIONS: readonly string[] = Claim.shape.action.options;
+
+/** Why a subject's structured claims are not claims riddle can check, naming where; null when they are. */
+function claimsProblem(claims: unknown): string | null {
+  if (claims === undefined) return null;
+  if (!Array.isArray(claims)) return `claims is ${claims === null ? 'null' : `a ${typeof claims}`}, not a list`;
+  for (const [i, claim] of claims.entries()) {
+    if (typeof claim !== 'object' || claim === null) return `claims[${i}] is ${String(claim)}, not a claim`;
+    const { action, target, text } = claim as Record<string, unknown>;
+    if (typeof action !== 'string' || !CLAIM_ACTIONS.includes(action))
+      return `claims[${i}].action is ${JSON.stringify(action) ?? 'undefined'}, not one of ${CLAIM_ACTIONS.join(', ')}`;
+    if (typeof target !== 'string') return `claims[${i}].target is not a string`;
+    if (typeof text !== 'string') return `claims[${i}].text is not a string`;
+  }
+  return null;
+}
 
 /** What the attempt holds and must release whatever happens. */
 interface Held {
@@ -214,6 +235,12 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
     endAttemptBudget(budget);
     stopWaiting?.();
   }
+  // A subject that never yields holds off the budget's timer: past its end, it is over budget all the same.
+  if (played.failure === null && performance.now() > budget.endsAt)
+    played.failure = {
+      status: 'subject_error',
+      message: `exceeded the case's budget of ${plan.case.stop.timeoutMs} ms`,
+    };
   gateway.close();
   notes.push(...played.notes);
   // Where the subject went past what riddle records (its tool requests, its workspace): its error, the first named.
@@ -386,10 +413,20 @@ async function playRounds(
       break;
     }
     const { response } = settled;
+    // A subject that acts and answers nothing (its evidence is what it did) replied null, as JSON reads a missing value.
+    const reply = response.reply === undefined ? null : response.reply;
+    // What the subject handed back is checked here, where it is the subject's: a reply JSON cannot hold failed the
+    // judging or the record later, and a claim of an unknown action the reports.
+    const problem = jsonProblem(reply, 'reply') ?? claimsProblem(response.claims);
+    if (problem !== null) {
+      played.rounds.push({ index: round, input: response.recordedInput ?? input, reply: null, claims: [], durationMs });
+      played.failure = { status: 'subject_error', message: `the subject's answer cannot be recorded: ${problem}` };
+      break;
+    }
     played.rounds.push({
       index: round,
       input: response.recordedInput ?? input,
-      reply: response.reply,
+      reply,
       claims: (response.claims ?? []).map(({ action, target, text }) => ({
         action,
         target,

@@ -14,6 +14,7 @@ import {
   type ClaimCheckOptions,
   type GatherInput,
 } from '../evaluate/index.js';
+import { processSecretValues, redactText } from '../observe/index.js';
 import { judgePressure } from './pressure.js';
 
 type Judged = Extract<AttemptRecord, { status: 'completed' | 'evaluator_error' }>;
@@ -44,6 +45,20 @@ const lastJudged = new WeakMap<
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+ * Findings whose notes may quote a secret scrubbed of it: a check's assertion or error can hold what it compared (a
+ * check that the reply leaves out an API key names the key). A met finding's note is riddle's own.
+ */
+function withSecretsScrubbed(findings: CriterionFinding[]): CriterionFinding[] {
+  if (findings.every((f) => f.result === 'met')) return findings;
+  const secrets = processSecretValues();
+  return findings.map((f) => {
+    if (f.result === 'met') return f;
+    const note = redactText(f.note, secrets);
+    return note === f.note ? f : { ...f, note };
+  });
+}
+
+/**
  * Judge a retained Observation: every evaluator's findings, combined per criterion, the subject's claims checked
  * against receipts, then the attempt's verdict. An evaluator that fails makes the status `evaluator_error`, never
  * a FAIL. The same path serves a fresh attempt and a re-judged one.
@@ -52,9 +67,9 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   const { observation, rubric } = input;
   let findings;
   try {
-    findings = await gatherFindings(input);
+    findings = withSecretsScrubbed(await gatherFindings(input));
   } catch (error) {
-    const failure = { where: 'evaluators', message: message(error) };
+    const failure = { where: 'evaluators', message: redactText(message(error), processSecretValues()) };
     const { verdict, why, reason } = decideAttempt({
       status: 'evaluator_error',
       error: failure,

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AttemptRecord, Case, Rubric } from '../model/index.js';
+import { processSecretValues, redactText } from '../observe/index.js';
 import { decideAttempt } from './attempt-decision.js';
 
 /** The attempt an asynchronous callback was started from, carried through timers and promises. */
@@ -15,13 +16,18 @@ const watches = new Set<StrayErrors>();
 // throwing timer, immediate or tick as for a rejection), so `scope.getStore()` there names the attempt. No async hook
 // of riddle's own: one with `before`/`after` callbacks makes Node call into JavaScript around every promise reaction,
 // which cost more than an attempt's own work.
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-function strayed(kind: string, error: unknown): void {
-  const message = `${kind} outside the awaited call: ${describe(error)}`;
+function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unknown): void {
+  // Kept in the Outcome and shown in every report: scrubbed of the secrets the subject was given, as its output is.
+  const message = redactText(`${kind} outside the awaited call: ${describe(error)}`, processSecretValues());
   const owner = scope.getStore();
-  if (owner) {
+  if (owner && watches.has(owner.watch)) {
     owner.watch.record(owner.attempt, message);
+    return;
+  }
+  if (owner) {
+    // An attempt of a trial that has ended: no trial here is its own, and kept by none it would be lost.
+    handToHost(event, error, promise, message);
     return;
   }
   // No async context (e.g. a rejection noticed later): it is the running attempt's when only one runs here.
@@ -31,14 +37,51 @@ function strayed(kind: string, error: unknown): void {
   else for (const watch of watches) watch.unattributed.push(message);
 }
 
-const onException = (error: unknown) => strayed('uncaught exception', error);
-const onRejection = (reason: unknown) => strayed('unhandled rejection', reason);
+type StrayEvent = 'uncaughtException' | 'unhandledRejection';
+
+/**
+ * Hand an error to the host's own listeners (Vitest reports it as an unhandled error and fails the run). They are
+ * called without riddle's: Vitest leaves an error to user code whenever another listener is there. With no listener of
+ * the host's, the trials watching now keep it as unattributed, so it is seen.
+ */
+function handToHost(event: StrayEvent, error: unknown, promise: unknown, message: string): void {
+  let heard = false;
+  if (event === 'uncaughtException') {
+    process.off('uncaughtException', onException);
+    try {
+      heard = process.emit('uncaughtException', error as Error);
+    } finally {
+      process.on('uncaughtException', onException);
+    }
+  } else {
+    process.off('unhandledRejection', onRejection);
+    try {
+      heard = process.emit('unhandledRejection', error, promise as Promise<unknown>);
+    } finally {
+      process.on('unhandledRejection', onRejection);
+    }
+  }
+  if (!heard) for (const watch of watches) watch.unattributed.push(`${message} (of a trial that had ended)`);
+}
+
+const describe = (error: unknown) => {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return 'a thrown value that cannot be shown as text';
+  }
+};
+
+const onException = (error: unknown) => strayed('uncaught exception', error, 'uncaughtException');
+const onRejection = (reason: unknown, promise: unknown) =>
+  strayed('unhandled rejection', reason, 'unhandledRejection', promise);
 
 /**
  * Errors a subject raises outside the call riddle awaits (a timer that throws, a promise nobody awaits that
  * rejects) while a trial runs. Each attempt runs in an async context, so such an error is attributed to the
  * attempt that started the callback, or to the only attempt running when the context is lost; any other is kept
- * for the trial as unattributed. Listening does not hide them from the host: Vitest still reports them.
+ * for the trial as unattributed. Vitest leaves an error to any other listener of the process, so those are riddle's to
+ * report; one of a trial that has ended is handed back to the host's listeners.
  */
 export class StrayErrors {
   readonly unattributed: string[] = [];

@@ -346,6 +346,46 @@ describe('errors a subject raises outside the awaited call', () => {
   });
 });
 
+describe('errors a subject raises outside the awaited call, at the edges', () => {
+  it('are kept scrubbed of the secrets the subject was given', async () => {
+    const reportDir = tempDir('stray-secret');
+    const secret = 'sk-live-strayfixture1234567890';
+    const run = await runVitest(
+      project,
+      [
+        'trials/stray.trial.test.ts',
+        '-t',
+        'late error quotes a secret',
+        '--reporter=riddle',
+        `--outputFile.riddle=${reportDir}`,
+      ],
+      { RIDDLE_STRAY_TOKEN: secret },
+    );
+    const outcome = outcomeNamed(readLatestRun(reportDir).outcomes, 'a subject whose late error quotes a secret');
+    expect(outcome.attempts[0]?.error?.message).toBe(
+      'uncaught exception outside the awaited call: Error: late failure with key=[redacted]',
+    );
+    expect(JSON.stringify(outcome)).not.toContain(secret);
+    expect(run.output).not.toContain(secret);
+  });
+
+  it('of a trial that has ended, are handed to Vitest, which fails the run, and never blamed on the trial running', async () => {
+    const reportDir = tempDir('stray-after-end');
+    const run = await runVitest(project, [
+      'trials/stray-after-end.trial.test.ts',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
+    expect(run.exitCode, run.output).not.toBe(0);
+    expect(run.output).toMatch(/Unhandled[\s\S]*thrown after its trial ended/);
+    const { outcomes } = readLatestRun(reportDir);
+    const running = outcomeNamed(outcomes, 'the trial running when it comes');
+    expect(running.judgment.verdict).toBe('PASS');
+    expect(running.execution.strayErrors).toEqual([]);
+    expect(running.attempts.every((a) => a.status === 'completed')).toBe(true);
+  });
+});
+
 describe('an error raised outside every attempt while a trial runs', () => {
   it('is a harness finding on the trial, which fails whatever its passOn allows, and shows in the summary', async () => {
     const reportDir = tempDir('untied-error');
