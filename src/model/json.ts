@@ -71,6 +71,8 @@ function problemAt(value: unknown, where: string, ancestors: Set<object>, depth:
       return `${where} is a function`;
     case 'symbol':
       return `${where} is a Symbol`;
+    case 'object':
+      break;
   }
   if (value === null) return null;
   const object = value as object;
