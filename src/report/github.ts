@@ -1,5 +1,6 @@
 import type { AttemptsSummary } from './attempts-summary.js';
 import type { Outcome, RunIndex } from '../model/index.js';
+import { escapeHtml, mapStrings, markdownInline } from './safe-text.js';
 import { formatSampleReason, sampleReasons } from './sample-reasons.js';
 import { armTally } from './verdict-text.js';
 
@@ -7,8 +8,21 @@ import { armTally } from './verdict-text.js';
 const MAX_ARM_ROWS = 8;
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
-/** A Markdown table cell: pipes escaped, one line, and no HTML from subject-derived text. */
-const cell = (s: string) => s.replace(/[|\\]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+/** Neutralised text in a line of Markdown or a table cell: one line, no markup, no HTML tags or entities (with `<`
+ * escaped no tag opens, so `>` and `"` stay as written). */
+const cell = (s: string) => markdownInline(s.replace(/&/g, '&amp;').replace(/</g, '&lt;')).replace(/\|/g, '\\|');
+/** Neutralised text as a code span: a fence longer than any run of backticks in it, so none can close it early. */
+function code(s: string): string {
+  const text = s.replace(/\n/g, ' ');
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  // A space keeps a backtick at either end from joining the fence; Markdown strips one from each side.
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+/** A code span in a table cell: GFM splits cells at a `|` even inside code, unless escaped. */
+const codeCell = (s: string) => code(s).replace(/\|/g, '\\|');
+/** Neutralised text inside an HTML block (`<summary>`), where Markdown escapes would show as written. */
+const html = (s: string) => escapeHtml(s).replace(/\n/g, ' ');
 
 export interface JobSummaryLinks {
   /** The run's folder and its HTML report, as paths relative to the workspace. */
@@ -40,11 +54,14 @@ function armLines(o: Outcome): string[] {
  * distributions, sample reasons for trials that did not pass, and where the report and Outcomes are.
  */
 export function renderJobSummary(
-  outcomes: readonly Outcome[],
-  missing: RunIndex['missing'],
-  links: JobSummaryLinks,
+  unsafeOutcomes: readonly Outcome[],
+  unsafeMissing: RunIndex['missing'],
+  unsafeLinks: JobSummaryLinks,
   summaries: readonly (AttemptsSummary | undefined)[] = [],
 ): string {
+  const outcomes = mapStrings(unsafeOutcomes);
+  const missing = mapStrings(unsafeMissing);
+  const links = mapStrings(unsafeLinks);
   const tally = new Map<string, number>();
   for (const o of outcomes) tally.set(o.judgment.verdict, (tally.get(o.judgment.verdict) ?? 0) + 1);
   const lines = [
@@ -56,18 +73,18 @@ export function renderJobSummary(
     '|---|---|---|---|---|',
     ...outcomes.map(
       (o) =>
-        `| ${o.judgment.verdict} | ${cell(o.trial.name)} | \`${cell(o.trial.file)}\` | ${o.judgment.testOutcome} | ${cell(o.judgment.reason)} |`,
+        `| ${o.judgment.verdict} | ${cell(o.trial.name)} | ${codeCell(o.trial.file)} | ${o.judgment.testOutcome} | ${cell(o.judgment.reason)} |`,
     ),
-    ...missing.map((m) => `| UNKNOWN | ${cell(m.name)} | \`${cell(m.file)}\` | — | no Outcome: ${cell(m.reason)} |`),
+    ...missing.map((m) => `| UNKNOWN | ${cell(m.name)} | ${codeCell(m.file)} | — | no Outcome: ${cell(m.reason)} |`),
     '',
   ];
   for (const [i, o] of outcomes.entries()) {
     lines.push(
-      `<details${o.judgment.verdict === 'PASS' ? '' : ' open'}><summary>${o.judgment.verdict} — ${cell(o.trial.name)}</summary>`,
+      `<details${o.judgment.verdict === 'PASS' ? '' : ' open'}><summary>${o.judgment.verdict} — ${html(o.trial.name)}</summary>`,
       '',
     );
     lines.push(...armLines(o));
-    const samples = summaries[i]?.samples ?? sampleReasons(o);
+    const samples = mapStrings(summaries[i]?.samples ?? sampleReasons(o));
     if (samples.length)
       lines.push(
         'Why attempts did not pass (samples):',
@@ -78,7 +95,7 @@ export function renderJobSummary(
     lines.push('</details>', '');
   }
   lines.push(
-    `Report: \`${links.html}\` · Outcomes: \`${links.runDir}\`${links.runUrl ? ` · [artifacts of this workflow run](${links.runUrl})` : ''}`,
+    `Report: ${code(links.html)} · Outcomes: ${code(links.runDir)}${links.runUrl ? ` · [artifacts of this workflow run](${links.runUrl})` : ''}`,
     '',
   );
   return lines.join('\n');
@@ -105,12 +122,14 @@ export interface AnnotatedTrial {
  * `skipFailed` leaves failed tests to Vitest's own github-actions reporter, so none is annotated twice.
  */
 export function githubAnnotations(trials: readonly AnnotatedTrial[], options: { skipFailed: boolean }): string[] {
-  return trials.flatMap(({ outcome, line, testFailed, summary }) => {
-    if (outcome.judgment.verdict === 'PASS' || (testFailed && options.skipFailed)) return [];
+  return trials.flatMap(({ outcome: unsafe, line, testFailed, summary }) => {
+    if (unsafe.judgment.verdict === 'PASS' || (testFailed && options.skipFailed)) return [];
+    // Neutralised before the command's own escaping: the runner prints titles and messages, controls and all.
+    const outcome = mapStrings(unsafe);
     const level = testFailed ? 'error' : 'warning';
     const place = [`file=${escapeProperty(outcome.trial.file)}`, ...(line ? [`line=${line}`] : [])];
     const title = escapeProperty(`riddle ${outcome.judgment.verdict}: ${outcome.trial.name}`);
-    const samples = (summary?.samples ?? sampleReasons(outcome)).map((s) => `  ${formatSampleReason(s)}`);
+    const samples = mapStrings(summary?.samples ?? sampleReasons(outcome)).map((s) => `  ${formatSampleReason(s)}`);
     const message = [outcome.judgment.reason, ...samples].join('\n');
     return [`::${level} ${place.join(',')},title=${title}::${escapeData(message)}`];
   });

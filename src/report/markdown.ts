@@ -1,7 +1,7 @@
 import type { Outcome } from '../model/index.js';
 import { capabilityScopeText, capabilitySentence } from './capability-text.js';
 import { compositionLines } from './findings-file.js';
-import { mapStrings, markdownText } from './safe-text.js';
+import { mapStrings, markdownInline, markdownText } from './safe-text.js';
 import { renderSuiteMarkdown } from './suite-table.js';
 import { suiteRuleMarkdown } from './suite-rule-text.js';
 import { armScoreLines } from './score-text.js';
@@ -38,8 +38,9 @@ function armTable(o: Outcome): string[] {
 
 /** A Markdown summary of a run: one table of trials, then each trial's arms and reason. */
 export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string): string {
-  // Every string shown as text: controls and bidi marks made visible, HTML escaped so viewers do not render it.
-  const outcomes = mapStrings(unsafeOutcomes, markdownText);
+  // Every string shown as text: controls and bidi marks made visible, HTML escaped so viewers do not render it, and
+  // on one line with markup escaped, wherever a line puts it (headings, `Why:`, list items, cells, suite tables).
+  const outcomes = mapStrings(unsafeOutcomes, (text) => markdownInline(markdownText(text)));
   const lines = [`# riddle run ${runId}`, '', '| verdict | trial | file | arms |', '|---|---|---|---|'];
   for (const o of outcomes) {
     const arms =

@@ -39,6 +39,21 @@ export function markdownText(text: string): string {
 }
 
 /**
+ * Markdown's inline markup characters: the escape itself, code, emphasis, strikethrough, links and images. `_` only
+ * where it could open or close emphasis, so snake_case names stay as written.
+ */
+const MARKDOWN_MARKUP = /[\\`*~[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+
+/**
+ * Text placed within one line of Markdown (a heading, list item, `Why:` line or table cell): line breaks become
+ * spaces, so it cannot begin a block of its own (heading, list, quote, table), and markup characters are escaped, so
+ * it cannot make links, images, code or emphasis. Controls and HTML are left to `markdownText`; `|` to the table.
+ */
+export function markdownInline(text: string): string {
+  return text.replace(/\n/g, ' ').replace(MARKDOWN_MARKUP, '\\$&');
+}
+
+/**
  * Plain data (an Outcome) with `transform` applied to every string, keys included. Parts with nothing to change
  * are returned as they are, so the common case costs one scan and no copy.
  */
