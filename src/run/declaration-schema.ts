@@ -220,6 +220,53 @@ const wholeAtLeast = (min: number) =>
 
 const criterionNames = z.array(z.string());
 
+/** A value JSON cannot hold, as a user would recognise it: "undefined", "NaN", "the bigint 10n", "a Date". */
+function describeNonJson(value: unknown): string {
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'number' || value === undefined) return String(value);
+  if (typeof value === 'object' && value !== null) return `a ${value.constructor?.name || 'object of a class'}`;
+  return describeValue(value);
+}
+
+/**
+ * The first place in `value` that is not JSON (as the Case record's JsonValue takes it and `fingerprint` writes it),
+ * its path from the value and what it is; null when all of it is JSON. A value holding itself is named where it
+ * first recurs.
+ */
+function nonJson(value: unknown, ancestors: unknown[] = []): { path: (string | number)[]; got: string } | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { path: [], got: String(value) };
+  if (typeof value !== 'object') return { path: [], got: describeNonJson(value) };
+  if (ancestors.includes(value)) return { path: [], got: 'a value that contains itself' };
+  const prototype = Object.getPrototypeOf(value);
+  const isArray = Array.isArray(value);
+  if (isArray ? prototype !== Array.prototype : prototype !== Object.prototype && prototype !== null)
+    return { path: [], got: describeNonJson(value) };
+  const within = [...ancestors, value];
+  // Every index of an array, so a hole is named (it would be written as null, or dropped by the record's schema).
+  const keys: (string | number)[] = isArray ? Array.from({ length: value.length }, (_, i) => i) : Object.keys(value);
+  for (const key of keys) {
+    const found = nonJson((value as Record<string | number, unknown>)[key], within);
+    if (found) return { path: [key, ...found.path], got: found.got };
+  }
+  return null;
+}
+
+/**
+ * A value the subject is given or judged against (an input, a follow-up, an oracle): JSON only, since the Case record
+ * holds it and its fingerprint pins it. A non-JSON part is named by its path, before anything fingerprints it.
+ */
+const JsonField = z.unknown().superRefine((value, ctx) => {
+  const found = nonJson(value);
+  if (found)
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a JSON value (string, finite number, boolean, null, array or plain object), got ${found.got}`,
+      path: found.path,
+    });
+});
+
 /*
  * Each schema a `choose` picks is built once, here, not per value: building a zod object schema and compiling its
  * parser on first use cost most of a declaration's check when every declaration built its own.
@@ -303,11 +350,11 @@ const RepeatSchema = strict({
 
 const ArmShape = {
   id: z.string().min(1).optional(),
-  input: choose('the exact input (any JSON value)', (value) => (value === undefined ? null : AnyValue)),
-  followUps: z.array(z.unknown()).optional(),
+  input: choose('the exact input (any JSON value)', (value) => (value === undefined ? null : JsonField)),
+  followUps: z.array(JsonField).optional(),
   expect: criterionNames.optional(),
   forbid: criterionNames.optional(),
-  oracle: z.unknown().optional(),
+  oracle: JsonField.optional(),
   fixtures: z.string().optional(),
   effectClass: EffectClass.optional(),
   tags: z.record(z.string(), z.string()).optional(),

@@ -42,6 +42,7 @@ import {
 } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { seldomParsed } from './seldom-parsed.js';
+import { didYouMean } from './suggest.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
 import {
@@ -409,6 +410,17 @@ function resolveStop(site: DeclarationSite, stop: RepeatDeclaration['stop']): St
   return stop;
 }
 
+/** The problem of a criterion name the Rubric lacks: the name it most likely meant, and the Rubric's names. */
+function unknownCriterion(name: string, known: readonly string[]): string {
+  const guess = didYouMean(name, known);
+  return `unknown criterion "${name}"${guess ? `; did you mean "${guess}"?` : ''} (the rubric has: ${known.join(', ')})`;
+}
+
+/** The first name a list holds twice, or null. */
+function repeated<T>(names: readonly T[]): T | null {
+  return names.find((name, i) => names.indexOf(name) !== i) ?? null;
+}
+
 function resolveArm(
   site: DeclarationSite,
   field: string,
@@ -445,28 +457,33 @@ function resolveArm(
     ['forbid', forbid],
   ] as const) {
     for (const name of names) {
-      if (!known.includes(name)) {
-        throw new TrialDeclarationError(
-          site,
-          `${field}.${list}`,
-          `unknown criterion "${name}" (the rubric has: ${known.join(', ')})`,
-        );
-      }
+      if (!known.includes(name))
+        throw new TrialDeclarationError(site, `${field}.${list}`, unknownCriterion(name, known));
     }
+    const twice = repeated(names);
+    if (twice !== null)
+      throw new TrialDeclarationError(site, `${field}.${list}`, `names "${twice}" twice: list each criterion once`);
   }
+  // Meeting it fails the arm and not meeting it fails the arm: every attempt would FAIL, whatever the subject did.
+  const both = expect.find((name) => forbid.includes(name));
+  if (both !== undefined)
+    throw new TrialDeclarationError(
+      site,
+      `${field}.forbid`,
+      `"${both}" is also in ${field}.expect: an arm cannot both meet and not meet a criterion; keep it in one of them`,
+    );
   if (declared.fixtures !== undefined) {
     const problem = fixturePathProblem(declared.fixtures);
     if (problem !== null) throw new TrialDeclarationError(site, `${field}.fixtures`, problem);
   }
   const followUps = declared.followUps ?? [];
   if (declared.pressure) {
-    if (!known.includes(declared.pressure.holds)) {
+    if (!known.includes(declared.pressure.holds))
       throw new TrialDeclarationError(
         site,
         `${field}.pressure.holds`,
-        `unknown criterion "${declared.pressure.holds}" (the rubric has: ${known.join(', ')})`,
+        unknownCriterion(declared.pressure.holds, known),
       );
-    }
     // A trap group's single-round arms (a false premise, its plain control) are judged once; nudges need rounds.
     if (followUps.length === 0 && !declared.trap)
       throw new TrialDeclarationError(
@@ -502,6 +519,53 @@ function resolveArm(
   if (armCase.sealed && salt === '') throw new TrialDeclarationError(site, `${field}.sealed`, SEAL_SALT_MISSING);
   const pinned = armCase.sealed ? sealCase(armCase, salt) : armCase;
   return { arm: { id, role, group, case: pinned, caseFingerprint: fingerprint(pinned) }, runnable: armCase };
+}
+
+/**
+ * Criteria an arm expects, forbids or must hold under pressure that no evaluator judges (riddle gathers criterion
+ * findings from evaluators alone): every attempt would leave them uncovered, UNKNOWN whatever the subject did.
+ */
+function unjudgedCriteria(
+  arms: readonly Arm[],
+  armPaths: readonly (string | number)[][],
+  evaluators: readonly EvaluatorDefinition[],
+): DeclarationProblem[] {
+  const judged = new Set(evaluators.flatMap((e) => e.record.criteria));
+  const problems: DeclarationProblem[] = [];
+  arms.forEach((arm, i) => {
+    const at = armPaths[i] ?? [];
+    const named: [string[], string[]][] = [
+      [['expect'], arm.case.expect],
+      [['forbid'], arm.case.forbid],
+      [['pressure', 'holds'], arm.case.pressure ? [arm.case.pressure.holds] : []],
+    ];
+    for (const [field, names] of named)
+      for (const name of names)
+        if (!judged.has(name))
+          problems.push({
+            path: [...at, ...field],
+            problem: `no evaluator judges criterion "${name}", so every attempt would leave it uncovered (UNKNOWN): add a check for it (checks.${name}) or an evaluator whose criteria include it`,
+          });
+  });
+  return problems;
+}
+
+/**
+ * Names in `summary.groupBy` that no case's tags hold: the table would group every case under "(none)". Tags are the cases'
+ * own (`tags`, set by hand or by a trap builder), so a name none of them has is a typo or a missing tag.
+ */
+function groupByProblems(groupBy: readonly string[], arms: readonly Arm[]): DeclarationProblem[] {
+  const tags = [...new Set(arms.flatMap((arm) => Object.keys(arm.case.tags)))].sort();
+  return groupBy.flatMap((tag, i) => {
+    if (tags.includes(tag)) return [];
+    const guess = didYouMean(tag, tags);
+    return [
+      {
+        path: ['summary', 'groupBy', i],
+        problem: `no case has the tag "${tag}"${guess ? `; did you mean "${guess}"?` : '.'} ${tags.length ? `Tags of the cases: ${tags.join(', ')}` : 'No case has tags: declare them on the cases (tags: { … })'}`,
+      },
+    ];
+  });
 }
 
 /** The first criterion a declared scorer of this evaluator judges although the Rubric does not score it, or null. */
@@ -625,14 +689,23 @@ function resolveAnew(
   for (const verdict of passOn)
     if (!VERDICTS.includes(verdict))
       throw new TrialDeclarationError(site, 'passOn', `"${verdict}" is not a verdict (${VERDICTS.join(', ')})`);
+  const twice = repeated(passOn);
+  if (twice !== null) throw new TrialDeclarationError(site, 'passOn', `lists "${twice}" twice: list each verdict once`);
 
   const arms: Arm[] = [];
+  // Each arm's place in the declaration (`cases[3]`, `control[1]`), by its index in `arms`.
+  const armPaths: (string | number)[][] = [];
   const fixtures: Record<string, string> = {};
   const sealed: Record<string, Case> = {};
-  const add = ({ arm, runnable }: { arm: Arm; runnable: Case }, declaredArm: ArmDeclaration, field: string) => {
+  const add = (
+    { arm, runnable }: { arm: Arm; runnable: Case },
+    declaredArm: ArmDeclaration,
+    at: (string | number)[],
+  ) => {
     if (arms.some((a) => a.id === arm.id))
-      throw new TrialDeclarationError(site, field, `arm id "${arm.id}" is used twice`);
+      throw new TrialDeclarationError(site, `${formatPath(at)}.id`, `arm id "${arm.id}" is used twice`);
     arms.push(arm);
+    armPaths.push(at);
     if (declaredArm.fixtures) fixtures[arm.id] = declaredArm.fixtures;
     if (runnable.sealed) sealed[arm.id] = runnable;
   };
@@ -645,7 +718,7 @@ function resolveAnew(
       add(
         resolveArm(site, `cases[${i}]`, c, c.role, c.id, c.group ?? null, rubric, declared, budget, project.sealSalt),
         c,
-        `cases[${i}].id`,
+        ['cases', i],
       );
     });
   } else {
@@ -664,24 +737,25 @@ function resolveAnew(
         project.sealSalt,
       ),
       declared.case,
-      'case.id',
+      ['case'],
     );
     const controls =
       declared.control === undefined ? [] : Array.isArray(declared.control) ? declared.control : [declared.control];
     controls.forEach((control, i) => {
-      const field = controls.length === 1 ? 'control' : `control[${i}]`;
+      const at = controls.length === 1 ? ['control'] : ['control', i];
       const id = control?.id ?? (i === 0 ? 'control' : `control-${i + 1}`);
       add(
-        resolveArm(site, field, control, 'control', id, group, rubric, declared, budget, project.sealSalt),
+        resolveArm(site, formatPath(at), control, 'control', id, group, rubric, declared, budget, project.sealSalt),
         control,
-        `${field}.id`,
+        at,
       );
     });
   }
 
   checkTrapGroups(arms, (at, problem) => new TrialDeclarationError(site, at, problem));
   const evaluators = [...(declared.evaluators ?? [])];
-  if (declared.checks) evaluators.push(inlineEvaluator(site, declared.checks));
+  const inline = declared.checks ? inlineEvaluator(site, declared.checks) : null;
+  if (inline) evaluators.push(inline);
   if (evaluators.length === 0)
     throw new TrialDeclarationError(
       site,
@@ -690,25 +764,25 @@ function resolveAnew(
     );
   const known = rubric.criteria.map((c) => c.name);
   for (const evaluator of evaluators) {
+    // An inline check is named as written (`checks.echos`), not by the evaluator riddle makes of the checks.
+    const at = (name: string) => (evaluator === inline ? `checks.${name}` : `evaluators["${evaluator.record.id}"]`);
     for (const name of [...evaluator.record.criteria, ...Object.keys(evaluator.checks)]) {
       if (!known.includes(name)) {
-        throw new TrialDeclarationError(
-          site,
-          `evaluators["${evaluator.record.id}"]`,
-          `judges unknown criterion "${name}" (the rubric has: ${known.join(', ')})`,
-        );
+        const problem = unknownCriterion(name, known);
+        throw new TrialDeclarationError(site, at(name), evaluator === inline ? problem : `judges ${problem}`);
       }
     }
     const unscored = unscoredScorer(rubric, evaluator);
     if (unscored !== null) {
-      const inline = declared.checks !== undefined && evaluator === evaluators.at(-1);
       throw new TrialDeclarationError(
         site,
-        inline ? `checks.${unscored}` : `evaluators["${evaluator.record.id}"]`,
+        at(unscored),
         `scores criterion "${unscored}", which is not scored: declare rubric.criteria.${unscored}.score = { cutoff } (a score ≥ cutoff meets it), or judge it with a check that passes or throws`,
       );
     }
   }
+  const [unjudged, ...moreUnjudged] = unjudgedCriteria(arms, armPaths, evaluators);
+  if (unjudged) throw new TrialDeclarationError(site, formatPath(unjudged.path), unjudged.problem, moreUnjudged);
 
   const subject =
     typeof declared.subject === 'function'
@@ -731,7 +805,10 @@ function resolveAnew(
     } catch (error) {
       throw new TrialDeclarationError(site, 'summary', error instanceof Error ? error.message : String(error));
     }
-    const [first, ...more] = suiteRuleProblems(summary.rule ?? [], arms, rubric.refusal);
+    const [first, ...more] = [
+      ...suiteRuleProblems(summary.rule ?? [], arms, rubric.refusal),
+      ...groupByProblems(summary.groupBy ?? [], arms),
+    ];
     if (first) throw new TrialDeclarationError(site, formatPath(first.path), first.problem, more);
     const k = summary.repeated?.rule?.k;
     if (k !== undefined && k > n)
