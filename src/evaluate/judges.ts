@@ -1,4 +1,20 @@
 import { EVALUATOR_SCHEMA, type Case, type Evaluator, type Observation } from '../model/index.js';
+import {
+  anything,
+  either,
+  flag,
+  fn,
+  having,
+  listOf,
+  nonEmpty,
+  numberAtLeast,
+  object,
+  oneOf,
+  optional,
+  optionsChecker,
+  recordOf,
+  text,
+} from '../model/options-check.js';
 import { withCalibration, type CalibrationFloor } from './calibration.js';
 import type { Calibration } from '../model/index.js';
 import type { CheckContext, CheckFinding, CriterionCheck, EvaluatorDefinition } from './evaluator.js';
@@ -15,6 +31,21 @@ function requireCriteria(factory: string, id: string, criteria: readonly string[
   return sorted;
 }
 
+const texts = listOf(text, 'an array of strings');
+
+/** Calibration evidence as declared: the file's name, its parsed content (checked by withCalibration), a floor. */
+const calibrationOption = optional(
+  object<{ file: string; calibration: Calibration; floor?: CalibrationFloor }>({
+    file: text,
+    calibration: having('a Calibration record (the parsed calibration file)', []),
+    floor: optional(
+      either('a number, or an object of numbers by criterion', (value) =>
+        typeof value === 'number' ? numberAtLeast(0) : recordOf(numberAtLeast(0), 'an object of numbers by criterion'),
+      ),
+    ),
+  }),
+);
+
 // ── mechanical and rubric evaluators ────────────────────────────────────────
 
 export interface MechanicalEvaluatorOptions {
@@ -28,8 +59,21 @@ export interface MechanicalEvaluatorOptions {
   limits?: readonly string[];
 }
 
+const checkMechanical = optionsChecker<MechanicalEvaluatorOptions>(
+  'mechanicalEvaluator',
+  {
+    id: nonEmpty,
+    revision: nonEmpty,
+    checks: recordOf(fn('a check function (view, context) => …'), 'an object of check functions by criterion'),
+    kind: optional(oneOf(['mechanical', 'rubric'])),
+    limits: optional(texts),
+  },
+  'id',
+);
+
 /** Deterministic checks on the retained evidence: independent of the subject, trusted without calibration. */
 export function mechanicalEvaluator(options: MechanicalEvaluatorOptions): EvaluatorDefinition {
+  checkMechanical(options);
   const criteria = requireCriteria('mechanicalEvaluator', options.id, Object.keys(options.checks));
   const record: Evaluator = {
     schema: EVALUATOR_SCHEMA,
@@ -137,12 +181,32 @@ export function independenceOf(model: JudgeModel, subjectFamily: string | null |
   return { independent: true, reason: `judge family ${model.family} differs from the subject's (${subjectFamily})` };
 }
 
+const checkModelJudge = optionsChecker<ModelJudgeOptions>(
+  'modelJudge',
+  {
+    id: nonEmpty,
+    model: object<JudgeModel>({ id: nonEmpty, family: nonEmpty, promptRevision: nonEmpty }),
+    criteria: texts,
+    vocabulary: texts,
+    met: texts,
+    abstain: optional(texts),
+    prompt: fn('a function (observation, { criterion, case }) => prompt text'),
+    call: fn('a function (prompt) => Promise of the reply text'),
+    parse: optional(fn('a function (reply, vocabulary) => label or null')),
+    subjectFamily: optional(either('a string, or null', (value) => (value === null ? anything : text))),
+    calibration: calibrationOption,
+    limits: optional(texts),
+  },
+  'id',
+);
+
 /**
  * A model judge as a declared Evaluator, never an oracle: its record carries the model, prompt revision,
  * independence from the subject, declared limits and calibration. Each judgment keeps the prompt and the raw reply
  * on the finding; a reply outside the vocabulary is an evaluator error, never a FAIL.
  */
 export function modelJudge(options: ModelJudgeOptions): EvaluatorDefinition {
+  checkModelJudge(options);
   const { id, model, vocabulary } = options;
   const criteria = requireCriteria('modelJudge', id, options.criteria);
   const abstain = options.abstain ?? [];
@@ -211,8 +275,25 @@ export interface HumanLabelsOptions {
   adjudicator?: boolean;
 }
 
+const checkHumanLabels = optionsChecker<HumanLabelsOptions>(
+  'humanLabels',
+  {
+    id: nonEmpty,
+    revision: nonEmpty,
+    labeller: nonEmpty,
+    criteria: texts,
+    labels: having('a Map of attempt key → { criterion: label }', ['get']),
+    key: optional(fn('a function ({ case, arm, attempt }) => attempt key')),
+    calibration: calibrationOption,
+    limits: optional(texts),
+    adjudicator: optional(flag),
+  },
+  'id',
+);
+
 /** Labels people gave to retained attempts; an attempt without a label stays UNKNOWN. */
 export function humanLabels(options: HumanLabelsOptions): EvaluatorDefinition {
+  checkHumanLabels(options);
   const criteria = requireCriteria('humanLabels', options.id, options.criteria);
   const keyOf = options.key ?? ((c: { arm: string; attempt: number }) => `${c.arm}#${c.attempt}`);
   const check: CriterionCheck = (_view, context) => {

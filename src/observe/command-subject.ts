@@ -13,6 +13,19 @@ import {
   type SubjectIdentity,
   lazySchema,
 } from '../model/index.js';
+import {
+  either,
+  having,
+  listOf,
+  nonEmpty,
+  numberAtLeast,
+  object,
+  oneOf,
+  optional,
+  optionsChecker,
+  recordOf,
+  text,
+} from '../model/options-check.js';
 import { bubblewrap } from './isolation/bubblewrap.js';
 import type { IsolationEngine } from './isolation/engine.js';
 import { leftovers } from './leftovers.js';
@@ -69,17 +82,53 @@ export interface CommandSubjectOptions {
 /** How a command subject is isolated: an engine by name (or your own), and whether it may keep the network. */
 export type IsolationOption = 'bubblewrap' | { engine: 'bubblewrap' | IsolationEngine; network?: 'none' | 'allow' };
 
+const ENGINE = "'bubblewrap' or an IsolationEngine { name, available, wrap }";
+const ISOLATION = "'bubblewrap' or { engine, network }";
+
+const checkOptions = optionsChecker<CommandSubjectOptions>(
+  'commandSubject',
+  {
+    name: nonEmpty,
+    command: nonEmpty,
+    args: optional(listOf(text, 'an array of strings')),
+    input: optional(oneOf(['stdin', 'argument'])),
+    stdout: optional(oneOf(['text', 'json'])),
+    env: optional(
+      object<NonNullable<CommandSubjectOptions['env']>>({
+        allow: optional(listOf(text, 'an array of variable names')),
+        set: optional(recordOf(text, 'an object of variable values (strings) by name')),
+      }),
+    ),
+    revision: optional(nonEmpty),
+    sourceDir: optional(text),
+    cwd: optional(nonEmpty),
+    exitCodes: optional(listOf(numberAtLeast(0, true), 'an array of exit codes (whole numbers ≥ 0)')),
+    killGraceMs: optional(numberAtLeast(0)),
+    mcp: optional(oneOf(['stdio', 'http'])),
+    isolation: optional(
+      either(ISOLATION, (value) =>
+        typeof value === 'string'
+          ? oneOf(['bubblewrap'], ISOLATION)
+          : typeof value === 'object' && value !== null && !Array.isArray(value)
+            ? object<Exclude<IsolationOption, string>>({
+                engine: either(ENGINE, (engine) =>
+                  typeof engine === 'string' ? oneOf(['bubblewrap'], ENGINE) : having(ENGINE, ['available', 'wrap']),
+                ),
+                network: optional(oneOf(['none', 'allow'])),
+              })
+            : null,
+      ),
+    ),
+  },
+  'name',
+);
+
 function resolveIsolation(
   option: IsolationOption | undefined,
 ): { engine: IsolationEngine; network: 'none' | 'allow' } | null {
   if (option === undefined) return null;
   if (option === 'bubblewrap') return { engine: bubblewrap, network: 'none' };
-  const engine = option.engine === 'bubblewrap' ? bubblewrap : option.engine;
-  if (engine === undefined || typeof engine.wrap !== 'function')
-    throw new Error(
-      `commandSubject: isolation.engine must be 'bubblewrap' or an IsolationEngine, got ${String(option.engine)}`,
-    );
-  return { engine, network: option.network ?? 'none' };
+  return { engine: option.engine === 'bubblewrap' ? bubblewrap : option.engine, network: option.network ?? 'none' };
 }
 
 const StdoutReply = lazySchema(() =>
@@ -177,6 +226,7 @@ async function removeChannel(channel: string): Promise<void> {
  * `{"mcpServers": {"riddle": …}}` file in the format MCP clients read.
  */
 export function commandSubject(options: CommandSubjectOptions): Subject {
+  checkOptions(options);
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
   const exitCodes = options.exitCodes ?? [0];
   const isolation = resolveIsolation(options.isolation);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { JsonValue, SubjectIdentity } from '../model/index.js';
+import { fn, nonEmpty, optional, optionsChecker, text } from '../model/options-check.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
 import type { AttemptContext, Subject, SubjectResponse } from './subject.js';
 
@@ -24,8 +25,20 @@ function isResponse(value: unknown): value is SubjectResponse {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'reply' in value;
 }
 
+const checkOptions = optionsChecker<FunctionSubjectOptions>(
+  'functionSubject',
+  {
+    name: nonEmpty,
+    revision: nonEmpty,
+    sourceDir: optional(text),
+    run: fn('a function (input, context) => reply'),
+  },
+  'name',
+);
+
 /** A subject that is an async function of the round's input, called with tools, workspace and abort signal. */
 export function functionSubject(options: FunctionSubjectOptions): Subject {
+  checkOptions(options);
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
   let identity: Promise<SubjectIdentity> | undefined;
   return {

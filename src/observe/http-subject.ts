@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { Claim, Receipt, type JsonValue, type SubjectIdentity, lazySchema } from '../model/index.js';
+import { nonEmpty, optional, optionsChecker, recordOf, text } from '../model/options-check.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
 import type { Subject, SubjectResponse } from './subject.js';
 
@@ -50,6 +51,18 @@ async function answerText(response: Response, maxBytes: number): Promise<string 
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+const checkOptions = optionsChecker<HttpSubjectOptions>(
+  'httpSubject',
+  {
+    name: nonEmpty,
+    url: nonEmpty,
+    revision: nonEmpty,
+    sourceDir: optional(text),
+    headers: optional(recordOf(text, 'an object of header values (strings) by name')),
+  },
+  'name',
+);
+
 /**
  * A subject that is a service the user already runs. Each round POSTs JSON
  * `{ input, round, arm, attempt, seed, history: [{ input, reply }], workspace, mcpUrl }` to `url`; `mcpUrl` is the
@@ -58,6 +71,7 @@ async function answerText(response: Response, maxBytes: number): Promise<string 
  * subject error.
  */
 export function httpSubject(options: HttpSubjectOptions): Subject {
+  checkOptions(options);
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
   let identity: Promise<SubjectIdentity> | undefined;
   return {

@@ -1,4 +1,5 @@
 import { fingerprint, type JsonValue, type SubjectIdentity } from '../model/index.js';
+import { anything, either, nonEmpty, optional, optionsChecker, recordOf } from '../model/options-check.js';
 import type { Subject } from './subject.js';
 
 export interface ReplaySubjectOptions {
@@ -12,6 +13,24 @@ export interface ReplaySubjectOptions {
   responses: ReadonlyMap<string, JsonValue> | Readonly<Record<string, JsonValue>>;
 }
 
+const RESPONSES = 'a Map or an object of recorded replies by Case id';
+
+const checkOptions = optionsChecker<ReplaySubjectOptions>(
+  'replaySubject',
+  {
+    name: nonEmpty,
+    revision: optional(nonEmpty),
+    responses: either(RESPONSES, (value) =>
+      value instanceof Map
+        ? anything
+        : typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? recordOf(anything, RESPONSES)
+          : null,
+    ),
+  },
+  'name',
+);
+
 /**
  * A subject that returns recorded replies keyed by Case id, so trial code written against recordings later runs
  * unchanged against a live subject. Its identity kind is `replay`: every attempt of an arm returns the same
@@ -19,6 +38,7 @@ export interface ReplaySubjectOptions {
  * or a round past the first, is a subject error.
  */
 export function replaySubject(options: ReplaySubjectOptions): Subject {
+  checkOptions(options);
   const responses: ReadonlyMap<string, JsonValue> =
     options.responses instanceof Map ? options.responses : new Map(Object.entries(options.responses));
   const identity: SubjectIdentity =
