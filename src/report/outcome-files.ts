@@ -233,5 +233,21 @@ export function readOutcomeFile(file: string): Outcome {
   const attempts = readFileSync(linesFile, 'utf8')
     .split('\n')
     .flatMap((line, i) => (line === '' ? [] : [parseJson(line, `${linesFile}:${i + 1}`)]));
-  return migrate('outcome', { ...(data as Record<string, unknown>), attempts, attemptsFile: null }, file);
+  const outcome = migrate('outcome', { ...(data as Record<string, unknown>), attempts, attemptsFile: null }, file);
+  // The Outcome lists every attempt run, in the file's order: a file cut short or with lines put in would otherwise be
+  // read, summarised and re-judged as the whole trial.
+  const { order } = outcome.execution;
+  if (outcome.attempts.length !== order.length)
+    throw new RecordError(
+      linesFile,
+      `holds ${outcome.attempts.length} attempts where its Outcome ran ${order.length}; the file is cut short or altered`,
+    );
+  outcome.attempts.forEach((attempt, i) => {
+    if (order[i] !== `${attempt.arm}#${attempt.index}`)
+      throw new RecordError(
+        `${linesFile}:${i + 1}`,
+        `is attempt ${attempt.arm}#${attempt.index} where its Outcome ran ${order[i]}; the file is altered`,
+      );
+  });
+  return outcome;
 }

@@ -107,6 +107,16 @@ describe('Outcome files', () => {
     writeFileSync(elsewhere, JSON.stringify({ ...original, attempts: [], attemptsFile: '../secrets.jsonl' }));
     expect(() => readOutcomeFile(elsewhere)).toThrow(/attemptsFile must name a file beside the Outcome/);
 
+    // Cut short at a line's end, or with two lines swapped: still JSON, no longer the attempts the Outcome ran.
+    writeFileSync(lines, `${text.slice(0, 3).join('\n')}\n`);
+    expect(() => readOutcomeFile(file)).toThrow(
+      `${lines}: holds 3 attempts where its Outcome ran ${original.attempts.length}; the file is cut short or altered`,
+    );
+    writeFileSync(lines, [text[1], text[0], ...text.slice(2)].join('\n'));
+    expect(() => readOutcomeFile(file)).toThrow(
+      /broken\.attempts\.jsonl:1: is attempt .* where its Outcome ran .*; the file is altered/,
+    );
+
     const gone = path.join(dir, 'gone.json');
     writeFileSync(gone, JSON.stringify({ ...original, attempts: [], attemptsFile: 'gone.attempts.jsonl' }));
     expect(() => readOutcomeFile(gone)).toThrow(/attempts file .*gone\.attempts\.jsonl is missing/);
