@@ -17,7 +17,7 @@ import {
   VERDICTS,
 } from '../model/index.js';
 import { seldomParsed } from './seldom-parsed.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 
 /**
  * The whole `trial()` / `trial.suite()` declaration as a strict schema, checked before anything else happens: an

@@ -42,7 +42,7 @@ import {
 } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { seldomParsed } from './seldom-parsed.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
 import {

@@ -1,6 +1,6 @@
 import type { Arm, SuiteRuleCondition } from '../model/index.js';
 import type { DeclarationProblem } from './declaration-schema.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 
 /** Which side of the refusal criterion an arm is on, as the suite summary reads it (aggregate/suite `intentOf`). */
 function intentOf(arm: Arm, refusal: string): 'refuse' | 'comply' | null {

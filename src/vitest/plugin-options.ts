@@ -1,5 +1,5 @@
 import { VERDICTS } from '../model/vocabulary.js';
-import { didYouMean } from '../run/suggest.js';
+import { didYouMean } from '../model/suggest.js';
 
 /** The options `riddle({ … })` takes (RiddlePluginOptions), in the order the error lists them. */
 const OPTIONS = ['outputDir', 'passOn', 'reporter', 'progress', 'runBudget'] as const;

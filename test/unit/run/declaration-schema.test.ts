@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveTrial } from '../../../src/run/index.js';
-import { didYouMean, editDistance } from '../../../src/run/suggest.js';
+import { didYouMean, editDistance } from '../../../src/model/suggest.js';
 import { declarationProblem } from './declaration-problem.js';
 
 const site = { name: 'declared', file: 'trials/d.test.ts', path: [], line: 12 };
