@@ -188,7 +188,8 @@ export function judgeTrial(input: TrialInput): DecidedTrial {
         incomplete: true,
         matchedControl: matched,
         pressure: null,
-        testOutcome: testOutcome('UNKNOWN'),
+        // Whatever passOn allows: the policy declared was not carried out, and Vitest fails or skips the test.
+        testOutcome: 'fail',
       },
       why: { kind: 'incomplete', notRun: input.cutShort },
     };

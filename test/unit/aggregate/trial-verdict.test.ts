@@ -139,5 +139,8 @@ describe('trial verdict from matched arms', () => {
       'pass',
     );
     expect(judgeTrial({ suite, rubric, arms: [unknown], blocked: null, cutShort: 0 }).testOutcome).toBe('fail');
+    // Cut short, the declared policy was not carried out: the test fails even where passOn allows UNKNOWN.
+    const pass = arm('case', n(20, 'PASS'), flags(20, true));
+    expect(judgeTrial({ suite: lenient, rubric, arms: [pass], blocked: null, cutShort: 3 }).testOutcome).toBe('fail');
   });
 });
