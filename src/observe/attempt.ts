@@ -382,7 +382,7 @@ async function playRounds(
         workspace: io.workspace,
         stop: plan.case.stop,
         effectClass: plan.case.effectClass,
-        history: [...played.rounds],
+        history: played.rounds.length === 0 ? [] : structuredClone(played.rounds),
         tools: io.gateway,
         mcp: io.mcp,
         toolRequests: io.gateway.requests,
@@ -392,7 +392,10 @@ async function playRounds(
     );
     const roundStarted = plan.clock.now();
     const settled = await settle(
-      Promise.resolve().then(() => plan.subject.respond(input, context)),
+      // A copy of an object input: one the subject changed would be the next attempt's input, and the pinned Case's.
+      Promise.resolve().then(() =>
+        plan.subject.respond(typeof input === 'object' && input !== null ? structuredClone(input) : input, context),
+      ),
       io.abort,
       graceMs,
     );

@@ -101,3 +101,37 @@ describe('what a subject hands back that riddle cannot record', () => {
     expect(observed.error?.message).toBe('a thrown value that cannot be shown as text');
   });
 });
+
+describe('a subject that changes what it is given', () => {
+  it('changes its own copy: the Case, the next attempt’s input and the rounds kept stay as they were', async () => {
+    const input = { msg: 'go', list: [1] };
+    const kase = aCase({ input, followUps: ['again'], stop: { timeoutMs: 1000, maxOutputBytes: 1024, maxRounds: 2 } });
+    const run = (given: { msg?: string; list?: number[] }, context: { history: { reply: unknown }[] }) => {
+      const seen = given.msg ?? given;
+      if (typeof given === 'object') {
+        given.msg = 'HACKED';
+        given.list?.push(2);
+      }
+      for (const round of context.history) round.reply = 'rewritten';
+      return seen;
+    };
+    const observeOnce = () =>
+      observeAttempt({
+        arm: 'case',
+        attempt: 0,
+        seed: 1,
+        case: kase,
+        subject: functionSubject({ name: 'probe', revision: 'probe@1', run: run as never }),
+        tools: [],
+        clock: systemClock,
+      });
+    const first = await observeOnce();
+    const second = await observeOnce();
+    expect(input).toEqual({ msg: 'go', list: [1] });
+    for (const observed of [first, second])
+      expect(observed.observation?.rounds.map((r) => [r.input, r.reply])).toEqual([
+        [{ msg: 'go', list: [1] }, 'go'],
+        ['again', 'again'],
+      ]);
+  });
+});
