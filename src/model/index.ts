@@ -128,6 +128,7 @@ export {
   ArmPressure,
   CoverageRow,
 } from './outcome.js';
+export { trialTestResult, type TrialTestResult } from './test-result.js';
 export { RunIndex, RUN_SCHEMA } from './run-index.js';
 export {
   DeclaredPolicy,

@@ -1,7 +1,14 @@
 import pc from 'picocolors';
 import { armScoreLines } from './score-text.js';
 import { VERDICT_COLOUR } from './verdict-colour.js';
-import type { ArmSummary, AttemptRecord, Finding, Outcome, Verdict } from '../model/index.js';
+import {
+  trialTestResult,
+  type ArmSummary,
+  type AttemptRecord,
+  type Finding,
+  type Outcome,
+  type Verdict,
+} from '../model/index.js';
 import { compositionLines } from './findings-file.js';
 import { mapStrings } from './safe-text.js';
 import { renderSuiteTerminal } from './suite-table.js';
@@ -102,6 +109,19 @@ export function pressureText(p: NonNullable<ArmSummary['pressure']>): string {
 }
 
 /**
+ * How the trial's test ended, where the verdict's mark does not say it: a PASS whose test fails (a policy changed after
+ * results were seen, a passOn without PASS) or a verdict other than PASS whose test passes (passOn allows it).
+ */
+function testMark(outcome: Outcome): string {
+  const test = trialTestResult(outcome);
+  if (test.outcome === 'skip') return pc.dim(' (skipped)');
+  const passed = outcome.judgment.verdict === 'PASS';
+  if (test.outcome === 'fail' && passed) return pc.red(` (test fails: ${test.reason})`);
+  if (test.outcome === 'pass' && !passed) return pc.dim(' (test passes: passOn allows it)');
+  return '';
+}
+
+/**
  * The riddle section of the terminal output: per trial its verdict, each arm's bar and rate, and why. What it shows
  * of the attempts comes from `summaries` (report/attempts-summary, by position; the reporter reads them from the
  * attempts files), or from each Outcome's inline attempts where none is given.
@@ -133,10 +153,9 @@ export function renderShownTerminal(
   ];
   for (const [at, outcome] of outcomes.entries()) {
     const summary = attempts[at] as AttemptsSummary;
-    const { verdict, reason, testOutcome } = outcome.judgment;
-    const skipped = testOutcome === 'skip' ? pc.dim(' (skipped)') : '';
+    const { verdict, reason } = outcome.judgment;
     lines.push(
-      ` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${skipped}  ${pc.dim(outcome.trial.file)}`,
+      ` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${testMark(outcome)}  ${pc.dim(outcome.trial.file)}`,
     );
     if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
     else {

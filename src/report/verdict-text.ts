@@ -68,7 +68,7 @@ export function formatVerdictFailure(
   samples: readonly SampleReason[] = sampleReasons(outcome, 3),
 ): string {
   // A verdict the test would pass on fails it only because the declared policy changed after results were seen
-  // (run/conduct trialTestResult): the message leads with that, not with a verdict that reads as a pass.
+  // (model/test-result trialTestResult): the message leads with that, not with a verdict that reads as a pass.
   const policyChanged = outcome.registration?.status === 'changed' && outcome.judgment.testOutcome !== 'fail';
   const lines = [
     ...(policyChanged

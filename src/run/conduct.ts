@@ -1,14 +1,8 @@
-import type { Outcome, PriceTable, TestOutcome } from '../model/index.js';
+import { trialTestResult, type Outcome, type PriceTable, type TrialTestResult } from '../model/index.js';
 import type { SuiteDeclaration, TrialDeclaration } from './declaration.js';
 import { prepareTrial, type TrialHost } from './prepare.js';
 import { recordRegistration } from './registrations.js';
 import { runTrial } from './run-trial.js';
-
-/** How a trial's test ends: its outcome and, unless it passes, why. */
-export interface TrialTestResult {
-  outcome: TestOutcome;
-  reason: string;
-}
 
 export type ConductedTrial =
   | { kind: 'skipped'; reason: string }
@@ -19,17 +13,6 @@ export type ConductedTrial =
       /** The price table the Outcome's cost was reckoned with (run/outcome-transit makes its cost rows again with it). */
       prices: PriceTable;
     };
-
-/**
- * How a trial's Outcome ends its test: as the verdict's declared test outcome, except that a policy changed after
- * results were seen fails the test until it is accepted on purpose (declared before seen).
- */
-export function trialTestResult(outcome: Outcome): TrialTestResult {
-  const { testOutcome, reason } = outcome.judgment;
-  if (testOutcome !== 'fail' && outcome.registration?.status === 'changed')
-    return { outcome: 'fail', reason: 'the declared policy changed after results were seen' };
-  return { outcome: testOutcome, reason };
-}
 
 /** Whether any attempt ran beyond a block: only then did the trial see results under its declared policy. */
 const sawResults = (outcome: Outcome) => outcome.arms.some((arm) => arm.run > (arm.statuses.blocked ?? 0));

@@ -70,7 +70,7 @@ export {
   type PreparedTrial,
   type ReadyTrial,
 } from './prepare.js';
-export { conductTrial, trialTestResult, type ConductedTrial, type TrialTestResult } from './conduct.js';
+export { conductTrial, type ConductedTrial } from './conduct.js';
 export { decideTrial, type TrialDecisionInput } from './decide.js';
 export { lineInStack } from './call-site.js';
 export {
