@@ -32,7 +32,8 @@ function ownerOf(lock: string): LockOwner | null {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process on this machine is still running. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -48,7 +49,7 @@ function alive(pid: number): boolean {
  */
 function leftBehind(lock: string): boolean {
   const owner = ownerOf(lock);
-  if (owner) return owner.host === os.hostname() && !alive(owner.pid);
+  if (owner) return owner.host === os.hostname() && !processAlive(owner.pid);
   try {
     return Date.now() - statSync(lock).mtimeMs > OWNERLESS_FOR_MS;
   } catch {

@@ -1,4 +1,14 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -11,7 +21,7 @@ import {
   type TrialSuite,
 } from '../model/index.js';
 import { writeAtExit } from './exit-writes.js';
-import { withFolderLock, withFolderLockSync } from './folder-lock.js';
+import { processAlive, withFolderLock, withFolderLockSync } from './folder-lock.js';
 import { seldomParsed } from './seldom-parsed.js';
 
 /** Where a project's registrations live, relative to its root: meant to be committed, like snapshot files. */
@@ -135,6 +145,10 @@ export function checkRegistration(
 ): RegistrationCheck {
   const current = policyFingerprint(policy);
   const file = path.join(root, REGISTRATIONS_FILE);
+  if (!recovered.has(file)) {
+    recovered.add(file);
+    recoverJournals(file);
+  }
   const registered = pending.get(file)?.get(trialId)?.entry ?? entryOf(read(file), trialId);
   if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
   const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };
@@ -201,10 +215,12 @@ export async function recordRegistration(
     waiting = new Map();
     pending.set(file, waiting);
   }
-  waiting.set(trialId, {
+  const registration: PendingRegistration = {
     entry: { policy: check.policy, declared: policy, outcome: outcomeId },
     accepted: check.status === 'accepted',
-  });
+  };
+  waiting.set(trialId, registration);
+  journal(file, trialId, registration);
   if (timer === null) {
     timer = setTimeout(
       () => {
@@ -254,6 +270,79 @@ async function writePendingNow(): Promise<void> {
     } finally {
       writing.delete(file);
     }
+    settleJournal(file);
+  }
+}
+
+/**
+ * A process's registrations not yet in the file, a line each, beside it: written as each is made, so those of a
+ * process killed before it wrote them (a worker that crashed just after its trials ended) are merged by the next
+ * process that reads the file. Without them the next run would register the policy anew: a policy changed after its
+ * results were seen would go unnoticed.
+ */
+const JOURNAL = /^registrations\.pending\.(.+)\.(\d+)\.jsonl$/;
+const journalOf = (file: string) =>
+  path.join(path.dirname(file), `registrations.pending.${os.hostname()}.${process.pid}.jsonl`);
+/** Registrations files whose folder this process has made sure of. */
+const journalled = new Set<string>();
+/** Registrations files whose journals left by exited processes were merged by this process. */
+const recovered = new Set<string>();
+
+function journal(file: string, trialId: string, registration: PendingRegistration): void {
+  try {
+    if (!journalled.has(file)) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      journalled.add(file);
+    }
+    appendFileSync(journalOf(file), `${JSON.stringify({ trial: trialId, ...registration })}\n`);
+  } catch {
+    // A folder the journal cannot go into fails the registrations' own write, which says so (see `failure`).
+  }
+}
+
+/** After a write: the journal keeps only what is still to be written. */
+function settleJournal(file: string): void {
+  const left = [...(writing.get(file) ?? []), ...(pending.get(file) ?? [])];
+  if (left.length === 0) rmSync(journalOf(file), { force: true });
+  else
+    writeFileSync(
+      journalOf(file),
+      left.map(([trial, registration]) => `${JSON.stringify({ trial, ...registration })}\n`).join(''),
+    );
+}
+
+/** Merge the journals of processes on this machine that exited before writing them, then remove them. */
+function recoverJournals(file: string): void {
+  const dir = path.dirname(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = JOURNAL.exec(name);
+    const pid = Number(match?.[2]);
+    if (!match || match[1] !== os.hostname() || pid === process.pid || processAlive(pid)) continue;
+    const left = path.join(dir, name);
+    const batch = new Map<string, PendingRegistration>();
+    for (const line of readFileSync(left, 'utf8').split('\n')) {
+      // The last line of a process killed while appending may be cut short: what cannot be read is passed over.
+      const parsed = JournalLine.safeParse(parseLine(line));
+      if (parsed.success) batch.set(parsed.data.trial, { entry: parsed.data.entry, accepted: parsed.data.accepted });
+    }
+    if (batch.size > 0) withFolderLockSync(dir, 'registrations', () => writeRegistrations(file, batch));
+    rmSync(left, { force: true });
+  }
+}
+
+const JournalLine = z.object({ trial: z.string(), entry: Registration, accepted: z.boolean() });
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
   }
 }
 
@@ -266,6 +355,7 @@ function writeAtProcessExit(file: string): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     withFolderLockSync(path.dirname(file), 'registrations', () => writeRegistrations(file, batch));
+    settleJournal(file);
   } catch (error) {
     process.stderr.write(
       `riddle: could not register the declared policies of ${batch.size} trials in ${file} (${error instanceof Error ? error.message : String(error)}); their next run registers them again\n`,

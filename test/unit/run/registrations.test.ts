@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -235,5 +236,57 @@ describe('a registrations file read by a worker', () => {
     expect(() => checkRegistration(root, 'any', policy(5), false)).toThrow(/is not a registrations file \(/);
     writeFileSync(path.join(root, REGISTRATIONS_FILE), '{ not json');
     expect(() => checkRegistration(root, 'any', policy(5), false)).toThrow(/is not valid JSON; restore it/);
+  });
+});
+
+describe('registrations of a process killed before it wrote them', () => {
+  const journalOf = (root: string, pid = process.pid) =>
+    path.join(root, '.riddle', `registrations.pending.${os.hostname()}.${pid}.jsonl`);
+  /** The pid of a process that has exited. */
+  const deadPid = () => Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']));
+
+  test('are kept in a journal as they are made, which is gone once they are written', async () => {
+    const root = project();
+    const check = checkRegistration(root, 'a', policy(5), false);
+    await recordRegistration(root, 'a', policy(5), check, 'outcome-a');
+    expect(existsSync(path.join(root, REGISTRATIONS_FILE))).toBe(false);
+    const [line] = readFileSync(journalOf(root), 'utf8').trim().split('\n');
+    expect(JSON.parse(line ?? '')).toMatchObject({ trial: 'a', entry: { outcome: 'outcome-a' }, accepted: false });
+    await writePendingRegistrations();
+    expect(existsSync(journalOf(root))).toBe(false);
+    expect(readRegistrations(root).trials.a?.outcome).toBe('outcome-a');
+  });
+
+  test('are merged by the next process that reads them, so a policy changed since is reported as changed', () => {
+    const root = project();
+    // What a worker killed just after its trial ended left: its journal, the last line cut short.
+    const pid = deadPid();
+    const entry = {
+      policy: fingerprint(policy(20)),
+      declared: policy(20),
+      outcome: 'sha256:seen',
+    };
+    mkdirSync(path.join(root, '.riddle'), { recursive: true });
+    writeFileSync(
+      journalOf(root, pid),
+      `${JSON.stringify({ trial: 'seen', entry, accepted: false })}\n{"trial":"cut sh`,
+    );
+    const check = checkRegistration(root, 'seen', policy(15), false);
+    expect(check).toMatchObject({ status: 'changed', earlierOutcome: 'sha256:seen' });
+    expect(readRegistrations(root).trials.seen?.outcome).toBe('sha256:seen');
+    expect(existsSync(journalOf(root, pid))).toBe(false);
+  });
+
+  test('of a process still running are left to it', () => {
+    const root = project();
+    mkdirSync(path.join(root, '.riddle'), { recursive: true });
+    // The parent of this test's process: alive, and not this process.
+    const live = journalOf(root, process.ppid);
+    writeFileSync(
+      live,
+      `${JSON.stringify({ trial: 'live', entry: { policy: 'p', declared: policy(5), outcome: 'o' }, accepted: false })}\n`,
+    );
+    expect(checkRegistration(root, 'live', policy(5), false).status).toBe('registered');
+    expect(existsSync(live)).toBe(true);
   });
 });
