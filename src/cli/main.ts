@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { RecordError, recordJsonSchema, RECORD_SCHEMAS, type RecordName } from '../model/index.js';
-import { renderTerminal } from '../report/index.js';
 import { diffCommand } from './diff.js';
 import { findingsCommand, FindingsUsageError } from './findings.js';
-import { incompleteRunReason, incompleteRuns, loadRun, noCompleteRun } from './read-records.js';
+import { readCommand } from './read.js';
 import { calibrateCommand } from './calibrate.js';
 import { rejudgeCommand } from './rejudge.js';
 import { stoppingCommand } from './stopping.js';
@@ -29,17 +28,7 @@ async function run(command: CommandName, rest: readonly string[]): Promise<numbe
       const [target, ...extra] = rest;
       if (!target) throw new UsageError(command, 'needs an Outcome file, a run folder or an index.json');
       if (extra.length > 0) throw new UsageError(command, `takes one file or folder, got also ${extra.join(' ')}`);
-      if (noCompleteRun(target)) {
-        process.stdout.write(`no complete run in ${target}\n`);
-        for (const run of incompleteRuns(target)) process.stdout.write(`incomplete run ${run.folder}: ${run.why}\n`);
-        return 1;
-      }
-      const loaded = loadRun(target);
-      process.stdout.write(`${renderTerminal(loaded.outcomes, loaded.index?.missing ?? [])}\n`);
-      const thisRun = loaded.index ? incompleteRunReason(loaded.index) : null;
-      if (thisRun !== null) process.stdout.write(`incomplete run: ${thisRun}\n`);
-      for (const run of incompleteRuns(target)) process.stdout.write(`incomplete run ${run.folder}: ${run.why}\n`);
-      return loaded.outcomes.every((o) => o.judgment.testOutcome !== 'fail') ? 0 : 1;
+      return readCommand(target);
     }
     case 'schema': {
       const name = rest[0];

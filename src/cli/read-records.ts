@@ -44,17 +44,30 @@ export function loadRun(target: string): LoadedRun {
   return { base, index, outcomes };
 }
 
-/** An incomplete run found in a report folder, with why it is incomplete. */
-export interface IncompleteRun {
-  runId: string;
-  /** The run's own folder, relative to the report folder. */
-  folder: string;
-  why: string;
-}
+/** An earlier run found in a report folder that `riddle read` mentions beside the latest: incomplete, or unreadable. */
+export type EarlierRun =
+  | {
+      kind: 'incomplete';
+      runId: string;
+      /** The run's own folder, relative to the report folder. */
+      folder: string;
+      why: string;
+    }
+  | {
+      kind: 'unreadable';
+      runId: string;
+      /** The run's index file, relative to the report folder. */
+      file: string;
+      /** What is wrong with it (not JSON, not a run index, a field at fault), naming the file. */
+      problem: string;
+    };
 
-/** Why a run index says its run is incomplete, in words; null for a complete run. */
+/**
+ * Why a run index says its run is incomplete, in words; null for a complete run. An index listing a missing trial is
+ * incomplete whatever its `incomplete` flag says: a declared trial without an Outcome is never a complete result.
+ */
 export function incompleteRunReason(index: RunIndex): string | null {
-  if (!index.incomplete) return null;
+  if (!index.incomplete && index.missing.length === 0) return null;
   const parts: string[] = [];
   if (index.interruptedBy !== null) parts.push(`interrupted by ${index.interruptedBy}`);
   if (index.missing.length > 0) parts.push(`${index.missing.length} declared trial(s) without an Outcome`);
@@ -62,19 +75,29 @@ export function incompleteRunReason(index: RunIndex): string | null {
 }
 
 /**
- * The incomplete runs kept in a report folder (`runs/<id>/index.json` marked incomplete), oldest first; none for
- * anything else. The folder's latest pointer never names them, so `riddle read` lists them beside the latest run.
+ * The earlier runs of a report folder to mention beside its latest, oldest first: those whose `runs/<id>/index.json`
+ * is marked incomplete (the latest pointer never names them), and those whose index cannot be read, each with what
+ * is wrong (a warning: an old run's bad file does not stop the latest from being read). None for anything else.
  */
-export function incompleteRuns(reportFolder: string): IncompleteRun[] {
+export function earlierRuns(reportFolder: string): EarlierRun[] {
   const runs = path.join(reportFolder, 'runs');
   if (!existsSync(runs) || !statSync(runs).isDirectory()) return [];
   return readdirSync(runs)
     .sort()
-    .flatMap((runId) => {
+    .flatMap((runId): EarlierRun[] => {
       const file = path.join(runs, runId, 'index.json');
       if (!existsSync(file)) return [];
-      const why = incompleteRunReason(migrate('run', readJsonFile(file), file));
-      return why === null ? [] : [{ runId, folder: path.join('runs', runId), why }];
+      let why: string | null;
+      try {
+        why = incompleteRunReason(migrate('run', readJsonFile(file), file));
+      } catch (error) {
+        // A record at fault, or a file the system will not give (permissions, a folder by that name).
+        const system = typeof (error as { code?: unknown } | null)?.code === 'string';
+        if (!(error instanceof RecordError) && !system) throw error;
+        const problem = (error as Error).message;
+        return [{ kind: 'unreadable', runId, file: path.join('runs', runId, 'index.json'), problem }];
+      }
+      return why === null ? [] : [{ kind: 'incomplete', runId, folder: path.join('runs', runId), why }];
     });
 }
 

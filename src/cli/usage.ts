@@ -4,8 +4,11 @@ import { RECORD_SCHEMAS } from '../model/index.js';
 export const COMMAND_USAGE = {
   read: `usage: riddle read <outcome.json | run folder | index.json>
 
-  Validate a run's records (migrating older versions) and print its summary.
-  exit 0 when every trial's test passes or skips, 1 when one fails, 2 when the records cannot be read.`,
+  Validate a run's records (migrating older versions) and print its summary. Given a report folder, read its latest
+  complete run, list its earlier incomplete runs and warn of earlier runs whose index cannot be read.
+  exit 0 when every trial's test passes or skips and the run read is complete, 1 when one fails or the run read is
+  incomplete (interrupted, a declared trial without an Outcome, one cut short), 2 when its records cannot be read.
+  Earlier runs listed beside the latest do not change the exit code.`,
   diff: `usage: riddle diff <runA> <runB> [--json | --markdown] [--out comparison.json]
        riddle diff <comparison.json> [--json | --markdown]
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
@@ -9,29 +9,27 @@ import { findingsFile } from './findings-file.js';
 import { renderHtml, renderShownHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
-import { markdownText } from './safe-text.js';
-import { writeOutcomeFiles, writeOutcomeFilesAsync } from './outcome-files.js';
+import { markdownInline, markdownText } from './safe-text.js';
+import {
+  writeOutcomeFiles,
+  writeOutcomeFilesAsync,
+  writeThroughTemporary,
+  writeThroughTemporaryAsync,
+} from './outcome-files.js';
 import type { AttemptsSummary } from './attempts-summary.js';
 import type { ShownOutcomes } from './shown-outcomes.js';
 import { fileNameSlug } from './file-name-slug.js';
 
-const temporary = (file: string) =>
-  path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-
-/** Write a file whole or not at all: a temp file beside it, then a rename. */
+/** Write a file whole or not at all: a temp file beside it, then a rename (the temp file removed if it failed). */
 export function writeFileAtomic(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const temp = temporary(file);
-  writeFileSync(temp, content);
-  renameSync(temp, file);
+  writeThroughTemporary(file, (temp) => writeFileSync(temp, content));
 }
 
 /** `writeFileAtomic` without blocking the event loop. */
 async function writeFileAtomicAsync(file: string, content: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = temporary(file);
-  await writeFile(temp, content);
-  await rename(temp, file);
+  await writeThroughTemporaryAsync(file, (temp) => writeFile(temp, content));
 }
 
 /** Stable JSON for artifacts: two-space indent, trailing newline. */
@@ -163,9 +161,11 @@ function* artifactWrites(run: RunArtifacts): Generator<ArtifactWrite, { runDir: 
     runBudget: run.runBudget ?? null,
   };
   const incomplete = incompleteReason(run);
-  const missingLines = run.missing.map((m) => `- ${m.file} › ${m.name}: ${m.reason}`);
+  // Trial names, files and reasons (an error's message) are subject-derived: each stays text on its list item's line.
+  const inline = (text: string) => markdownInline(markdownText(text));
+  const missingLines = run.missing.map((m) => `- ${inline(m.file)} › ${inline(m.name)}: ${inline(m.reason)}`);
   const bannerLines = [
-    ...(incomplete === null ? [] : [`> **${incomplete}**`, '', ...missingLines, '']),
+    ...(incomplete === null ? [] : [`> **${inline(incomplete)}**`, '', ...missingLines, '']),
     ...(index.runBudget ? [`> ${markdownText(runBudgetText(index.runBudget))}`, ''] : []),
   ];
   const banner = bannerLines.length === 0 ? '' : `${bannerLines.join('\n')}\n`;
