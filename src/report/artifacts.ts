@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
@@ -10,28 +10,26 @@ import { renderHtml, renderShownHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
 import { markdownInline, markdownText } from './safe-text.js';
-import { writeOutcomeFiles, writeOutcomeFilesAsync } from './outcome-files.js';
+import {
+  writeOutcomeFiles,
+  writeOutcomeFilesAsync,
+  writeThroughTemporary,
+  writeThroughTemporaryAsync,
+} from './outcome-files.js';
 import type { AttemptsSummary } from './attempts-summary.js';
 import type { ShownOutcomes } from './shown-outcomes.js';
 import { fileNameSlug } from './file-name-slug.js';
 
-const temporary = (file: string) =>
-  path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-
-/** Write a file whole or not at all: a temp file beside it, then a rename. */
+/** Write a file whole or not at all: a temp file beside it, then a rename (the temp file removed if it failed). */
 export function writeFileAtomic(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const temp = temporary(file);
-  writeFileSync(temp, content);
-  renameSync(temp, file);
+  writeThroughTemporary(file, (temp) => writeFileSync(temp, content));
 }
 
 /** `writeFileAtomic` without blocking the event loop. */
 async function writeFileAtomicAsync(file: string, content: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = temporary(file);
-  await writeFile(temp, content);
-  await rename(temp, file);
+  await writeThroughTemporaryAsync(file, (temp) => writeFile(temp, content));
 }
 
 /** Stable JSON for artifacts: two-space indent, trailing newline. */

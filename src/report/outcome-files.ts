@@ -6,6 +6,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeSync,
@@ -27,6 +28,33 @@ export function attemptsFileName(outcomeFile: string): string {
 
 function temporary(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Write `file` whole or not at all: `write` fills a temporary file beside it, which is then renamed into place, or
+ * removed when writing failed (a full disk left half-written temporary files in the run folder).
+ */
+export function writeThroughTemporary(file: string, write: (temp: string) => void): void {
+  const temp = temporary(file);
+  try {
+    write(temp);
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** `writeThroughTemporary` for an asynchronous `write`. */
+export async function writeThroughTemporaryAsync(file: string, write: (temp: string) => Promise<void>): Promise<void> {
+  const temp = temporary(file);
+  try {
+    await write(temp);
+    await rename(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -96,15 +124,15 @@ function* prettyJsonLines(value: unknown): Generator<string, void, undefined> {
 
 /** Write a file whole or not at all: into a temporary beside it, then renamed into place. */
 function writeAtomically(file: string, text: string | Iterable<string>): void {
-  const temp = temporary(file);
-  const out = openSync(temp, 'w');
-  try {
-    if (typeof text === 'string') writeSync(out, text);
-    else for (const chunk of text) writeSync(out, chunk);
-  } finally {
-    closeSync(out);
-  }
-  renameSync(temp, file);
+  writeThroughTemporary(file, (temp) => {
+    const out = openSync(temp, 'w');
+    try {
+      if (typeof text === 'string') writeSync(out, text);
+      else for (const chunk of text) writeSync(out, chunk);
+    } finally {
+      closeSync(out);
+    }
+  });
 }
 
 /**
@@ -132,55 +160,54 @@ export async function writeOutcomeFilesAsync(
   const linesName = attemptsFileName(file);
   const lines = path.join(path.dirname(file), linesName);
   if (streamedFrom !== null) await rename(streamedFrom, lines);
-  else {
-    const linesTemp = temporary(lines);
-    const handle = await open(linesTemp, 'w');
+  else
+    await writeThroughTemporaryAsync(lines, async (linesTemp) => {
+      const handle = await open(linesTemp, 'w');
+      try {
+        let chunk = '';
+        for (const attempt of outcome.attempts) {
+          chunk += `${canonicalJson(attempt)}\n`;
+          if (chunk.length >= CHUNK_CHARS) {
+            await handle.write(chunk);
+            chunk = '';
+            await turn();
+          }
+        }
+        if (chunk !== '') await handle.write(chunk);
+      } finally {
+        await handle.close();
+      }
+    });
+  const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
+  await writeThroughTemporaryAsync(file, async (compactTemp) => {
+    const handle = await open(compactTemp, 'w');
+    try {
+      // A chunk at a time: the compact Outcome of 100,000 attempts is still megabytes of text (cost rows, order run).
+      for (const chunk of prettyJsonChunks(compact)) await handle.write(chunk);
+      await handle.write('\n');
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+function writeAttemptLines(lines: string, outcome: Outcome): void {
+  writeThroughTemporary(lines, (linesTemp) => {
+    const fd = openSync(linesTemp, 'w');
     try {
       let chunk = '';
       for (const attempt of outcome.attempts) {
         chunk += `${canonicalJson(attempt)}\n`;
         if (chunk.length >= CHUNK_CHARS) {
-          await handle.write(chunk);
+          writeSync(fd, chunk);
           chunk = '';
-          await turn();
         }
       }
-      if (chunk !== '') await handle.write(chunk);
+      if (chunk !== '') writeSync(fd, chunk);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await rename(linesTemp, lines);
-  }
-  const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
-  const compactTemp = temporary(file);
-  const handle = await open(compactTemp, 'w');
-  try {
-    // A chunk at a time: the compact Outcome of 100,000 attempts is still megabytes of text (cost rows, order run).
-    for (const chunk of prettyJsonChunks(compact)) await handle.write(chunk);
-    await handle.write('\n');
-  } finally {
-    await handle.close();
-  }
-  await rename(compactTemp, file);
-}
-
-function writeAttemptLines(lines: string, outcome: Outcome): void {
-  const linesTemp = temporary(lines);
-  const fd = openSync(linesTemp, 'w');
-  try {
-    let chunk = '';
-    for (const attempt of outcome.attempts) {
-      chunk += `${canonicalJson(attempt)}\n`;
-      if (chunk.length >= CHUNK_CHARS) {
-        writeSync(fd, chunk);
-        chunk = '';
-      }
-    }
-    if (chunk !== '') writeSync(fd, chunk);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(linesTemp, lines);
+  });
 }
 
 /**

@@ -338,6 +338,11 @@ export class RiddleReporter implements Reporter {
         this.ctx.logger.error(
           `riddle: could not write the report: ${error instanceof Error ? error.message : String(error)}`,
         );
+        // The missing trials' reasons above said where their attempts would be kept: they were never moved there.
+        if (unfiled.length > 0)
+          this.ctx.logger.error(
+            `riddle: the finished attempts said above to be kept in ${UNFILED_DIR}/ are still where the trials wrote them, in ${path.relative(process.cwd(), streaming) || streaming}`,
+          );
         process.exitCode = 1;
       }
     }

@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { RecordError } from '../../../src/model/index.js';
 import { readOutcomeFile, writeOutcomeFiles } from '../../../src/report/index.js';
-import { INLINE_ATTEMPTS, INLINE_BYTES } from '../../../src/report/outcome-files.js';
+import {
+  INLINE_ATTEMPTS,
+  INLINE_BYTES,
+  writeThroughTemporary,
+  writeThroughTemporaryAsync,
+} from '../../../src/report/outcome-files.js';
 import { resolveTrial, runTrial } from '../../../src/run/index.js';
 import { anEnvironment } from '../builders.js';
 
@@ -120,5 +125,28 @@ describe('Outcome files', () => {
     const gone = path.join(dir, 'gone.json');
     writeFileSync(gone, JSON.stringify({ ...original, attempts: [], attemptsFile: 'gone.attempts.jsonl' }));
     expect(() => readOutcomeFile(gone)).toThrow(/attempts file .*gone\.attempts\.jsonl is missing/);
+  });
+});
+
+describe('a file written through a temporary file', () => {
+  it('leaves nothing behind when writing it fails part-way (a full disk), and the file as it was', async () => {
+    const dir = folder();
+    const file = path.join(dir, 'summary.md');
+    writeFileSync(file, 'the earlier run');
+    const full = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    expect(() =>
+      writeThroughTemporary(file, (temp) => {
+        writeFileSync(temp, 'half of it');
+        throw full();
+      }),
+    ).toThrow('ENOSPC');
+    await expect(
+      writeThroughTemporaryAsync(file, async (temp) => {
+        writeFileSync(temp, 'half of it');
+        throw full();
+      }),
+    ).rejects.toThrow('ENOSPC');
+    expect(readdirSync(dir)).toEqual(['summary.md']);
+    expect(readFileSync(file, 'utf8')).toBe('the earlier run');
   });
 });
