@@ -82,6 +82,19 @@ export function collectOutcomes(
   const outcomes: OutcomeInTransit[] = [];
   const missing: RunIndex['missing'] = [];
   for (const module of modules) {
+    const file = path.relative(module.project.config.root, module.moduleId).split(path.sep).join('/');
+    // A file that failed to load (it threw at import, a syntax error) has no tests: Vitest keeps none of the trials it
+    // declared before failing, so they cannot be named. The file stands for them, and the run is incomplete.
+    const loadError = module.children.size === 0 ? module.errors()[0] : undefined;
+    if (loadError !== undefined) {
+      const why = loadError.message?.split('\n')[0] || 'an error';
+      missing.push({
+        name: `(the trials of ${file})`,
+        file,
+        reason: `the file failed to load, so none of the trials it declares ran: ${why}`,
+      });
+      continue;
+    }
     const cutShort = new Map<string, unknown>();
     for (const suite of [module, ...module.children.allSuites()]) {
       for (const carried of suite.meta().riddleCutShort ?? []) {
@@ -92,7 +105,6 @@ export function collectOutcomes(
     for (const test of module.children.allTests()) {
       const meta = test.meta().riddle;
       if (!meta) continue;
-      const file = path.relative(module.project.config.root, module.moduleId).split(path.sep).join('/');
       const result = test.result();
       const stored = meta.outcome === undefined ? cutShort.get(test.name) : outcomeInTransitOf(meta.outcome);
       if (stored === undefined) {
