@@ -97,6 +97,11 @@ type ObserverRecord = NonNullable<Observation['observers']>[number];
 // A subject may throw anything, even a value whose conversion to text throws: that is still the subject's error.
 const message = errorText;
 
+/** Text cut to `most` characters, saying how many more there were. */
+function clipped(text: string, most: number): string {
+  return text.length <= most ? text : `${text.slice(0, most)}… (${text.length - most} more characters)`;
+}
+
 const CLAIM_ACTIONS: readonly string[] = Claim.shape.action.options;
 
 /** Why a subject's structured claims are not claims riddle can check, naming where; null when they are. */
@@ -409,10 +414,9 @@ async function playRounds(
       break;
     }
     if (settled.kind === 'threw') {
-      played.failure = {
-        status: 'subject_error',
-        message: io.abort.aborted ? `${overBudget}: ${message(settled.error)}` : message(settled.error),
-      };
+      // Kept as long as the Case keeps output: the message is stored with the attempt, its reason and its why alike.
+      const thrown = clipped(message(settled.error), plan.case.stop.maxOutputBytes);
+      played.failure = { status: 'subject_error', message: io.abort.aborted ? `${overBudget}: ${thrown}` : thrown };
       break;
     }
     const { response } = settled;

@@ -19,7 +19,13 @@ const watches = new Set<StrayErrors>();
 
 function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unknown): void {
   // Kept in the Outcome and shown in every report: scrubbed of the secrets the subject was given, as its output is.
-  const message = redactText(`${kind} outside the awaited call: ${describe(error)}`, processSecretValues());
+  const described = describe(error);
+  // Kept with the attempt (its reason and why alike) and shown in every report: a message of megabytes is cut.
+  const text =
+    described.length <= MESSAGE_CHARS
+      ? described
+      : `${described.slice(0, MESSAGE_CHARS)}… (${described.length - MESSAGE_CHARS} more characters)`;
+  const message = redactText(`${kind} outside the awaited call: ${text}`, processSecretValues());
   const owner = scope.getStore();
   if (owner && watches.has(owner.watch)) {
     owner.watch.record(owner.attempt, message);
@@ -38,6 +44,9 @@ function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unkn
 }
 
 type StrayEvent = 'uncaughtException' | 'unhandledRejection';
+
+/** Characters of a stray error's message kept at most. */
+const MESSAGE_CHARS = 65_536;
 
 /**
  * Hand an error to the host's own listeners (Vitest reports it as an unhandled error and fails the run). They are

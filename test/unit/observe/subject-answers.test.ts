@@ -135,3 +135,13 @@ describe('a subject that changes what it is given', () => {
       ]);
   });
 });
+
+describe('a subject that throws an error of megabytes', () => {
+  it('keeps its message as long as the Case keeps output, saying how much more there was', async () => {
+    const observed = await observeWith(() => {
+      throw new Error('x'.repeat(3_000_000));
+    });
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error?.message).toBe(`${'x'.repeat(1024)}… (2998976 more characters)`);
+  });
+});
