@@ -763,15 +763,32 @@ function resolveAnew(
       'declare evaluators or inline checks: without them no criterion can be covered',
     );
   const known = rubric.criteria.map((c) => c.name);
+  const ids = new Set<string>();
   for (const evaluator of evaluators) {
     // An inline check is named as written (`checks.echos`), not by the evaluator riddle makes of the checks.
     const at = (name: string) => (evaluator === inline ? `checks.${name}` : `evaluators["${evaluator.record.id}"]`);
+    // Findings and disputes name their evaluator by id: two of one id would read as one evaluator disagreeing with itself.
+    if (ids.has(evaluator.record.id))
+      throw new TrialDeclarationError(
+        site,
+        at(''),
+        'another evaluator of this trial has the same id; give each evaluator an id of its own',
+      );
+    ids.add(evaluator.record.id);
     for (const name of [...evaluator.record.criteria, ...Object.keys(evaluator.checks)]) {
       if (!known.includes(name)) {
         const problem = unknownCriterion(name, known);
         throw new TrialDeclarationError(site, at(name), evaluator === inline ? problem : `judges ${problem}`);
       }
     }
+    // Known now rather than as an evaluator error on every attempt.
+    const unchecked = evaluator.record.criteria.find((name) => typeof evaluator.checks[name] !== 'function');
+    if (unchecked !== undefined)
+      throw new TrialDeclarationError(
+        site,
+        at(unchecked),
+        `declares criterion "${unchecked}" but has no check for it: add checks.${unchecked} to the evaluator, or leave the criterion out of its criteria`,
+      );
     const unscored = unscoredScorer(rubric, evaluator);
     if (unscored !== null) {
       throw new TrialDeclarationError(

@@ -205,3 +205,18 @@ describe('a misspelt criterion of a check', () => {
     );
   });
 });
+
+describe('evaluators that cannot judge as declared', () => {
+  it('two of one id, or one declaring a criterion it has no check for, are errors naming the evaluator', () => {
+    const judge = (id: string) => mechanicalEvaluator({ id, revision: '1', checks: { echoes: () => undefined } });
+    const { checks: _inline, ...withoutChecks } = good();
+    expect(problem({ ...withoutChecks, evaluators: [judge('m'), judge('m')] })).toMatch(
+      /: evaluators\["m"\]: another evaluator of this trial has the same id; give each evaluator an id of its own$/,
+    );
+    const half = judge('half');
+    const declaresMore = { ...half, record: { ...half.record, criteria: ['echoes', 'polite'] } };
+    expect(problem({ ...withoutChecks, evaluators: [declaresMore] })).toMatch(
+      /: evaluators\["half"\]: declares criterion "polite" but has no check for it: add checks\.polite to the evaluator/,
+    );
+  });
+});
