@@ -28,7 +28,7 @@ function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unkn
   const message = redactText(`${kind} outside the awaited call: ${text}`, processSecretValues());
   const owner = scope.getStore();
   if (owner && watches.has(owner.watch)) {
-    owner.watch.record(owner.attempt, message);
+    owner.watch.record(owner.attempt, { message, by: fromExpect(error) ? 'check' : 'subject' });
     return;
   }
   if (owner) {
@@ -39,8 +39,31 @@ function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unkn
   // No async context (e.g. a rejection noticed later): it is the running attempt's when only one runs here.
   const running = [...watches].flatMap((watch) => watch.runningAttempts().map((attempt) => ({ watch, attempt })));
   const [only] = running;
-  if (running.length === 1 && only) only.watch.record(only.attempt, message);
+  if (running.length === 1 && only)
+    only.watch.record(only.attempt, { message, by: fromExpect(error) ? 'check' : 'subject' });
   else for (const watch of watches) watch.unattributed.push(message);
+}
+
+/** An error attributed to an attempt, and whose it is. */
+export interface StrayError {
+  message: string;
+  /** `check`: an assertion of the test framework's expect, which checks use (one not awaited, `.resolves` say). */
+  by: 'subject' | 'check';
+}
+
+/**
+ * Whether an error is a failed assertion of Vitest's (or Jest's) expect: chai's AssertionError, which node:assert's
+ * shares the name of but not the code, a matcher's result, or Vitest's context on it.
+ */
+function fromExpect(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  try {
+    if ('matcherResult' in error || '__vitest_error_context__' in error || error.name === 'JestAssertionError')
+      return true;
+    return error.name === 'AssertionError' && (error as { code?: unknown }).code !== 'ERR_ASSERTION';
+  } catch {
+    return false;
+  }
 }
 
 type StrayEvent = 'uncaughtException' | 'unhandledRejection';
@@ -94,7 +117,7 @@ const onRejection = (reason: unknown, promise: unknown) =>
  */
 export class StrayErrors {
   readonly unattributed: string[] = [];
-  private readonly byAttempt = new Map<string, string[]>();
+  private readonly byAttempt = new Map<string, StrayError[]>();
   /**
    * Attempts running now. A list whose room is reused rather than a Set: a Set living in the old generation gets each
    * new table of an add or delete made there too, about 100 bytes an attempt until a full collection.
@@ -129,11 +152,11 @@ export class StrayErrors {
     return this.running.slice();
   }
 
-  record(attempt: string, message: string): void {
+  record(attempt: string, error: StrayError): void {
     // Added in place: copying the list for each error grew with the square of an attempt's errors.
     const errors = this.byAttempt.get(attempt);
-    if (errors === undefined) this.byAttempt.set(attempt, [message]);
-    else errors.push(message);
+    if (errors === undefined) this.byAttempt.set(attempt, [error]);
+    else errors.push(error);
   }
 
   /** Whether any error was attributed to an attempt so far. */
@@ -142,7 +165,7 @@ export class StrayErrors {
   }
 
   /** The errors attributed to an attempt so far. */
-  of(attempt: string): string[] {
+  of(attempt: string): StrayError[] {
     return this.byAttempt.get(attempt) ?? [];
   }
 
@@ -156,19 +179,23 @@ export class StrayErrors {
   }
 }
 
-/** An attempt whose subject raised errors outside the awaited call: a subject_error, whatever its checks said. */
+/**
+ * An attempt whose subject raised errors outside the awaited call: a subject_error, whatever its checks said. One whose
+ * only such errors are assertions a check did not await is an evaluator_error: the check's failing, not the subject's.
+ */
 export function withStrayErrors(
   record: AttemptRecord,
-  errors: readonly string[],
+  errors: readonly StrayError[],
   judged: { case: Case; rubric: Rubric },
 ): AttemptRecord {
   if (errors.length === 0) return record;
-  const error = { where: 'subject (outside the awaited call)', message: errors.join('; ') };
-  const status = 'subject_error' as const;
-  return {
-    ...record,
-    ...decideAttempt({ status, error, case: judged.case, rubric: judged.rubric, criteria: [], claims: [] }),
-    status,
-    error,
-  };
+  const message = errors.map((e) => e.message).join('; ');
+  const decide = (status: 'subject_error' | 'evaluator_error', error: { where: string; message: string }) =>
+    decideAttempt({ status, error, case: judged.case, rubric: judged.rubric, criteria: [], claims: [] });
+  if (errors.every((e) => e.by === 'check') && (record.status === 'completed' || record.status === 'evaluator_error')) {
+    const error = { where: 'evaluators (an assertion a check did not await)', message };
+    return { ...record, ...decide('evaluator_error', error), status: 'evaluator_error', error, pressure: null };
+  }
+  const error = { where: 'subject (outside the awaited call)', message };
+  return { ...record, ...decide('subject_error', error), status: 'subject_error', error };
 }

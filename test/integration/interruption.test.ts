@@ -369,6 +369,24 @@ describe('errors a subject raises outside the awaited call, at the edges', () =>
     expect(run.output).not.toContain(secret);
   });
 
+  it('that are assertions a check did not await are the evaluators’ errors, not the subject’s', async () => {
+    const reportDir = tempDir('stray-check');
+    await runVitest(project, [
+      'trials/stray.trial.test.ts',
+      '-t',
+      'a check that does not await its assertion',
+      '--reporter=riddle',
+      `--outputFile.riddle=${reportDir}`,
+    ]);
+    const outcome = outcomeNamed(readLatestRun(reportDir).outcomes, 'a check that does not await its assertion');
+    expect(outcome.attempts.map((a) => [a.status, a.error?.where])).toEqual([
+      ['evaluator_error', 'evaluators (an assertion a check did not await)'],
+      ['evaluator_error', 'evaluators (an assertion a check did not await)'],
+    ]);
+    expect(outcome.attempts[0]?.error?.message).toMatch(/unhandled rejection outside the awaited call: AssertionError/);
+    expect(outcome.judgment.verdict).toBe('UNKNOWN');
+  });
+
   it('of a trial that has ended, are handed to Vitest, which fails the run, and never blamed on the trial running', async () => {
     const reportDir = tempDir('stray-after-end');
     const run = await runVitest(project, [
