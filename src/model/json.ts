@@ -120,7 +120,13 @@ function problemAt(value: unknown, where: string, ancestors: Set<object>, depth:
 /** An error's message for a sentence, whatever was thrown (even a value whose conversion to text throws). */
 export function errorText(error: unknown): string {
   try {
-    return error instanceof Error ? error.message : String(error);
+    if (error instanceof Error) return error.message === '' ? `${error.name} (with no message)` : error.message;
+    // A thrown object says what it holds, where String() said only "[object Object]".
+    if (typeof error === 'object' && error !== null && Object.prototype.toString.call(error) === '[object Object]') {
+      const json = JSON.stringify(error);
+      if (json !== undefined) return `a thrown ${error.constructor?.name ?? 'object'}: ${json}`;
+    }
+    return String(error);
   } catch {
     return 'a thrown value that cannot be shown as text';
   }

@@ -94,8 +94,19 @@ describe('what a subject hands back that riddle cannot record', () => {
   });
 
   it('a thrown value whose conversion to text throws is still the subject’s error', async () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no');
+        },
+        ownKeys: () => {
+          throw new Error('no');
+        },
+      },
+    );
     const observed = await observeWith(() => {
-      throw Object.create(null);
+      throw hostile;
     });
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toBe('a thrown value that cannot be shown as text');
@@ -143,5 +154,15 @@ describe('a subject that throws an error of megabytes', () => {
     });
     expect(observed.status).toBe('subject_error');
     expect(observed.error?.message).toBe(`${'x'.repeat(1024)}… (2998976 more characters)`);
+  });
+});
+
+describe('a subject that throws what is not an Error, or an Error without a message', () => {
+  it('is told by what it threw, not "[object Object]" or nothing', async () => {
+    const thrown = async (value: unknown) => (await observeWith(() => Promise.reject(value))).error?.message;
+    expect(await thrown({ code: 42, why: 'quota' })).toBe('a thrown Object: {"code":42,"why":"quota"}');
+    expect(await thrown(new TypeError(''))).toBe('TypeError (with no message)');
+    expect(await thrown('a plain string')).toBe('a plain string');
+    expect(await thrown(null)).toBe('null');
   });
 });
