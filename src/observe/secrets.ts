@@ -51,7 +51,18 @@ export function secretValues(env: Readonly<Record<string, string | undefined>>):
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || !looksSecret(name, value)) continue;
-    if (value.length >= MIN_SECRET_LENGTH) values.add(value);
+    if (value.length >= MIN_SECRET_LENGTH) {
+      values.add(value);
+      // Written another way: encoded (base64 without its padding, which a longer text would not end with; base64url;
+      // hex), or a key's body without its well-known prefix.
+      const bytes = Buffer.from(value);
+      values.add(bytes.toString('base64').replace(/=+$/, ''));
+      values.add(bytes.toString('base64url'));
+      values.add(bytes.toString('hex'));
+      values.add(bytes.toString('hex').toUpperCase());
+      const body = value.replace(KEY_PREFIX, '');
+      if (body !== value && body.length >= MIN_SECRET_LENGTH) values.add(body);
+    }
     // A subject may quote the password of a connection string without the rest of it.
     for (const [, , userinfo] of value.matchAll(URL_CREDENTIALS)) {
       const password = (userinfo ?? '').split(':').slice(1).join(':');

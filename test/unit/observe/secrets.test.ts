@@ -66,15 +66,44 @@ describe('secrets', () => {
   });
 
   test('secretValues: values of secret-looking variables, long enough to replace safely, longest first', () => {
-    expect(
-      secretValues({
-        API_KEY: 'short',
-        TOKEN: 'abcdefgh',
-        OTHER_TOKEN: 'abcdefghij',
-        PLAIN: 'not-a-secret-at-all',
-        GONE: undefined,
-      }),
-    ).toEqual(['abcdefghij', 'abcdefgh']);
+    const values = secretValues({
+      API_KEY: 'short',
+      TOKEN: 'abcdefgh',
+      OTHER_TOKEN: 'abcdefghij',
+      PLAIN: 'not-a-secret-at-all',
+      GONE: undefined,
+    });
+    // Each value and its encodings (base64 unpadded, which base64url equals here, and hex in either case).
+    const hex = ['6162636465666768696a', '6162636465666768'];
+    expect([...values].sort()).toEqual(
+      [
+        ...new Set([
+          'abcdefghij',
+          'abcdefgh',
+          'YWJjZGVmZ2hpag',
+          'YWJjZGVmZ2g',
+          ...hex,
+          ...hex.map((h) => h.toUpperCase()),
+        ]),
+      ].sort(),
+    );
+    expect(values.map((v) => v.length)).toEqual([...values.map((v) => v.length)].sort((a, b) => b - a));
+  });
+
+  test('a secret written another way is scrubbed too: base64, base64url, hex, and a key’s body without its prefix', () => {
+    const key = 'sk-live-abcdef1234567890';
+    const secrets = secretValues({ RIDDLE_AUDIT_TOKEN: key });
+    const bytes = Buffer.from(key);
+    for (const written of [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex'),
+      bytes.toString('hex').toUpperCase(),
+      'live-abcdef1234567890',
+    ]) {
+      const scrubbed = redactText(`the key is ${written} there`, secrets);
+      expect(scrubbed, written).not.toContain(written.replace(/=+$/, ''));
+    }
   });
 
   test('redactText replaces known values and key-shaped strings, and leaves ordinary words alone', () => {
