@@ -55,6 +55,10 @@ export function pluginOptionProblems(options: unknown): string[] {
       problems.push(`passOn: a non-empty list of verdicts (${VERDICTS.join(', ')}), not ${describe(passOn)}`);
     else
       for (const [i, verdict] of passOn.entries()) {
+        if (passOn.indexOf(verdict) < i) {
+          problems.push(`passOn[${i}]: lists ${describe(verdict)} twice: list each verdict once`);
+          continue;
+        }
         if ((VERDICTS as readonly unknown[]).includes(verdict)) continue;
         const guess = typeof verdict === 'string' ? didYouMean(verdict, VERDICTS) : null;
         problems.push(

@@ -64,6 +64,9 @@ describe('the riddle plugin’s options', () => {
     expect(() => riddle({ passOn: ['PASS', 'partial'] } as never)).toThrow(
       /passOn\[1\]: "partial" is not a verdict; did you mean "PARTIAL"\?/,
     );
+    expect(() => riddle({ passOn: ['PASS', 'UNKNOWN', 'PASS'] })).toThrow(
+      /passOn\[2\]: lists "PASS" twice: list each verdict once/,
+    );
   });
 
   it('lists every problem at once, and checks each option’s type', () => {
