@@ -34,3 +34,9 @@ export function didYouMean(word: string, accepted: readonly string[]): string | 
   }
   return best?.candidate ?? null;
 }
+
+/** The problem of a criterion name the Rubric lacks: the name it most likely meant, and the Rubric's names. */
+export function unknownCriterion(name: string, known: readonly string[]): string {
+  const guess = didYouMean(name, known);
+  return `unknown criterion "${name}"${guess ? `; did you mean "${guess}"?` : ''} (the rubric has: ${known.join(', ')})`;
+}

@@ -42,7 +42,7 @@ import {
 } from './declaration-schema.js';
 import { fixturePathProblem } from './fixture-path.js';
 import { seldomParsed } from './seldom-parsed.js';
-import { didYouMean } from '../model/suggest.js';
+import { didYouMean, unknownCriterion } from '../model/suggest.js';
 import { SEAL_SALT_MISSING, sealCase } from './sealing.js';
 import { resolveSpending, type ProvidersDeclaration, type ResolvedSpending } from './providers.js';
 import {
@@ -408,12 +408,6 @@ function resolveStop(site: DeclarationSite, stop: RepeatDeclaration['stop']): St
     throw new TrialDeclarationError(site, 'repeat.stop', `sprt needs p0 < p1 (got p0=${stop.p0}, p1=${stop.p1})`);
   }
   return stop;
-}
-
-/** The problem of a criterion name the Rubric lacks: the name it most likely meant, and the Rubric's names. */
-function unknownCriterion(name: string, known: readonly string[]): string {
-  const guess = didYouMean(name, known);
-  return `unknown criterion "${name}"${guess ? `; did you mean "${guess}"?` : ''} (the rubric has: ${known.join(', ')})`;
 }
 
 /** The first name a list holds twice, or null. */

@@ -1,4 +1,5 @@
 import { trapKindOf, type Arm, type ArmRole, type CaseTrap } from '../../model/index.js';
+import { unknownCriterion } from '../../model/suggest.js';
 import { isLatinSquare } from './order.js';
 
 /** Builds the error a declaration mistake throws (resolveTrial's, naming the trial and its file:line). */
@@ -26,7 +27,7 @@ export function trapOfArm(
   ];
   for (const [field, name] of named) {
     if (name !== null && !arm.criteria.includes(name))
-      throw fail(`${at}.${field}`, `unknown criterion "${name}" (the rubric has: ${arm.criteria.join(', ')})`);
+      throw fail(`${at}.${field}`, unknownCriterion(name, arm.criteria));
   }
   if (ROLE_OF[trap.role] !== arm.role)
     throw fail(`${at}.role`, `a ${trap.role} arm has role "${ROLE_OF[trap.role]}", not "${arm.role}"`);
@@ -55,7 +56,7 @@ export function trapOfArm(
         ['carried', m.carried],
       ] as const)
         if (name !== null && !arm.criteria.includes(name))
-          throw fail(`${at}.spec.members[${i}].${field}`, `unknown criterion "${name}"`);
+          throw fail(`${at}.spec.members[${i}].${field}`, unknownCriterion(name, arm.criteria));
     });
   }
   if (trap.order) {

@@ -54,7 +54,7 @@ describe('trap groups in a declaration', () => {
   it('rejects a trap record naming an unknown criterion, a wrong role, a group sealed in part or a broken Latin square', () => {
     const rename = { ...trap, trap: { ...trap.trap!, holds: 'capital.corect' } };
     expect(() => resolve({ ...group, cases: [rename, positive, negative] })).toThrow(
-      /cases\[0\]\.trap\.holds: unknown criterion "capital\.corect"/,
+      /cases\[0\]\.trap\.holds: unknown criterion "capital\.corect"; did you mean "capital\.corrects"\?/,
     );
     const asControl = { ...trap, role: 'control' as const };
     expect(() => resolve({ ...group, cases: [asControl, positive, negative] })).toThrow(
