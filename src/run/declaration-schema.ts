@@ -94,7 +94,9 @@ export function renderIssue(issue: Issue): DeclarationProblem {
       if (issue.message.startsWith('must')) return { path: issue.path, problem: `${issue.message}, ${got}` };
       const expected = TYPE_NAMES[issue.expected ?? ''] ?? issue.expected ?? 'another value';
       if (issue.input === undefined) return { path: issue.path, problem: `is missing: expected ${expected}` };
-      return { path: issue.path, problem: `expected ${expected}, ${got}` };
+      // NaN and ±Infinity are numbers to JavaScript: "expected a number, got Infinity" read as a contradiction.
+      const nonFinite = typeof issue.input === 'number' && issue.expected === 'number';
+      return { path: issue.path, problem: `expected ${nonFinite ? 'a finite number' : expected}, ${got}` };
     }
     case 'invalid_value': {
       const values = issue.values ?? [];

@@ -52,6 +52,9 @@ describe('the declaration schema', () => {
       /rubric: expected a rubric \{ criteria, threshold, … \} or a Rubric record, got the string 'be good'/,
     );
     expect(problem({ ...good(), repeat: { n: '20' } })).toMatch(/repeat\.n: expected a number, got the string '20'/);
+    expect(problem({ ...good(), repeat: { n: Number.POSITIVE_INFINITY } })).toMatch(
+      /repeat\.n: expected a finite number, got Infinity/,
+    );
     expect(problem({ ...good(), repeat: { n: 2.5 } })).toMatch(
       /repeat\.n: must be a whole number ≥ 1, got the number 2\.5/,
     );
