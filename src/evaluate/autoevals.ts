@@ -1,4 +1,19 @@
 import { EVALUATOR_SCHEMA, type Calibration, type Evaluator } from '../model/index.js';
+import {
+  anything,
+  either,
+  flag,
+  fn,
+  having,
+  listOf,
+  nonEmpty,
+  numberAtLeast,
+  object,
+  optional,
+  optionsChecker,
+  recordOf,
+  text,
+} from '../model/options-check.js';
 import { withCalibration, type CalibrationFloor } from './calibration.js';
 import type { CheckContext, EvaluatorDefinition } from './evaluator.js';
 import { ANY_TARGET, type ObservationView } from './evidence.js';
@@ -90,6 +105,39 @@ export interface AutoevalsScorerOptions {
   limits?: readonly string[];
 }
 
+const texts = listOf(text, 'an array of strings');
+
+const checkOptions = optionsChecker<AutoevalsScorerOptions>(
+  'autoevalsScorer',
+  {
+    scorer: fn('an autoevals scorer function (Levenshtein, Factuality…)'),
+    criteria: texts,
+    id: optional(nonEmpty),
+    // An empty revision is left to the factory's own message, which says what to declare.
+    revision: text,
+    args: optional(fn("a function (observation, context) => the scorer's arguments { output, … }")),
+    model: optional(object<JudgeModel>({ id: nonEmpty, family: nonEmpty, promptRevision: nonEmpty })),
+    subjectFamily: optional(either('a string, or null', (value) => (value === null ? anything : text))),
+    // As modelJudge's calibration (judges.ts): the file's name, its parsed content (checked by withCalibration), a floor.
+    calibration: optional(
+      object<NonNullable<AutoevalsScorerOptions['calibration']>>({
+        file: text,
+        calibration: having('a Calibration record (the parsed calibration file)', []),
+        floor: optional(
+          either('a number, or an object of numbers by criterion', (value) =>
+            typeof value === 'number'
+              ? numberAtLeast(0)
+              : recordOf(numberAtLeast(0), 'an object of numbers by criterion'),
+          ),
+        ),
+      }),
+    ),
+    deterministic: optional(flag),
+    limits: optional(texts),
+  },
+  'id',
+);
+
 function fail(id: string, problem: string): never {
   throw new TypeError(`autoevalsScorer("${id}"): ${problem}`);
 }
@@ -122,8 +170,8 @@ const excerpt = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…
  * evaluator error.
  */
 export function autoevalsScorer(options: AutoevalsScorerOptions): EvaluatorDefinition {
+  checkOptions(options);
   const { scorer: score, model } = options;
-  if (typeof score !== 'function') fail(options.id ?? '?', 'scorer must be an autoevals scorer function');
   const name = score.name || 'scorer';
   const id = options.id ?? `autoevals ${name}`;
   if (typeof options.revision !== 'string' || options.revision === '')

@@ -1,4 +1,5 @@
 import { canonicalJson, EVALUATOR_SCHEMA, type Evaluator, type JsonValue } from '../model/index.js';
+import { flag, fn, listOf, nonEmpty, oneOf, optional, optionsChecker, text } from '../model/options-check.js';
 import type { CriterionCheck, EvaluatorDefinition } from './evaluator.js';
 import { ANY_TARGET } from './evidence.js';
 
@@ -34,6 +35,21 @@ export interface RecordedRewardOptions {
 
 const succeeded = (reward: number) => Math.abs(reward - 1) <= 1e-6;
 
+const checkOptions = optionsChecker<RecordedRewardOptions>(
+  'recordedRewardEvaluator',
+  {
+    id: nonEmpty,
+    revision: nonEmpty,
+    criterion: nonEmpty,
+    rewards: fn('a function (arm, attempt) => the recorded reward { reward, basis, calls }, or undefined'),
+    success: optional(fn('a function (reward) => whether it counts as success')),
+    withoutBasis: oneOf(['as-recorded', 'unknown']),
+    adjudicator: optional(flag),
+    limits: optional(listOf(text, 'an array of strings')),
+  },
+  'id',
+);
+
 /**
  * A benchmark's recorded reward as a mechanical, receipt-grade evaluator: the benchmark computed it from state the
  * run left (τ-bench compares the final database with the state the ground-truth actions produce, by hash), so it is a
@@ -42,6 +58,7 @@ const succeeded = (reward: number) => Math.abs(reward - 1) <= 1e-6;
  * stays UNKNOWN.
  */
 export function recordedRewardEvaluator(options: RecordedRewardOptions): EvaluatorDefinition {
+  checkOptions(options);
   const success = options.success ?? succeeded;
   const check: CriterionCheck = (view, context) => {
     const recorded = options.rewards(context.arm, context.attempt);

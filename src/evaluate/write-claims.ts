@@ -1,4 +1,5 @@
 import type { ClaimCheck, EvidenceRef, Observation, ToolRequest } from '../model/index.js';
+import { having, listOf, nonEmpty, object, optional, optionsChecker, text } from '../model/options-check.js';
 import type { ClaimExtractor, ExtractedClaim } from './claims.js';
 import { describeToolRequest, unwatched, watchedGrade } from './evidence.js';
 
@@ -20,6 +21,24 @@ export interface ChangeClaimExtractorOptions {
    */
   identifiers?: RegExp;
 }
+
+const REGEXP = 'a regular expression (/…/)';
+
+const checkOptions = optionsChecker<ChangeClaimExtractorOptions>(
+  'changeClaimExtractor',
+  {
+    id: nonEmpty,
+    patterns: listOf(
+      object<ChangeClaimPattern>({
+        pattern: having(REGEXP, ['test', 'exec']),
+        tools: listOf(text, 'an array of tool names'),
+      }),
+      'an array of { pattern, tools }',
+    ),
+    identifiers: optional(having(REGEXP, ['test', 'exec'])),
+  },
+  'id',
+);
 
 /** A claim of a completed change: its target is the tools that would bear it out, joined by `|`. */
 const targetOf = (tools: readonly string[]) => tools.join('|');
@@ -50,6 +69,7 @@ const toolRef = (r: ToolRequest): EvidenceRef => ({
  * declared pattern count.
  */
 export function changeClaimExtractor(options: ChangeClaimExtractorOptions): ClaimExtractor {
+  checkOptions(options);
   const { identifiers } = options;
   if (identifiers !== undefined && !identifiers.global)
     throw new TypeError(`changeClaimExtractor("${options.id}"): identifiers ${identifiers} must have the g flag`);

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { canonicalJson, type JsonValue, type RowChanges } from '../model/index.js';
+import { listOf, nonEmpty, object, optional, optionsChecker, recordOf, text } from '../model/options-check.js';
 import type { RowObserver } from './subject.js';
 
 export interface SqliteObserverOptions {
@@ -16,6 +17,25 @@ export interface SqliteObserverOptions {
   /** SQL file (absolute path) that creates the database when the workspace does not hold it yet; run before the first snapshot. */
   seed?: string;
 }
+
+type QueryOption = NonNullable<SqliteObserverOptions['queries']>[string];
+
+const checkOptions = optionsChecker<SqliteObserverOptions>(
+  'sqliteObserver',
+  {
+    file: nonEmpty,
+    tables: optional(listOf(text, 'an array of table names')),
+    queries: optional(
+      recordOf(
+        object<QueryOption>({ sql: nonEmpty, key: optional(listOf(text, 'an array of column names')) }),
+        'an object of queries { sql, key } by name',
+      ),
+    ),
+    seed: optional(nonEmpty),
+  },
+  // It has no name: the message names the factory only (the file is named where a problem is about it).
+  'name',
+);
 
 type Row = { [column: string]: JsonValue };
 /** Rows of one table or query by identifying key (canonical JSON); `null` when the table did not exist. */
@@ -157,6 +177,7 @@ function checkPlace(name: string, file: string, place: Place, before: Place | nu
  * (a misspelt name must not pass as "no change").
  */
 export function sqliteObserver(options: SqliteObserverOptions): RowObserver {
+  checkOptions(options);
   const tables = options.tables ?? [];
   const queries = Object.entries(options.queries ?? {});
   if (tables.length === 0 && queries.length === 0)

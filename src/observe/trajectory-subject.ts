@@ -1,10 +1,11 @@
 import {
+  EffectClass,
   fingerprint,
-  type EffectClass,
   type JsonValue,
   type RecordedConversation,
   type SubjectIdentity,
 } from '../model/index.js';
+import { fn, having, nonEmpty, oneOf, optional, optionsChecker, recordOf } from '../model/options-check.js';
 import type { Subject, SubjectResponse, ToolDefinition } from './subject.js';
 
 export interface TrajectorySubjectOptions {
@@ -23,6 +24,19 @@ export interface TrajectorySubjectOptions {
    */
   independence: 'recorded-samples' | 'not-independent';
 }
+
+const checkOptions = optionsChecker<TrajectorySubjectOptions>(
+  'trajectorySubject',
+  {
+    name: nonEmpty,
+    revision: optional(nonEmpty),
+    runs: having('a Map of recorded conversations by Case id', ['get', 'values']),
+    tools: recordOf(oneOf(EffectClass.options), 'an object of effect classes by tool name'),
+    failed: optional(fn("a function (recorded result) => whether it is the tool's failure")),
+    independence: oneOf(['recorded-samples', 'not-independent']),
+  },
+  'name',
+);
 
 /** A trajectory subject and the tools its recordings call, to declare together on the trial. */
 export interface RecordedTrajectories {
@@ -63,6 +77,7 @@ interface PendingResult {
  * attempts are independent samples is declared (`independence`), so intervals say what they describe.
  */
 export function trajectorySubject(options: TrajectorySubjectOptions): RecordedTrajectories {
+  checkOptions(options);
   const undeclared = new Set<string>();
   for (const runs of options.runs.values())
     for (const run of runs)
