@@ -716,6 +716,9 @@ function resolveAnew(
       );
     });
   } else {
+    // An empty list would mark the case matched to controls it does not have.
+    if (Array.isArray(declared.control) && declared.control.length === 0)
+      throw new TrialDeclarationError(site, 'control', 'is an empty list: declare a control arm, or leave control out');
     const group = 'control' in declared && declared.control !== undefined ? 'matched' : null;
     add(
       resolveArm(

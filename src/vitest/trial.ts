@@ -111,7 +111,7 @@ function siteAtRun(context: TestContext, name: string, line: number | null): Dec
   };
 }
 
-function register(name: string, declaration: TrialDeclaration | SuiteDeclaration): void {
+function register(name: string, declaration: TrialDeclaration | SuiteDeclaration, more = 0): void {
   const file = currentFile();
   const known = collectedFiles.get(file);
   const collected = known ?? { names: new Set<string>(), lines: new Map<string, number | null>() };
@@ -121,6 +121,13 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
   const collectionSite: DeclarationSite = { name, file, path: [], line };
   if (typeof name !== 'string' || name.trim() === '')
     throw new TrialDeclarationError(collectionSite, 'name', 'give the trial a non-empty name');
+  // test(name, fn, timeout) takes a third; a trial would silently ignore it.
+  if (more > 0)
+    throw new TrialDeclarationError(
+      collectionSite,
+      'trial(…)',
+      'takes a name and a declaration, nothing more: a time limit goes in the declaration (budget.attemptMs, or the Case’s stop.timeoutMs)',
+    );
   // Once the file's tests run (its task has a result), Vitest has collected them: a test declared in a hook such as
   // beforeAll would be dropped without a word.
   const collector = TestRunner.getCurrentSuite();
@@ -216,9 +223,10 @@ export interface Trial {
 }
 
 export const trial: Trial = Object.assign(
-  (name: string, declaration: TrialDeclaration) => register(name, declaration),
+  (name: string, declaration: TrialDeclaration, ...more: unknown[]) => register(name, declaration, more.length),
   {
-    suite: (name: string, declaration: SuiteDeclaration) => register(name, declaration),
+    suite: (name: string, declaration: SuiteDeclaration, ...more: unknown[]) =>
+      register(name, declaration, more.length),
   },
 );
 

@@ -110,6 +110,7 @@ describe('malformed trial declarations', () => {
       /trial "declared in beforeAll" \(trials\/trial-in-hook\.test\.ts:7\): where it is declared: trial\(\) was called while the file’s tests ran/,
       /trial "declared in a group’s beforeAll" \(trials\/trial-in-group-hook\.test\.ts:7\): where it is declared: [^\n]*declare trials at the top level of the file or inside describe\(\)/,
       /trial "declared in a test" \(trials\/trial-in-test\.test\.ts:6\): where it is declared: /,
+      /trial "given a timeout" \(trials\/third-argument\.test\.ts:5\): trial\(…\): takes a name and a declaration, nothing more/,
     ];
     for (const pattern of expected) expect(run.output).toMatch(pattern);
   });

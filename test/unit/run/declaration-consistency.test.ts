@@ -206,6 +206,14 @@ describe('a misspelt criterion of a check', () => {
   });
 });
 
+describe('an empty list of controls', () => {
+  it('is an error: the case would be marked matched to controls it does not have', () => {
+    expect(problem({ ...good(), control: [] })).toMatch(
+      /: control: is an empty list: declare a control arm, or leave control out$/,
+    );
+  });
+});
+
 describe('evaluators that cannot judge as declared', () => {
   it('two of one id, or one declaring a criterion it has no check for, are errors naming the evaluator', () => {
     const judge = (id: string) => mechanicalEvaluator({ id, revision: '1', checks: { echoes: () => undefined } });
