@@ -1,4 +1,4 @@
-import { didYouMean } from './suggest.js';
+import { describeValue, didYouMean } from './suggest.js';
 
 /**
  * The options object a factory is called with (`commandSubject`, `mechanicalEvaluator`…), checked as `trial()` checks
@@ -35,20 +35,6 @@ export type OptionsShape<T> = {
 
 const check = (expected: string, problems: (value: unknown) => OptionProblem[]): Check =>
   Object.assign(problems, { expected });
-
-const quote = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
-
-/** A value as a user would recognise it in a message: "the string '20'", "an array", "nothing". */
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `the string ${quote(value)}`;
-  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : `${value}`;
-  if (typeof value === 'boolean') return `${value}`;
-  if (typeof value === 'function') return 'a function';
-  if (Array.isArray(value)) return 'an array';
-  return 'an object';
-}
 
 const wrong = (expected: string, value: unknown): OptionProblem[] => [
   { path: [], problem: `expected ${expected}, got ${describeValue(value)}` },

@@ -40,3 +40,17 @@ export function unknownCriterion(name: string, known: readonly string[]): string
   const guess = didYouMean(name, known);
   return `unknown criterion "${name}"${guess ? `; did you mean "${guess}"?` : ''} (the rubric has: ${known.join(', ')})`;
 }
+
+const quote = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
+
+/** A value as a user would recognise it in a message: "the string '20'", "an array", "nothing". */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : `${value}`;
+  if (typeof value === 'boolean') return `${value}`;
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  return 'an object';
+}

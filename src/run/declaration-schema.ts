@@ -17,7 +17,7 @@ import {
   VERDICTS,
 } from '../model/index.js';
 import { seldomParsed } from './seldom-parsed.js';
-import { didYouMean } from '../model/suggest.js';
+import { describeValue, didYouMean } from '../model/suggest.js';
 
 /**
  * The whole `trial()` / `trial.suite()` declaration as a strict schema, checked before anything else happens: an
@@ -50,20 +50,6 @@ interface Issue {
   maximum?: number | bigint;
   inclusive?: boolean;
   origin?: string;
-}
-
-const quote = (text: string) => `'${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`;
-
-/** A value as a user would recognise it in a message: "the string '20'", "an array", "nothing". */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `the string ${quote(value)}`;
-  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : `${value}`;
-  if (typeof value === 'boolean') return `${value}`;
-  if (typeof value === 'function') return 'a function';
-  if (Array.isArray(value)) return 'an array';
-  return 'an object';
 }
 
 const TYPE_NAMES: Record<string, string> = {
