@@ -1,23 +1,16 @@
 import { EVALUATOR_SCHEMA, type Calibration, type Evaluator } from '../model/index.js';
-import {
-  anything,
-  either,
-  flag,
-  fn,
-  having,
-  listOf,
-  nonEmpty,
-  numberAtLeast,
-  object,
-  optional,
-  optionsChecker,
-  recordOf,
-  text,
-} from '../model/options-check.js';
+import { flag, fn, nonEmpty, optional, optionsChecker, text } from '../model/options-check.js';
 import { withCalibration, type CalibrationFloor } from './calibration.js';
 import type { CheckContext, EvaluatorDefinition } from './evaluator.js';
 import { ANY_TARGET, type ObservationView } from './evidence.js';
-import { independenceOf, type JudgeModel } from './judges.js';
+import {
+  calibrationOption,
+  independenceOf,
+  judgeModelOption,
+  subjectFamilyOption,
+  texts,
+  type JudgeModel,
+} from './judges.js';
 import { replyText } from './reply.js';
 import { scorer, type ScoreResult } from './scores.js';
 
@@ -105,8 +98,6 @@ export interface AutoevalsScorerOptions {
   limits?: readonly string[];
 }
 
-const texts = listOf(text, 'an array of strings');
-
 const checkOptions = optionsChecker<AutoevalsScorerOptions>(
   'autoevalsScorer',
   {
@@ -116,22 +107,9 @@ const checkOptions = optionsChecker<AutoevalsScorerOptions>(
     // An empty revision is left to the factory's own message, which says what to declare.
     revision: text,
     args: optional(fn("a function (observation, context) => the scorer's arguments { output, … }")),
-    model: optional(object<JudgeModel>({ id: nonEmpty, family: nonEmpty, promptRevision: nonEmpty })),
-    subjectFamily: optional(either('a string, or null', (value) => (value === null ? anything : text))),
-    // As modelJudge's calibration (judges.ts): the file's name, its parsed content (checked by withCalibration), a floor.
-    calibration: optional(
-      object<NonNullable<AutoevalsScorerOptions['calibration']>>({
-        file: text,
-        calibration: having('a Calibration record (the parsed calibration file)', []),
-        floor: optional(
-          either('a number, or an object of numbers by criterion', (value) =>
-            typeof value === 'number'
-              ? numberAtLeast(0)
-              : recordOf(numberAtLeast(0), 'an object of numbers by criterion'),
-          ),
-        ),
-      }),
-    ),
+    model: optional(judgeModelOption),
+    subjectFamily: subjectFamilyOption,
+    calibration: calibrationOption,
     deterministic: optional(flag),
     limits: optional(texts),
   },

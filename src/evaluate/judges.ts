@@ -31,10 +31,10 @@ function requireCriteria(factory: string, id: string, criteria: readonly string[
   return sorted;
 }
 
-const texts = listOf(text, 'an array of strings');
+export const texts = listOf(text, 'an array of strings');
 
 /** Calibration evidence as declared: the file's name, its parsed content (checked by withCalibration), a floor. */
-const calibrationOption = optional(
+export const calibrationOption = optional(
   object<{ file: string; calibration: Calibration; floor?: CalibrationFloor }>({
     file: text,
     calibration: having('a Calibration record (the parsed calibration file)', []),
@@ -181,11 +181,16 @@ export function independenceOf(model: JudgeModel, subjectFamily: string | null |
   return { independent: true, reason: `judge family ${model.family} differs from the subject's (${subjectFamily})` };
 }
 
+/** A judge's model as declared: which it is, its family (for independence) and its prompt's revision. */
+export const judgeModelOption = object<JudgeModel>({ id: nonEmpty, family: nonEmpty, promptRevision: nonEmpty });
+/** The subject's model family, or null when it has none. */
+export const subjectFamilyOption = optional(either('a string, or null', (value) => (value === null ? anything : text)));
+
 const checkModelJudge = optionsChecker<ModelJudgeOptions>(
   'modelJudge',
   {
     id: nonEmpty,
-    model: object<JudgeModel>({ id: nonEmpty, family: nonEmpty, promptRevision: nonEmpty }),
+    model: judgeModelOption,
     criteria: texts,
     vocabulary: texts,
     met: texts,
@@ -193,7 +198,7 @@ const checkModelJudge = optionsChecker<ModelJudgeOptions>(
     prompt: fn('a function (observation, { criterion, case }) => prompt text'),
     call: fn('a function (prompt) => Promise of the reply text'),
     parse: optional(fn('a function (reply, vocabulary) => label or null')),
-    subjectFamily: optional(either('a string, or null', (value) => (value === null ? anything : text))),
+    subjectFamily: subjectFamilyOption,
     calibration: calibrationOption,
     limits: optional(texts),
   },
