@@ -1,4 +1,4 @@
-export { errorText, JsonValue, jsonProblem, sameData, setOwnMember } from './json.js';
+export { clippedText, errorText, JsonValue, jsonProblem, sameData, setOwnMember } from './json.js';
 export { lazySchema } from './lazy-schema.js';
 export { systemClock, type Clock } from './clock.js';
 export {

@@ -117,6 +117,11 @@ function problemAt(value: unknown, where: string, ancestors: Set<object>, depth:
   }
 }
 
+/** Text cut to `most` characters, saying how many more there were: what a record keeps of a message of megabytes. */
+export function clippedText(text: string, most: number): string {
+  return text.length <= most ? text : `${text.slice(0, most)}… (${text.length - most} more characters)`;
+}
+
 /** An error's message for a sentence, whatever was thrown (even a value whose conversion to text throws). */
 export function errorText(error: unknown): string {
   try {

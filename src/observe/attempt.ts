@@ -1,5 +1,6 @@
 import {
   Claim,
+  clippedText,
   errorText,
   jsonProblem,
   Receipt,
@@ -96,11 +97,6 @@ type ObserverRecord = NonNullable<Observation['observers']>[number];
 
 // A subject may throw anything, even a value whose conversion to text throws: that is still the subject's error.
 const message = errorText;
-
-/** Text cut to `most` characters, saying how many more there were. */
-function clipped(text: string, most: number): string {
-  return text.length <= most ? text : `${text.slice(0, most)}… (${text.length - most} more characters)`;
-}
 
 const CLAIM_ACTIONS: readonly string[] = Claim.shape.action.options;
 
@@ -415,7 +411,7 @@ async function playRounds(
     }
     if (settled.kind === 'threw') {
       // Kept as long as the Case keeps output: the message is stored with the attempt, its reason and its why alike.
-      const thrown = clipped(message(settled.error), plan.case.stop.maxOutputBytes);
+      const thrown = clippedText(message(settled.error), plan.case.stop.maxOutputBytes);
       played.failure = { status: 'subject_error', message: io.abort.aborted ? `${overBudget}: ${thrown}` : thrown };
       break;
     }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AttemptRecord, Case, Rubric } from '../model/index.js';
+import { clippedText, type AttemptRecord, type Case, type Rubric } from '../model/index.js';
 import { processSecretValues, redactText } from '../observe/index.js';
 import { decideAttempt } from './attempt-decision.js';
 
@@ -18,13 +18,9 @@ const watches = new Set<StrayErrors>();
 // which cost more than an attempt's own work.
 
 function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unknown): void {
-  // Kept in the Outcome and shown in every report: scrubbed of the secrets the subject was given, as its output is.
-  const described = describe(error);
-  // Kept with the attempt (its reason and why alike) and shown in every report: a message of megabytes is cut.
-  const text =
-    described.length <= MESSAGE_CHARS
-      ? described
-      : `${described.slice(0, MESSAGE_CHARS)}… (${described.length - MESSAGE_CHARS} more characters)`;
+  // Kept with the attempt (its reason and why alike) and shown in every report: cut when it runs to megabytes, and
+  // scrubbed of the secrets the subject was given, as its output is.
+  const text = clippedText(describe(error), MESSAGE_CHARS);
   const message = redactText(`${kind} outside the awaited call: ${text}`, processSecretValues());
   const owner = scope.getStore();
   if (owner && watches.has(owner.watch)) {
