@@ -16,9 +16,8 @@ describe('a lock folder', () => {
     const lock = path.join(dir, 'registrations.lock');
     mkdirSync(lock);
     writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: deadPid(), host: os.hostname() }));
-    const started = Date.now();
+    // Were it waited for as a live holder's, this would throw after 5 s: it is taken over instead.
     expect(await withFolderLock(dir, 'registrations', () => 'written')).toBe('written');
-    expect(Date.now() - started).toBeLessThan(4_000);
     expect(readdirSync(dir)).toEqual([]);
     mkdirSync(lock);
     writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: deadPid(), host: os.hostname() }));
