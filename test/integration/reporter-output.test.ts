@@ -22,8 +22,10 @@ describe('the riddle reporter’s terminal output', () => {
     const run = await runVitest(
       project,
       ['--reporter=riddle', `--outputFile.riddle=${tempDir('ci-alone')}`],
-      // Each attempt of the careful model takes 150 ms, so a 100 ms progress timer sees the trial mid-run.
-      { RIDDLE_PROGRESS_MS: '100', RIDDLE_FIXTURE_PAUSE_MS: '150' },
+      // Each attempt of the careful model takes 400 ms (5.6 s for the trial), so a 100 ms progress timer sees the trial
+      // mid-run even when the trial's start reaches the main process late (a clean-clone CI run on 2 busy cores saw
+      // no line at 150 ms, 2.1 s in all).
+      { RIDDLE_PROGRESS_MS: '100', RIDDLE_FIXTURE_PAUSE_MS: '400' },
     );
     expect(count(run.output, / RUN {2}v4/)).toBe(1);
     expect(count(run.output, /Test Files {2}/)).toBe(1);
