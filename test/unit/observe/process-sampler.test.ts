@@ -6,7 +6,7 @@ import { processTree, sampleTree } from '../../../src/observe/process-sampler.js
 const TREE = `
 const { spawn } = require('node:child_process');
 const depth = Number(process.argv[1]);
-console.log(process.pid);
+process.stdout.write(process.pid + '\\n'); // a string: console.log would colour a bare number under FORCE_COLOR
 if (depth > 0) spawn(process.execPath, ['-e', process.env.TREE_SCRIPT, String(depth - 1)], { stdio: ['ignore', 'inherit', 'inherit'] });
 setInterval(() => {}, 1000);
 `;
@@ -24,7 +24,9 @@ function startTree(depth: number): Promise<{ root: number; pids: number[] }> {
     env: { ...process.env, TREE_SCRIPT: TREE },
   });
   started.push(child);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    // A tree whose script fails must fail the test at once, not leave it waiting for pids.
+    child.on('exit', (code) => reject(new Error(`the tree's root exited (${code}) before printing every pid`)));
     const pids: number[] = [];
     let buffered = '';
     child.stdout?.on('data', (chunk: Buffer) => {

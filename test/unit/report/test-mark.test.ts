@@ -1,11 +1,12 @@
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../../src/model/index.js';
 import { renderTerminal } from '../../../src/report/index.js';
 import { exampleOutcomes } from './example-run.js';
 
-/** The trial's own line in the terminal summary (its name's line), colours off. */
+/** The trial's own line in the terminal summary (its name's line), without colours: CI may turn them on. */
 const trialLine = (outcome: Outcome) =>
-  renderTerminal([outcome], [])
+  stripVTControlCharacters(renderTerminal([outcome], []))
     .split('\n')
     .find((line) => line.includes(outcome.trial.name)) ?? '';
 
