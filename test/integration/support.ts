@@ -21,8 +21,10 @@ export async function runVitest(
   cwd: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  /** Called with each line of output as it comes, e.g. to release a fixture waiting for the test to see something. */
+  onLine?: (line: string) => void,
 ): Promise<VitestRun> {
-  const result = await execa(process.execPath, [vitestBin, 'run', ...args], {
+  const run = execa(process.execPath, [vitestBin, 'run', ...args], {
     cwd,
     reject: false,
     all: true,
@@ -31,6 +33,15 @@ export async function runVitest(
     // A safety net against a hung process, not a speed requirement: a loaded machine may take minutes.
     timeout: 900_000,
   });
+  if (onLine) {
+    let partial = '';
+    run.all?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
+  }
+  const result = await run;
   return { exitCode: result.exitCode ?? -1, output: result.all ?? '' };
 }
 
