@@ -28,6 +28,8 @@ export interface ArmInput {
   rubric: Rubric;
   planned: number;
   notRun: { count: number; reason: string };
+  /** Of `notRun`, the attempts the run's cut (not a declared stopping rule) kept from running. */
+  cutShort: number;
   sequential: SequentialDecision | null;
 }
 
@@ -78,7 +80,8 @@ export function exclusionOf(
  * denominator and are bounded the same way (UNKNOWN when they could swing it), under `exclude` they leave it and
  * are listed as exclusions. Any contradicted attempt makes the arm CONTRADICTED: a false claim of success is not
  * averaged away. The arm's rate and Wilson interval use the decision's denominator; the reason is returned as data
- * (`why`, rendered by report/reasons.ts).
+ * (`why`, rendered by report/reasons.ts). An arm the run cut short is UNKNOWN whatever its attempts so far show
+ * (DESIGN.md: anything that cuts a trial short leaves it incomplete), CONTRADICTED still when a claim was contradicted.
  */
 export function summarizeArm(input: ArmInput): DecidedArm {
   const { rubric, attempts } = input;
@@ -114,7 +117,12 @@ export function summarizeArm(input: ArmInput): DecidedArm {
   let toSettle: ArmDecision['toSettle'] = null;
   const seq = input.sequential;
   const n = attemptsInBound;
-  if (attempts.length === 0 || statuses.blocked === attempts.length) {
+  if (input.cutShort > 0) {
+    // The declared number of attempts did not run and no declared rule ended the arm: a bound on the attempts that
+    // did run would be a test whose stopping followed the run (e.g. Ctrl-C once the progress looked good).
+    verdict = 'UNKNOWN';
+    decidedBy = { kind: 'cut-short', notRun: input.cutShort, attempts: attempts.length, successes };
+  } else if (attempts.length === 0 || statuses.blocked === attempts.length) {
     verdict = 'UNKNOWN';
     decidedBy = attempts.length === 0 ? { kind: 'no-attempts' } : { kind: 'all-blocked' };
   } else if (successes + failures + disputed === 0) {

@@ -272,6 +272,15 @@ export function outcomeV3toV4(outcome: StoredRecord): StoredRecord {
   });
 }
 
+/**
+ * Outcome `riddle.outcome/4` → `riddle.outcome/5`: v5 adds the arm rule `cut-short` (an arm the run cut short is
+ * UNKNOWN). A v4 record holds none and is valid as it is: its arms keep the verdicts it was written with, decided on
+ * the attempts that ran; `riddle rejudge` decides them anew under the v5 rule.
+ */
+export function outcomeV4toV5(outcome: StoredRecord): StoredRecord {
+  return { ...outcome, schema: 'riddle.outcome/5' };
+}
+
 /** Comparison `riddle.comparison/1` → `/2`: Composition Suites did not exist, so no trial compares compositions. */
 export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
   return {
@@ -285,7 +294,7 @@ export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
  * Every step by record and by the version it upgrades from. A record absent here has only ever had one version.
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
-  outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3, 3: outcomeV3toV4 },
+  outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3, 3: outcomeV3toV4, 4: outcomeV4toV5 },
   comparison: { 1: comparisonV1toV2 },
   findings: { 1: findingsV1toV2 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },

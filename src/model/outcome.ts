@@ -19,7 +19,7 @@ import { SuiteRuleDecision } from './suite-rule.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
 
-export const OUTCOME_SCHEMA = 'riddle.outcome/4';
+export const OUTCOME_SCHEMA = 'riddle.outcome/5';
 
 const counts = <T extends string>(keys: z.ZodEnum<Record<T, T>>) => z.record(keys, z.number().int().min(0));
 

@@ -65,6 +65,12 @@ export const ArmRule = lazySchema(() =>
     z.object({ kind: z.literal('disputes-swing'), disputed: Count, ifFail: Verdict, ifPass: Verdict }),
     /** UNKNOWN: attempts without a verdict could swing it. */
     z.object({ kind: z.literal('missing-swings'), unknown: Count, ifFail: Verdict, ifPass: Verdict }),
+    /**
+     * UNKNOWN: the run was cut short (Ctrl-C, a test's timeout) before `notRun` of the arm's declared attempts ran. A
+     * rate on the `attempts` that did run is not the declared test: when to stop was not declared, and may have
+     * followed what was seen. Since riddle.outcome/5; earlier arms of a cut-short trial were decided on what ran.
+     */
+    z.object({ kind: z.literal('cut-short'), notRun: Count, attempts: Count, successes: Count }),
   ]),
 );
 export type ArmRule = z.infer<typeof ArmRule>;

@@ -43,6 +43,8 @@ function armRuleText(rule: ArmRule): string {
       return `${rule.disputed} disputed attempt(s) decide it: ${rule.ifFail} if they fail, ${rule.ifPass} if they pass`;
     case 'missing-swings':
       return `${rule.unknown} attempt(s) without a verdict could swing it (${rule.ifFail} if they fail, ${rule.ifPass} if they pass)`;
+    case 'cut-short':
+      return `cut short: ${rule.notRun} declared attempt(s) never ran (${rule.successes}/${rule.attempts} of those run passed), so no verdict can stand`;
     default:
       return rule satisfies never;
   }

@@ -14,8 +14,8 @@ export interface TrialDecisionInput {
   notRun: (arm: string) => { count: number; reason: string };
   /** A declared dependency that blocked the trial, in words, or null. */
   blocked: string | null;
-  /** Attempts that should have run but did not because the run was cut short. */
-  cutShort: number;
+  /** Of an arm's attempts, those that should have run but did not because the run was cut short. */
+  cutShort: (arm: string) => number;
   /** Errors raised outside any attempt's awaited call that could not be tied to one attempt (run/stray-errors). */
   strayErrors: readonly string[];
 }
@@ -39,10 +39,12 @@ export function decideTrial(input: TrialDecisionInput): { arms: ArmSummary[]; ju
       rubric,
       planned: suite.repeat.n,
       notRun: input.notRun(arm.id),
+      cutShort: input.cutShort(arm.id),
       sequential: sequentialFor(rule, records),
     });
   });
-  const trial = judgeTrial({ suite, rubric, arms: decided, blocked: input.blocked, cutShort: input.cutShort });
+  const cutShort = suite.arms.reduce((sum, arm) => sum + input.cutShort(arm.id), 0);
+  const trial = judgeTrial({ suite, rubric, arms: decided, blocked: input.blocked, cutShort });
   const arms = decided.map((arm) => ({ ...arm, reason: armReasonText(arm.why) }));
   const reason = trialReasonText(trial.why, trial.judgment, decided);
   const judgment = {

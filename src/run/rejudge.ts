@@ -61,6 +61,21 @@ function recordedExtractors(outcome: Outcome, given: readonly ClaimExtractor[]):
 }
 
 /**
+ * Of an arm's attempts, those the run's cut kept from running: recorded in its rule since riddle.outcome/5; before,
+ * an incomplete trial's arm that no declared stopping rule ended lost all its attempts not run to the cut.
+ */
+function cutShortOf(outcome: Outcome, armId: string): number {
+  const arm = outcome.arms.find((a) => a.arm === armId);
+  if (!arm || !outcome.judgment.incomplete) return 0;
+  if (arm.why?.rule.kind === 'cut-short') return arm.why.rule.notRun;
+  const ruleEnded = outcome.execution.stopping.some(
+    (stop) =>
+      stop.arm === armId && (stop.decision === 'pass' || stop.decision === 'fail' || stop.decision === 'inconclusive'),
+  );
+  return ruleEnded ? 0 : arm.notRun.count;
+}
+
+/**
  * Re-judge an Outcome's retained Observations with other evaluators (and optionally another Rubric) without
  * running the subject again. The result is a new Outcome with new fingerprints that names the one it re-judged;
  * the given Outcome is not modified.
@@ -79,7 +94,7 @@ export async function rejudgeOutcome(outcome: Outcome, options: RejudgeOptions):
     attempts,
     notRun: (arm) => outcome.arms.find((a) => a.arm === arm)?.notRun ?? { count: 0, reason: '' },
     blocked: outcome.judgment.blocked,
-    cutShort: outcome.judgment.incomplete ? outcome.arms.reduce((n, a) => n + a.notRun.count, 0) : 0,
+    cutShort: (arm) => cutShortOf(outcome, arm),
     // The run's untied errors stay with its evidence: re-judging it does not make it clean.
     strayErrors: outcome.execution.strayErrors,
   });

@@ -117,7 +117,8 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const schedule = scheduleAttempts(suite);
   const order: string[] = [];
   const notRun = new Map<string, { count: number; reason: string }>();
-  let cutShort = 0;
+  /** Per arm, attempts the run's cut kept from running (a declared stopping rule's are not among them). */
+  const cutShort = new Map<string, number>();
   const meter = plan.budget
     ? new BudgetMeter(plan.budget, plan.prices ?? {}, () => services.clock.now(), services.clock.now())
     : null;
@@ -131,6 +132,17 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   const noteSkipped = (slot: AttemptSlot, reason: string) => {
     const entry = notRun.get(slot.arm) ?? { count: 0, reason };
     notRun.set(slot.arm, { count: entry.count + 1, reason: entry.reason });
+  };
+  const stoppedReason = (stop: NonNullable<ArmState['stoppedBy']>) =>
+    `stopping rule (${describeRule(rule)}) decided ${stop.decision} after ${stop.afterAttempts} attempts`;
+  /** An attempt the run's cut kept from running or finishing: cut short, unless the arm's own rule had ended it. */
+  const cut = (slot: AttemptSlot, arm: ArmState, reason: string) => {
+    if (arm.stoppedBy) {
+      noteSkipped(slot, stoppedReason(arm.stoppedBy));
+      return;
+    }
+    cutShort.set(slot.arm, (cutShort.get(slot.arm) ?? 0) + 1);
+    noteSkipped(slot, reason);
   };
   const unrun = (
     slot: AttemptSlot,
@@ -211,12 +223,11 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     }
   };
   /** Whether the run's interruption stopped this attempt part-way: not a finished attempt, so neither counted nor kept. */
-  const stoppedPartWay = (slot: AttemptSlot, key: string): boolean => {
+  const stoppedPartWay = (slot: AttemptSlot, arm: ArmState, key: string): boolean => {
     const { signal } = services;
     if (!signal?.aborted) return false;
     order.splice(order.indexOf(key), 1);
-    cutShort += 1;
-    noteSkipped(slot, `${describeInterruption(signal.reason)} while this attempt ran; it was stopped`);
+    cut(slot, arm, `${describeInterruption(signal.reason)} while this attempt ran; it was stopped`);
     return true;
   };
   let next = 0;
@@ -231,16 +242,13 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       const slot = schedule.at(next++);
       const arm = state.get(slot.arm);
       if (!arm) continue;
-      if (services.signal?.aborted) {
-        cutShort += 1;
-        noteSkipped(slot, 'the run was cut short before this attempt started');
+      // An arm its own rule ended is complete whether or not the run is cut short afterwards.
+      if (arm.stoppedBy) {
+        noteSkipped(slot, stoppedReason(arm.stoppedBy));
         continue;
       }
-      if (arm.stoppedBy) {
-        noteSkipped(
-          slot,
-          `stopping rule (${describeRule(rule)}) decided ${arm.stoppedBy.decision} after ${arm.stoppedBy.afterAttempts} attempts`,
-        );
+      if (services.signal?.aborted) {
+        cut(slot, arm, 'the run was cut short before this attempt started');
         continue;
       }
       const sequence = order.length;
@@ -337,14 +345,14 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
         }
         if (!handedOff) {
           ended();
-          if (!stoppedPartWay(slot, key)) count(slot.arm, arm, await judged);
+          if (!stoppedPartWay(slot, arm, key)) count(slot.arm, arm, await judged);
           continue;
         }
         judging.keep(
           judged.then(
             (record) => {
               ended();
-              if (!stoppedPartWay(slot, key)) count(slot.arm, arm, record);
+              if (!stoppedPartWay(slot, arm, key)) count(slot.arm, arm, record);
             },
             (error: unknown) => {
               ended();
@@ -361,7 +369,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
       } finally {
         ended();
       }
-      if (stoppedPartWay(slot, key)) continue;
+      if (stoppedPartWay(slot, arm, key)) continue;
       meter?.spend(record);
       // Awaited only when there is a gate: `await undefined` makes a promise for every attempt.
       if (runGate) await runGate.spend(record);
@@ -409,7 +417,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
     attempts,
     notRun: (arm) => notRun.get(arm) ?? { count: 0, reason: '' },
     blocked: blocking[0] ? `${blocking[0].dependency.name}: ${blocking[0].detail}` : null,
-    cutShort,
+    cutShort: (arm) => cutShort.get(arm) ?? 0,
     strayErrors: stray.unattributed,
   });
   const stopping = [

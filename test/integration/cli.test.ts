@@ -69,7 +69,7 @@ describe('the riddle command', () => {
     const wrong = await riddle(['read', invalid]);
     expect(wrong.exitCode).toBe(2);
     expect(wrong.all).toMatch(
-      new RegExp(`riddle: ${invalid.replace(/[/.]/g, '\\$&')}: invalid riddle\\.outcome/4 at [\\w.]*verdict`),
+      new RegExp(`riddle: ${invalid.replace(/[/.]/g, '\\$&')}: invalid riddle\\.outcome/5 at [\\w.]*verdict`),
     );
 
     // An index pointing at a missing Outcome names the missing file.

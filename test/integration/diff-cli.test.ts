@@ -130,7 +130,7 @@ describe('riddle diff', () => {
     const invalid = await riddle(['diff', after.runDir, broken.runDir]);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toContain(outcomeFile);
-    expect(invalid.stderr).toMatch(/invalid riddle\.outcome\/4 at/);
+    expect(invalid.stderr).toMatch(/invalid riddle\.outcome\/5 at/);
   });
 
   it('wrong arguments: exit 2 with the usage', async () => {

@@ -141,6 +141,6 @@ describe('the published package', async () => {
 
   it('serves the riddle command from the package', async () => {
     const schema = await execa(process.execPath, [path.join(installed, 'dist', 'cli', 'main.js'), 'schema', 'outcome']);
-    expect(JSON.parse(schema.stdout).title).toBe('riddle.outcome/4');
+    expect(JSON.parse(schema.stdout).title).toBe('riddle.outcome/5');
   });
 });

@@ -40,7 +40,7 @@ describe('a project with trials, run with --reporter=riddle', () => {
         'timid model refuses both',
       ].sort(),
     );
-    for (const outcome of outcomes) expect(outcome.schema).toBe('riddle.outcome/4');
+    for (const outcome of outcomes) expect(outcome.schema).toBe('riddle.outcome/5');
   });
 
   it('passes a trial whose arms both clear the threshold with exact bounds', () => {

@@ -14,17 +14,39 @@ const attempts = (spec: Partial<Record<Verdict, number>>, extra: AttemptFields =
   return out;
 };
 // The arm as decided, with its reason data in the words the Outcome keeps.
-const summarize = (list: AttemptRecord[], rubric = aRubric()) => {
+const summarize = (list: AttemptRecord[], rubric = aRubric(), cutShort = 0) => {
   const decided = summarizeArm({
     arm,
     attempts: list,
     rubric,
-    planned: list.length,
-    notRun: { count: 0, reason: '' },
+    planned: list.length + cutShort,
+    notRun: { count: cutShort, reason: cutShort ? 'interrupted: SIGINT while this attempt ran; it was stopped' : '' },
+    cutShort,
     sequential: null,
   });
   return { ...decided, reason: armReasonText(decided.why) };
 };
+
+describe('an arm the run cut short', () => {
+  it('is UNKNOWN even when the attempts that ran would certify τ, and says what ran', () => {
+    const cut = summarize(attempts({ PASS: 20 }), aRubric(), 5);
+    expect(cut.verdict).toBe('UNKNOWN');
+    expect(cut.why.rule).toEqual({ kind: 'cut-short', notRun: 5, attempts: 20, successes: 20 });
+    expect(cut.reason).toBe(
+      'cut short: 5 declared attempt(s) never ran (20/20 of those run passed), so no verdict can stand',
+    );
+    // Its rate and interval still describe the attempts that ran.
+    expect(cut.rate).toBe(1);
+    expect(summarize(attempts({ FAIL: 20 }), aRubric(), 1).verdict).toBe('UNKNOWN');
+    expect(summarize([], aRubric(), 3).why.rule).toEqual({ kind: 'cut-short', notRun: 3, attempts: 0, successes: 0 });
+  });
+
+  it('stays CONTRADICTED when a claim the receipts deny was seen: that is evidence, not a rate', () => {
+    const cut = summarize(attempts({ PASS: 3, CONTRADICTED: 1 }), aRubric(), 6);
+    expect(cut.verdict).toBe('CONTRADICTED');
+    expect(cut.why.rule.kind).toBe('cut-short');
+  });
+});
 
 describe('arm verdict by exact one-sided bounds (τ = 0.8, α = 0.05)', () => {
   it('PASS only when the Clopper–Pearson lower bound clears τ (20/20)', () => {

@@ -23,6 +23,7 @@ function arm(id: 'case' | 'control', verdicts: Verdict[], refused: boolean[]) {
     rubric,
     planned: records.length,
     notRun: { count: 0, reason: '' },
+    cutShort: 0,
     sequential: null,
   });
 }

@@ -129,7 +129,7 @@ describe('riddle read of a report folder', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'riddle-read-'));
     write(dir, 'run-1', [outcome], crashed);
     write(dir, 'run-2', [outcome], crashed);
-    writeFileSync(path.join(dir, 'runs', 'run-1', 'index.json'), '{"schema": "riddle.outcome/4"}');
+    writeFileSync(path.join(dir, 'runs', 'run-1', 'index.json'), '{"schema": "riddle.outcome/5"}');
     const result = read(dir);
     expect(result.code).toBe(1);
     expect(result.out).toContain(`no complete run in ${dir}`);

@@ -80,7 +80,7 @@ describe('migrate', () => {
   });
   it('refuses a record of another kind, a newer version, and data without a schema id', () => {
     expect(() => migrate('outcome', aCase(), 'x.json')).toThrow(
-      /is a riddle\.case\/3 record, expected riddle\.outcome\/4/,
+      /is a riddle\.case\/3 record, expected riddle\.outcome\/5/,
     );
     expect(() => migrate('case', { ...aCase(), schema: 'riddle.case/9' }, 'x.json')).toThrow(
       /newer than this riddle reads/,
@@ -89,6 +89,6 @@ describe('migrate', () => {
   });
   it('returns the parsed record for a valid one', () => {
     expect(migrate('case', aCase(), 'x.json')).toEqual(aCase());
-    expect(Outcome.shape.schema.value).toBe('riddle.outcome/4');
+    expect(Outcome.shape.schema.value).toBe('riddle.outcome/5');
   });
 });

@@ -9,7 +9,7 @@ import { attemptsByStatus } from '../../../src/model/attempt-status-migrations.j
 import { noAttemptReasons } from '../../../src/model/attempt-reason-migrations.js';
 import { unsettledReading } from '../../../src/model/unsettled-migrations.js';
 import { unsettledText } from '../../../src/report/reasons.js';
-import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4 } from '../../../src/model/migrations.js';
+import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4, outcomeV4toV5 } from '../../../src/model/migrations.js';
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.js';
 import type { CapabilityClaim } from '../../../src/model/index.js';
@@ -105,7 +105,7 @@ describe('outcome 1 → 2', () => {
     const broken = { ...first?.data, attempts: [{ arm: 3 }] };
     expect(() => migrate('outcome', broken, 'old.json')).toThrow(RecordError);
     expect(() => migrate('outcome', broken, 'old.json')).toThrow(
-      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/4\) at attempts\.0\./,
+      /old\.json: invalid riddle\.outcome\/1 \(read as riddle\.outcome\/5\) at attempts\.0\./,
     );
   });
 
@@ -466,6 +466,39 @@ describe('outcome 3 → 4', () => {
     expect(() => migrate('outcome', { ...edited, attemptsFile: null }, 'odd.json')).toThrow(
       /judgment\.matchedControl\.unsettled/,
     );
+  });
+});
+
+describe('outcome 4 → 5 (the arm rule cut-short)', () => {
+  const v4Outcomes = () =>
+    ['example', 'cut-short'].flatMap((run) => {
+      const dir = path.join(artifacts, 'v4', run, 'outcomes');
+      return readdirSync(dir)
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => ({ file: path.join(dir, file), data: readJson(path.join(dir, file)) }));
+    });
+
+  it('reads every v4 Outcome as v5 with the verdicts it was written with, a pure function of its input', () => {
+    const stored = v4Outcomes();
+    expect(stored.length).toBeGreaterThan(5);
+    for (const { file, data } of stored) {
+      expect(data.schema).toBe('riddle.outcome/4');
+      const before = JSON.stringify(data);
+      const once = outcomeV4toV5(data);
+      expect(JSON.stringify(data)).toBe(before);
+      expect(once).toEqual({ ...data, schema: 'riddle.outcome/5' });
+      const read = readOutcomeFile(file);
+      expect(read.schema).toBe(OUTCOME_SCHEMA);
+      expect(read.arms.map((a) => a.verdict)).toEqual((data.arms as { verdict: string }[]).map((a) => a.verdict));
+    }
+  });
+
+  it('keeps a v4 cut-short trial’s arm as written (decided on what ran); `riddle rejudge` decides it anew', () => {
+    const [cut] = v4Outcomes().filter(({ file }) => file.includes('cut-short'));
+    const read = readOutcomeFile(cut?.file ?? '');
+    expect(read.judgment).toMatchObject({ verdict: 'UNKNOWN', incomplete: true });
+    expect(read.arms[0]).toMatchObject({ verdict: 'PASS', notRun: { count: 20 } });
+    expect(read.arms[0]?.why?.rule.kind).toBe('certified');
   });
 });
 

@@ -13,6 +13,7 @@ const summarize = (list: AttemptRecord[], rubric = aRubric()) => {
     rubric,
     planned: list.length,
     notRun: { count: 0, reason: '' },
+    cutShort: 0,
     sequential: null,
   });
   return { ...decided, reason: armReasonText(decided.why) };

@@ -13,6 +13,7 @@ const decide = (verdicts: readonly Verdict[], extra: AttemptFields = {}) =>
     rubric: aRubric(),
     planned: verdicts.length,
     notRun: { count: 0, reason: '' },
+    cutShort: 0,
     sequential: null,
   });
 const times = (n: number, v: Verdict): Verdict[] => Array.from({ length: n }, () => v);

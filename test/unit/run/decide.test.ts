@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
+import { mechanicalEvaluator } from '../../../src/evaluate/index.js';
 import { decideTrial, rejudgeOutcome, resolveTrial, runTrial } from '../../../src/run/index.js';
-import { attemptReasonText } from '../../../src/report/index.js';
+import { attemptReasonText, readOutcomeFile } from '../../../src/report/index.js';
 import { anEnvironment } from '../builders.js';
 
 const rubric = { criteria: { answers: { description: 'answers yes', needs: 'text' as const } } };
@@ -44,11 +46,63 @@ describe('decideTrial', () => {
         attempts: outcome.attempts,
         notRun: (arm) => outcome.arms.find((a) => a.arm === arm)?.notRun ?? { count: 0, reason: '' },
         blocked: null,
-        cutShort: 0,
+        cutShort: () => 0,
         strayErrors: [],
       });
       expect(decided).toEqual({ arms: outcome.arms, judgment: outcome.judgment });
     }
+  });
+});
+
+describe('re-judging a trial the run cut short', () => {
+  const answersOk = (id: string) =>
+    mechanicalEvaluator({
+      id,
+      revision: 'r1',
+      checks: { answers: (o) => void vitestExpect(String(o.reply)).toBe('ok') },
+    });
+
+  it('decides the arms of a v4 Outcome anew: an arm no stopping rule ended is cut short, not PASS', async () => {
+    // Written by riddle.outcome/4 (fixtures/artifacts/v4/cut-short): 20 of 40 attempts ran and passed, then Ctrl-C.
+    const file = path.resolve(
+      'fixtures/artifacts/v4/cut-short/outcomes/a-steady-subject-cut-short-after-its-twentieth-attempt-37128a0970fa.json',
+    );
+    const stored = readOutcomeFile(file);
+    expect(stored.arms[0]).toMatchObject({ verdict: 'PASS', run: 20, notRun: { count: 20 } });
+    const evaluator = answersOk(stored.records.evaluators[0]?.id ?? '');
+    const rejudged = await rejudgeOutcome(stored, { evaluators: [evaluator], expect: vitestExpect });
+    expect(rejudged.arms[0]?.verdict).toBe('UNKNOWN');
+    expect(rejudged.arms[0]?.why?.rule).toEqual({ kind: 'cut-short', notRun: 20, attempts: 20, successes: 20 });
+    expect(rejudged.judgment).toMatchObject({ verdict: 'UNKNOWN', incomplete: true });
+    expect(rejudged.judgment.reason).toBe('incomplete: 20 declared attempt(s) never ran, so no verdict can stand');
+  });
+
+  it('gives a v5 Outcome cut short the same arms and judgment when re-judged', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const resolved = resolveTrial(
+      { name: 'cut and re-judged', file: 'unit.test.ts', path: [] },
+      {
+        subject: () => {
+          calls += 1;
+          if (calls === 9) controller.abort();
+          return 'ok';
+        },
+        rubric,
+        evaluators: [answersOk('answers ok')],
+        case: { input: 'a', expect: ['answers'] },
+        control: { input: 'b', expect: ['answers'] },
+        repeat: { n: 12, stop: 'fixed' },
+      },
+    );
+    const outcome = await runTrial(
+      { ...resolved, environment: anEnvironment(), unavailable: [], fixtures: {} },
+      { clock: { now: () => 0 }, expect: vitestExpect, signal: controller.signal },
+    );
+    expect(outcome.arms.map((a) => a.why?.rule.kind)).toEqual(['cut-short', 'cut-short']);
+    const rejudged = await rejudgeOutcome(outcome, { evaluators: resolved.evaluators, expect: vitestExpect });
+    expect(rejudged.arms).toEqual(outcome.arms);
+    expect(rejudged.judgment).toEqual(outcome.judgment);
   });
 });
 

@@ -87,6 +87,67 @@ describe('the scheduler', () => {
     expect(outcome.attempts.every((a) => a.verdict === 'PASS')).toBe(true);
   });
 
+  it('leaves an arm the run cut short UNKNOWN, however well its attempts so far did', async () => {
+    // 30 of 40 passing at τ 0.5 would certify the arm; a Ctrl-C once the progress looked good must not make it PASS.
+    const controller = new AbortController();
+    let calls = 0;
+    const outcome = await run(
+      {
+        subject: () => {
+          calls += 1;
+          if (calls === 31) controller.abort();
+          return 'yes';
+        },
+        rubric: { ...rubric, threshold: { rate: 0.5 } },
+        checks,
+        case: { input: 'a', expect: ['answers'] },
+        control: { input: 'b', expect: ['answers'] },
+        repeat: { n: 40, stop: 'fixed', order: 'sequential' },
+      },
+      { signal: controller.signal },
+    );
+    expect(outcome.arms.map((a) => [a.arm, a.verdict, a.run, a.notRun.count])).toEqual([
+      ['case', 'UNKNOWN', 30, 10],
+      ['control', 'UNKNOWN', 0, 40],
+    ]);
+    expect(outcome.arms[0]?.why?.rule).toEqual({ kind: 'cut-short', notRun: 10, attempts: 30, successes: 30 });
+    expect(outcome.arms[0]?.reason).toBe(
+      'cut short: 10 declared attempt(s) never ran (30/30 of those run passed), so no verdict can stand',
+    );
+    expect(outcome.judgment).toMatchObject({ verdict: 'UNKNOWN', incomplete: true });
+  });
+
+  it('keeps an arm its stopping rule ended complete when the run is cut short afterwards', async () => {
+    // Curtailment ends the failing case arm early; the cut comes later, with case slots still ahead in the order.
+    const controller = new AbortController();
+    let calls = 0;
+    const outcome = await run(
+      {
+        subject: (input: JsonValue) => {
+          calls += 1;
+          if (calls === 30) controller.abort();
+          return input === 'a' ? 'no' : 'yes';
+        },
+        rubric: { ...rubric, threshold: { rate: 0.9 } },
+        checks,
+        case: { input: 'a', expect: ['answers'] },
+        control: { input: 'b', expect: ['answers'] },
+        repeat: { n: 40, stop: 'curtail', order: 'interleaved' },
+      },
+      { signal: controller.signal },
+    );
+    const [caseArm, controlArm] = outcome.arms;
+    expect(caseArm?.verdict).toBe('FAIL');
+    expect(caseArm?.why?.rule.kind).not.toBe('cut-short');
+    expect(caseArm?.notRun.reason).toMatch(/^stopping rule/);
+    expect(controlArm?.verdict).toBe('UNKNOWN');
+    expect(controlArm?.why?.rule.kind).toBe('cut-short');
+    // Only the control arm's attempts count as cut short.
+    expect(outcome.judgment.reason).toBe(
+      `incomplete: ${controlArm?.notRun.count} declared attempt(s) never ran, so no verdict can stand`,
+    );
+  });
+
   it('gives the event loop turns while a subject that never waits runs, so a timer can cut the trial short', async () => {
     const controller = new AbortController();
     // Aborted by a macrotask: it runs only when the trial lets the event loop turn. Before it did, a trial of
