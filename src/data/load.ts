@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { parseCsv } from './csv.js';
 import { DatasetError } from './errors.js';
-import { validateRows, type ValidateOptions } from './rows.js';
+import { checkValidateOptions, validateRows, type ValidateOptions } from './rows.js';
 
 function read(file: string): string {
   try {
@@ -18,6 +18,7 @@ function read(file: string): string {
  * `schema`. Cells are strings: declare numbers and booleans with `z.coerce` or a transform.
  */
 export function loadCsv<S extends z.ZodType>(file: string, schema: S, options: ValidateOptions = {}): z.output<S>[] {
+  checkValidateOptions('loadCsv', options);
   const table = parseCsv(read(file), file);
   return validateRows(
     file,
@@ -29,6 +30,7 @@ export function loadCsv<S extends z.ZodType>(file: string, schema: S, options: V
 
 /** Load a JSON file holding an array of rows and validate each against `schema`. */
 export function loadJson<S extends z.ZodType>(file: string, schema: S, options: ValidateOptions = {}): z.output<S>[] {
+  checkValidateOptions('loadJson', options);
   let data: unknown;
   try {
     data = JSON.parse(read(file));

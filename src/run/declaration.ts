@@ -689,6 +689,8 @@ function resolveAnew(
   const arms: Arm[] = [];
   // Each arm's place in the declaration (`cases[3]`, `control[1]`), by its index in `arms`.
   const armPaths: (string | number)[][] = [];
+  // Each arm id's index in `arms`: a lookup, since a suite of 10,000 rows searched the list once a row.
+  const armIndex = new Map<string, number>();
   const fixtures: Record<string, string> = {};
   const sealed: Record<string, Case> = {};
   const add = (
@@ -696,8 +698,14 @@ function resolveAnew(
     declaredArm: ArmDeclaration,
     at: (string | number)[],
   ) => {
-    if (arms.some((a) => a.id === arm.id))
-      throw new TrialDeclarationError(site, `${formatPath(at)}.id`, `arm id "${arm.id}" is used twice`);
+    const first = armIndex.get(arm.id);
+    if (first !== undefined)
+      throw new TrialDeclarationError(
+        site,
+        `${formatPath(at)}.id`,
+        `arm id "${arm.id}" is used twice: ${formatPath(armPaths[first] ?? [])} has it too`,
+      );
+    armIndex.set(arm.id, arms.length);
     arms.push(arm);
     armPaths.push(at);
     if (declaredArm.fixtures) fixtures[arm.id] = declaredArm.fixtures;

@@ -62,6 +62,27 @@ describe('loadCsv', () => {
     ]);
   });
 
+  test('a `unique` column no row has is named with the columns there are, not a duplicate check turned off', () => {
+    const dup = file('dup-typo.csv', 'id,label,prompt\n1,safe,a\n2,safe,b\n2,unsafe,c\n');
+    const error = caught(() => loadCsv(dup, Row, { unique: 'idd' }));
+    expect(error.issues).toEqual([
+      expect.objectContaining({
+        row: null,
+        message: 'unique: no row has a column "idd"; did you mean "id"? (the rows have: id, label, prompt)',
+      }),
+    ]);
+  });
+
+  test('a misspelt option, or a `unique` that is not a name, is a TypeError at the call', () => {
+    const ok = file('ok2.csv', 'id,label,prompt\n1,safe,a\n');
+    expect(() => loadCsv(ok, Row, { uniqe: 'id' } as never)).toThrow(
+      'loadCsv: unknown option "uniqe"; did you mean "unique"? (options: unique)',
+    );
+    expect(() => loadJson(ok, Row, { unique: 3 } as never)).toThrow(
+      'loadJson: unique must be a column name, got the number 3',
+    );
+  });
+
   test('an unreadable file is a DatasetError naming it', () => {
     const missing = path.join(dir, 'nope.csv');
     expect(caught(() => loadCsv(missing, Row)).issues[0]).toMatchObject({
@@ -91,6 +112,22 @@ describe('loadJson', () => {
       ),
     );
     expect(error.issues).toEqual([expect.objectContaining({ line: null, row: 2, column: 'tags.type' })]);
+  });
+
+  test('`unique` names each row without the column, or whose value cannot be compared', () => {
+    const Loose = z.object({ id: z.unknown().optional(), prompt: z.string() });
+    const rows = file(
+      'loose.json',
+      JSON.stringify([{ id: 'a', prompt: 'x' }, { prompt: 'y' }, { id: null, prompt: 'z' }]),
+    );
+    expect(caught(() => loadJson(rows, Loose, { unique: 'id' })).issues).toEqual([
+      expect.objectContaining({
+        row: 3,
+        column: 'id',
+        message: 'expected text or a number to check as unique, got null',
+      }),
+      expect.objectContaining({ row: 2, column: 'id', message: 'has no id to check as unique; every row needs one' }),
+    ]);
   });
 
   test('rejects text that is not JSON, or JSON that is not an array', () => {

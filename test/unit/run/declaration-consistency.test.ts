@@ -99,6 +99,14 @@ describe('an arm’s criterion lists', () => {
     );
   });
 
+  it('names both rows that hold one case id', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => row(`row-${i}`));
+    rows[900] = row('row-3');
+    expect(problem({ ...common(), cases: rows })).toMatch(
+      /: cases\[900\]\.id: arm id "row-3" is used twice: cases\[3\] has it too$/,
+    );
+  });
+
   it('refuses a criterion or a verdict listed twice', () => {
     expect(problem({ ...good(), case: { input: 'x', expect: ['echoes', 'echoes'] } })).toMatch(
       /: case\.expect: names "echoes" twice: list each criterion once$/,
