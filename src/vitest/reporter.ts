@@ -221,6 +221,23 @@ export function annotatedTrialsFor(config: Pick<Vitest['config'], 'reporters' | 
  * Vitest's default output plus the riddle summary, and the run's Outcome artifacts on disk. Alongside another
  * reporter that prints Vitest's output, only the riddle part (progress, summary, report) is added.
  */
+/**
+ * What cancelled a run no signal interrupted, as the run index and the terminal name it. Vitest cancels on its own
+ * when `bail` tests have failed; its cancel listeners are cleared as each run starts, so the reason is read from the
+ * run's end instead: as many failed tests as `bail` allows.
+ */
+export function cancelledBy(bail: number | undefined, failed: number): string {
+  return bail && failed >= bail
+    ? `--bail=${bail} (${failed} test${failed === 1 ? '' : 's'} failed)`
+    : 'a cancelled run';
+}
+
+const failedTests = (modules: ReadonlyArray<TestModule>) => {
+  let failed = 0;
+  for (const module of modules) failed += [...module.children.allTests('failed')].length;
+  return failed;
+};
+
 export class RiddleReporter implements Reporter {
   private readonly outputDirOption: string | undefined;
   private readonly defaultOutput: DefaultReporter;
@@ -302,7 +319,9 @@ export class RiddleReporter implements Reporter {
     reason: TestRunEndReason,
   ): Promise<void> {
     this.progress?.stop();
-    const interruptedBy = this.interrupts?.interruptedBy ?? (reason === 'interrupted' ? 'a cancelled run' : null);
+    const interruptedBy =
+      this.interrupts?.interruptedBy ??
+      (reason === 'interrupted' ? cancelledBy(this.ctx.config.bail, failedTests(testModules)) : null);
     const collected = collectOutcomes(testModules, { interrupted: interruptedBy !== null });
     const runId = this.runId ?? newRunId(this.startedAt);
     // Read before the first await: the run budget's host removes its ledger once every reporter's end has begun.

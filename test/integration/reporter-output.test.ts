@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runVitest, tempDir } from './support.js';
+import { fixture, readLatestRun, runVitest, tempDir } from './support.js';
 
 const project = fixture('ci');
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 'g'))?.length ?? 0;
@@ -40,5 +40,16 @@ describe('the riddle reporter’s terminal output', () => {
     expect(run.output).toMatch(
       /why attempts did not pass \(samples\):\n\s+case#0 FAIL: expected declines unmet — .*to match \/won't\/.*\(and 5 more alike\)/,
     );
+  });
+
+  it('names --bail as what cut a run short, not an anonymous cancellation', async () => {
+    const reportDir = tempDir('ci-bail');
+    const run = await runVitest(project, ['--bail=1', '--reporter=riddle', `--outputFile.riddle=${reportDir}`]);
+    expect(run.exitCode).toBe(1);
+    expect(run.output).toContain('incomplete run: interrupted by --bail=1 (1 test failed)');
+    const runs = path.join(reportDir, 'runs');
+    const [only] = readdirSync(runs);
+    const { index } = readLatestRun(path.join(runs, only ?? ''));
+    expect(index).toMatchObject({ incomplete: true, interruptedBy: '--bail=1 (1 test failed)' });
   });
 });
