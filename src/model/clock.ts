@@ -4,4 +4,7 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** Read once at load: a subject runs in this process and may replace `Date.now`, which must not move riddle's clock. */
+const dateNow = Date.now;
+
+export const systemClock: Clock = { now: () => dateNow() };

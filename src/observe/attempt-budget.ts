@@ -1,8 +1,13 @@
+import { clearTimeout, setTimeout } from 'node:timers';
+import { performance } from 'node:perf_hooks';
+
 /**
  * The time budgets of the attempts running in this process, kept by one timer rather than one each: arming and
  * clearing a timer for every attempt cost about a tenth of a quick attempt's CPU (20 µs of it before the timer code is
  * optimised). The timer is set for the earliest budget's end; attempts of one trial share their budget, so each later
- * attempt ends later and the timer is set again only when it fires, about once a budget's length.
+ * attempt ends later and the timer is set again only when it fires, about once a budget's length. Its timer and clock
+ * come from node:timers and node:perf_hooks, never from globalThis: a subject runs in this process and may replace
+ * the global ones (so may a test's fake timers), and a budget must end whatever it put there.
  */
 interface RunningBudget {
   /** performance.now() at which the budget is spent. */
@@ -19,14 +24,12 @@ export type AttemptBudget = RunningBudget;
 const running: RunningBudget[] = [];
 let timer: ReturnType<typeof setTimeout> | null = null;
 let timerEndsAt = Number.POSITIVE_INFINITY;
-/** The setTimeout the timer was set with: one faked for a test (vi.useFakeTimers) is not the one in use after it. */
-let timerSetWith: typeof setTimeout | null = null;
 
 /** Start a budget of `ms` milliseconds; `spent` is called once when it runs out before `endAttemptBudget`. */
 export function startAttemptBudget(ms: number, spent: () => void): AttemptBudget {
   const budget: RunningBudget = { endsAt: performance.now() + ms, spent };
   running.push(budget);
-  if (timer === null || budget.endsAt < timerEndsAt || timerSetWith !== setTimeout) setTimer(budget.endsAt);
+  if (timer === null || budget.endsAt < timerEndsAt) setTimer(budget.endsAt);
   // A timer kept while no attempt runs does not hold the process open; one with a budget to keep does.
   else if (running.length === 1) timer.ref();
   return budget;
@@ -43,7 +46,6 @@ export function endAttemptBudget(budget: AttemptBudget): void {
 function setTimer(endsAt: number): void {
   if (timer !== null) clearTimeout(timer);
   timerEndsAt = endsAt;
-  timerSetWith = setTimeout;
   timer = setTimeout(budgetsDue, Math.max(0, endsAt - performance.now()));
   if (running.length === 0) timer.unref();
 }

@@ -1,3 +1,5 @@
+import { clearTimeout, setTimeout } from 'node:timers';
+import { performance } from 'node:perf_hooks';
 import {
   Claim,
   clippedText,

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import {
   canonicalJson,

@@ -1,3 +1,4 @@
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import {
   closeSync,
   type Dirent,

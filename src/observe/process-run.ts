@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { ProcessExit } from '../model/index.js';
 import { OutputCapture } from './captured-output.js';

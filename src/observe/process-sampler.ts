@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
 import type { RoundResources } from './subject.js';
 

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, Sha256List, type AttemptRecord, type WrittenMember } from '../model/index.js';

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { AttemptRecord } from '../model/index.js';
 import { INLINE_ATTEMPTS, INLINE_BYTES } from '../report/outcome-files.js';
 import type { AttemptStream, StreamedAttempts } from './attempt-stream.js';
