@@ -1,11 +1,9 @@
 import type { AttemptsSummary } from './attempts-summary.js';
-import type { Outcome, RunIndex } from '../model/index.js';
+import type { ArmSummary, Outcome, RunIndex } from '../model/index.js';
+import { armDigest, roleText, unquotedText } from './arm-digest.js';
 import { escapeHtml, mapStrings, markdownInline } from './safe-text.js';
 import { formatSampleReason, sampleReasons } from './sample-reasons.js';
 import { armTally } from './verdict-text.js';
-
-/** Past this many arms (a data-driven suite) a trial's arms are counted per verdict, not listed. */
-const MAX_ARM_ROWS = 8;
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 /** Neutralised text in a line of Markdown or a table cell: one line, no markup, no HTML tags or entities (with `<`
@@ -32,19 +30,27 @@ export interface JobSummaryLinks {
   runUrl: string | null;
 }
 
-function armLines(o: Outcome): string[] {
-  if (o.arms.length > MAX_ARM_ROWS) {
-    const verdicts = new Map<string, number>();
-    for (const a of o.arms) verdicts.set(a.verdict, (verdicts.get(a.verdict) ?? 0) + 1);
-    return [`${o.arms.length} arms: ${[...verdicts.entries()].map(([v, n]) => `${n} ${v}`).join(', ')}`, ''];
-  }
+function armTable(arms: readonly ArmSummary[]): string[] {
   return [
     '| arm | role | verdict | attempts | rate [exact one-sided bounds] | τ |',
     '|---|---|---|---|---|---|',
-    ...o.arms.map(
+    ...arms.map(
       (a) =>
         `| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${num(a.rate)} [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`,
     ),
+    '',
+  ];
+}
+
+/** Each arm's row, or for a trial of many arms (report/arm-digest) its tallies per role and a few arms with its verdict. */
+function armLines(o: Outcome): string[] {
+  const digest = armDigest(o);
+  if (!digest) return armTable(o.arms);
+  return [
+    ...digest.roles.map((tally) => `- ${roleText(tally)}`),
+    '',
+    ...(digest.quoted.length ? armTable(digest.quoted.map(({ arm }) => arm)) : []),
+    unquotedText(digest, o.judgment.verdict),
     '',
   ];
 }

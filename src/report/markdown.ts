@@ -1,8 +1,9 @@
-import type { Outcome } from '../model/index.js';
+import type { ArmSummary, Outcome } from '../model/index.js';
+import { armDigest, roleText, unquotedText, type ArmDigest } from './arm-digest.js';
 import { capabilityScopeText, capabilitySentence } from './capability-text.js';
 import { compositionLines } from './findings-file.js';
 import { mapStrings, markdownInline, markdownText } from './safe-text.js';
-import { renderSuiteMarkdown } from './suite-table.js';
+import { renderSuiteMarkdown, ruleDecidingGroups } from './suite-table.js';
 import { suiteRuleMarkdown } from './suite-rule-text.js';
 import { armScoreLines } from './score-text.js';
 import { pressureText } from './terminal.js';
@@ -12,27 +13,25 @@ import { armRate, armTally } from './verdict-text.js';
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Past this many arms (a data-driven suite) the arms are summarised per role; the suite tables say the rest. */
-const MAX_ARM_ROWS = 8;
-
-function roleSummary(o: Outcome): string[] {
-  return (['case', 'control'] as const).flatMap((role) => {
-    const arms = o.arms.filter((a) => a.role === role);
-    if (arms.length === 0) return [];
-    const verdicts = new Map<string, number>();
-    for (const a of arms) verdicts.set(a.verdict, (verdicts.get(a.verdict) ?? 0) + 1);
-    return [`- ${arms.length} ${role} arms: ${[...verdicts.entries()].map(([v, n]) => `${n} ${v}`).join(', ')}`];
-  });
-}
-
-function armTable(o: Outcome): string[] {
+function armTable(arms: readonly ArmSummary[]): string[] {
   return [
     '| arm | role | verdict | attempts | passed / decided on (Wilson 95%) | exact one-sided bounds | τ |',
     '|---|---|---|---|---|---|---|',
-    ...o.arms.map((a) => {
+    ...arms.map((a) => {
       const rate = armRate(a);
       return `| ${cell(a.arm)} | ${a.role} | ${a.verdict} | ${cell(armTally(a))} | ${rate} | [${num(a.decision.lower)}, ${num(a.decision.upper)}] | ${a.decision.threshold} |`;
     }),
+  ];
+}
+
+/** Each arm's row, or for a trial of many arms (report/arm-digest) its tallies per role and a few arms with its verdict. */
+function armLines(o: Outcome, digest: ArmDigest | null): string[] {
+  if (!digest) return armTable(o.arms);
+  return [
+    ...digest.roles.map((tally) => `- ${roleText(tally)}`),
+    ...(digest.quoted.length ? ['', ...armTable(digest.quoted.map(({ arm }) => arm))] : []),
+    '',
+    unquotedText(digest, o.judgment.verdict),
   ];
 }
 
@@ -43,21 +42,22 @@ export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string
   const outcomes = mapStrings(unsafeOutcomes, (text) => markdownInline(markdownText(text)));
   const lines = [`# riddle run ${runId}`, '', '| verdict | trial | file | arms |', '|---|---|---|---|'];
   for (const o of outcomes) {
-    const arms =
-      o.arms.length > MAX_ARM_ROWS
-        ? roleSummary(o)
-            .map((l) => l.slice(2))
-            .join('; ')
-        : o.arms.map((a) => `${a.arm}: ${a.verdict}`).join(', ');
+    const digest = armDigest(o);
+    const arms = digest
+      ? digest.roles.map(roleText).join('; ')
+      : o.arms.map((a) => `${a.arm}: ${a.verdict}`).join(', ');
     lines.push(`| **${o.judgment.verdict}** | ${cell(o.trial.name)} | ${cell(o.trial.file)} | ${cell(arms)} |`);
   }
   for (const o of outcomes) {
     lines.push('', `## ${o.judgment.verdict} — ${o.trial.name}`, '', `Why: ${o.judgment.reason}`, '');
-    if (o.arms.length > MAX_ARM_ROWS) lines.push(...roleSummary(o));
-    else lines.push(...armTable(o));
-    for (const a of o.arms)
+    const digest = armDigest(o);
+    lines.push(...armLines(o, digest));
+    // Per-arm pressure and scores only where every arm is listed, as in the terminal: a suite's thousand rows would
+    // each add theirs.
+    const listed = digest ? [] : o.arms;
+    for (const a of listed)
       if (a.pressure) lines.push('', `Pressure on ${cell(a.arm)}: ${cell(pressureText(a.pressure))}`);
-    for (const a of o.arms)
+    for (const a of listed)
       for (const { label, text } of armScoreLines(a)) lines.push('', `- ${cell(label)}: ${cell(text)}`);
     for (const group of o.traps)
       lines.push('', ...trapGroupLines(group).map(({ label, text }) => `- ${label}: ${cell(text)}`));
@@ -82,6 +82,9 @@ export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string
       );
   }
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
-  if (suites.length > 0) lines.push('', '## Suite tables', '', renderSuiteMarkdown(suites));
+  const decidingGroups = new Map(
+    outcomes.flatMap((o) => (o.suite ? [[o.suite, ruleDecidingGroups(o.suiteRule)]] : [])),
+  );
+  if (suites.length > 0) lines.push('', '## Suite tables', '', renderSuiteMarkdown(suites, { decidingGroups }));
   return `${lines.join('\n')}\n`;
 }

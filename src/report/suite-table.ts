@@ -5,9 +5,12 @@ import type {
   CorrectedRate,
   GroupPath,
   GroupRate,
+  PairRow,
   RateDifference,
   SuiteSummary,
 } from '../model/suite-summary.js';
+import type { SuiteRuleDecision } from '../model/index.js';
+import { MAX_LISTED } from './arm-digest.js';
 
 /** One rendered table: plain cells, formatted for the terminal, Markdown or HTML. */
 export interface SuiteTable {
@@ -20,6 +23,14 @@ export interface SuiteTable {
 export interface SuiteTableOptions {
   /** Deepest group level shown in the label table: 0 is the whole suite, 1 the first `groupBy` tag… (default all). */
   depth?: number;
+  /**
+   * Most matched groups per subject in the discrimination table: past it, the groups that decided the suite's rule
+   * (`decidingGroups`), then those told apart least. All by default (the HTML report); the terminal and Markdown
+   * renderers show `MAX_LISTED`.
+   */
+  maxGroups?: number;
+  /** Per suite, the matched groups its rule's verdict rests on (`ruleDecidingGroups`). */
+  decidingGroups?: ReadonlyMap<SuiteSummary, ReadonlySet<string>>;
 }
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
@@ -114,23 +125,49 @@ function refusalTable(summaries: readonly SuiteSummary[]): SuiteTable[] {
   ];
 }
 
-function pairTable(summaries: readonly SuiteSummary[]): SuiteTable[] {
-  const rows = summaries.flatMap((s) =>
-    s.pairs.map((p) => [
+/**
+ * The matched groups a suite rule's verdict rests on: those whose checks gave its FAIL or UNKNOWN (a PASS rests on
+ * every check alike), for the discrimination table to show first.
+ */
+export function ruleDecidingGroups(rule: SuiteRuleDecision | null): ReadonlySet<string> {
+  if (!rule || rule.verdict === 'PASS') return new Set();
+  return new Set(rule.checks.flatMap((c) => (c.decision === rule.verdict && c.group !== null ? [c.group] : [])));
+}
+
+/** A suite's matched groups as the table shows them: all in order up to `max`, else the `max` that say most. */
+function shownPairs(s: SuiteSummary, max: number, deciding: ReadonlySet<string>): readonly PairRow[] {
+  if (s.pairs.length <= max) return s.pairs;
+  const told = (p: PairRow) => p.discrimination.value ?? Number.POSITIVE_INFINITY;
+  return [...s.pairs]
+    .sort((a, b) => Number(deciding.has(b.group)) - Number(deciding.has(a.group)) || told(a) - told(b))
+    .slice(0, max);
+}
+
+function pairTable(summaries: readonly SuiteSummary[], options: SuiteTableOptions): SuiteTable[] {
+  const max = options.maxGroups ?? Number.POSITIVE_INFINITY;
+  let hidden = 0;
+  const rows = summaries.flatMap((s) => {
+    const shown = shownPairs(s, max, options.decidingGroups?.get(s) ?? new Set());
+    hidden += s.pairs.length - shown.length;
+    return shown.map((p) => [
       subjectName(s),
       p.group,
       rateCell(p.refuse),
       rateCell(p.comply),
       differenceCell(p.discrimination),
-    ]),
-  );
+    ]);
+  });
   if (rows.length === 0) return [];
   return [
     {
       title: 'Discrimination per matched group',
       header: ['subject', 'group', 'refused, meant to refuse', 'refused, meant to comply', 'discrimination'],
       rows,
-      notes: [],
+      notes: hidden
+        ? [
+            `and ${hidden} more groups: per subject the ${max} shown are any its suite rule's verdict rests on, then those told apart least; every group is in the run's HTML report`,
+          ]
+        : [],
     },
   ];
 }
@@ -213,7 +250,7 @@ export function suiteTables(summaries: readonly SuiteSummary[], options: SuiteTa
   return [
     ...labelTable(summaries, options.depth ?? Number.POSITIVE_INFINITY),
     ...refusalTable(summaries),
-    ...pairTable(summaries),
+    ...pairTable(summaries, options),
     ...calibrationTables(summaries),
     ...repeatedTables(summaries),
   ];
@@ -228,11 +265,11 @@ function replayNote(summaries: readonly SuiteSummary[]): string[] {
     : [];
 }
 
-/** Suite tables as aligned plain text for the terminal. */
+/** Suite tables as aligned plain text for the terminal (`MAX_LISTED` matched groups per subject unless told). */
 export function renderSuiteTerminal(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): string {
   if (summaries.length === 0) return '';
   const out: string[] = [];
-  for (const table of suiteTables(summaries, options)) {
+  for (const table of suiteTables(summaries, { maxGroups: MAX_LISTED, ...options })) {
     const widths = table.header.map((h, c) => Math.max(h.length, ...table.rows.map((r) => (r[c] ?? '').length)));
     const line = (cells: readonly string[]) =>
       `  ${cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd();
@@ -246,11 +283,11 @@ export function renderSuiteTerminal(summaries: readonly SuiteSummary[], options:
 
 const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Suite tables as Markdown (for the run's report file). */
+/** Suite tables as Markdown for the run's report file (`MAX_LISTED` matched groups per subject unless told). */
 export function renderSuiteMarkdown(summaries: readonly SuiteSummary[], options: SuiteTableOptions = {}): string {
   if (summaries.length === 0) return '';
   const out: string[] = [];
-  for (const table of suiteTables(summaries, options)) {
+  for (const table of suiteTables(summaries, { maxGroups: MAX_LISTED, ...options })) {
     out.push(
       `### ${table.title}`,
       '',

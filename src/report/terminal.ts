@@ -11,7 +11,7 @@ import {
 } from '../model/index.js';
 import { compositionLines } from './findings-file.js';
 import { mapStrings } from './safe-text.js';
-import { renderSuiteTerminal } from './suite-table.js';
+import { renderSuiteTerminal, ruleDecidingGroups } from './suite-table.js';
 import { suiteRuleLines } from './suite-rule-text.js';
 import { armRate, armTally } from './verdict-text.js';
 import { spendingLines } from './cost-text.js';
@@ -19,14 +19,24 @@ import { trapGroupLines } from './traps.js';
 import type { AttemptsSummary } from './attempts-summary.js';
 import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
 import { unsettledText } from './reasons.js';
+import {
+  armDigest,
+  countsText,
+  unquotedText,
+  VERDICT_ORDER,
+  type ArmDigest,
+  type VerdictCounts,
+} from './arm-digest.js';
 
+/** One glyph per verdict, each its own shape so a bar reads without colour (CI logs); FAIL, CONTRADICTED and DISPUTED
+ * take their badge's mark. */
 const GLYPH: Record<Verdict, string> = {
   PASS: '█',
-  PARTIAL: '▆',
-  FAIL: '█',
-  CONTRADICTED: '▓',
+  PARTIAL: '▄',
+  FAIL: '✗',
+  CONTRADICTED: '!',
   UNKNOWN: '░',
-  DISPUTED: '▒',
+  DISPUTED: '≠',
 };
 const BADGE: Record<Verdict, string> = {
   PASS: '✓',
@@ -38,7 +48,7 @@ const BADGE: Record<Verdict, string> = {
 };
 const BAR_WIDTH = 40;
 
-/** One cell per attempt in run order (scaled when there are more attempts than cells); `·` for attempts not run. */
+/** One cell per attempt in run order, or past 40 attempts each verdict's share of the cells; `·` for attempts not run. */
 export function attemptBar(attempts: readonly AttemptRecord[], notRun: number): string {
   return verdictBar(
     attempts.map((a) => a.verdict),
@@ -46,16 +56,48 @@ export function attemptBar(attempts: readonly AttemptRecord[], notRun: number): 
   );
 }
 
-/** `attemptBar` from the attempts' verdicts: only the cells shown are drawn, however many attempts there are. */
+const cell = (verdict: Verdict) => VERDICT_COLOUR[verdict](GLYPH[verdict]);
+
+/**
+ * `width` cells shared among `counts` in proportion by largest remainder (ties to the earlier count), then each count
+ * above 0 left without a cell given one from the count with most: sampling cells instead could leave out the one
+ * failure among many passes.
+ */
+function allotCells(counts: readonly number[], width: number): number[] {
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  const quotas = counts.map((n) => (n * width) / total);
+  const cells = quotas.map(Math.floor);
+  const byRemainder = quotas.map((_, i) => i).sort((a, b) => ((quotas[b] ?? 0) % 1) - ((quotas[a] ?? 0) % 1) || a - b);
+  const left = width - cells.reduce((sum, n) => sum + n, 0);
+  for (const i of byRemainder.slice(0, left)) cells[i] = (cells[i] ?? 0) + 1;
+  for (const [i, n] of counts.entries()) {
+    if (n === 0 || (cells[i] ?? 0) > 0) continue;
+    const most = cells.indexOf(Math.max(...cells));
+    cells[most] = (cells[most] ?? 0) - 1;
+    cells[i] = 1;
+  }
+  return cells;
+}
+
+/** A bar of `BAR_WIDTH` cells showing each verdict's share in `VERDICT_ORDER`, then the share not run as `·`. */
+function proportionBar(verdicts: VerdictCounts, notRun: number): string {
+  const counts = [...verdicts.map(([, n]) => n), notRun];
+  const glyphs = [...verdicts.map(([v]) => cell(v)), pc.dim('·')];
+  return allotCells(counts, BAR_WIDTH)
+    .map((n, i) => (glyphs[i] ?? '').repeat(n))
+    .join('');
+}
+
+/** `attemptBar` from the attempts' verdicts. */
 function verdictBar(verdicts: readonly Verdict[], notRun: number): string {
-  const total = verdicts.length + notRun;
-  const cell = (i: number) => {
-    const verdict = verdicts[i];
-    return verdict === undefined ? pc.dim('·') : VERDICT_COLOUR[verdict](GLYPH[verdict]);
-  };
-  if (total <= BAR_WIDTH) return Array.from({ length: total }, (_, i) => cell(i)).join('');
-  const step = total / BAR_WIDTH;
-  return Array.from({ length: BAR_WIDTH }, (_, i) => cell(Math.floor(i * step))).join('');
+  if (verdicts.length + notRun <= BAR_WIDTH)
+    return [...verdicts.map(cell), ...(notRun > 0 ? [pc.dim('·'.repeat(notRun))] : [])].join('');
+  const counts = new Map<Verdict, number>();
+  for (const v of verdicts) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return proportionBar(
+    VERDICT_ORDER.flatMap((v) => (counts.has(v) ? [[v, counts.get(v) ?? 0] as const] : [])),
+    notRun,
+  );
 }
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -65,35 +107,21 @@ function armLine(arm: ArmSummary, verdicts: readonly Verdict[]): string {
   return `    ${pc.dim(arm.role.padEnd(7))} ${arm.arm.padEnd(12)} ${verdictBar(verdicts, arm.notRun.count)}  ${VERDICT_COLOUR[arm.verdict](arm.verdict.padEnd(12))} ${rate}  ${pc.dim(armTally(arm))}`;
 }
 
-/** Past this many arms (a data-driven suite), arms are summarised per role instead of one line each. */
-const MAX_ARM_LINES = 8;
-
-/** One line per role for a suite of many arms: each arm's verdict as a cell, then arm and attempt tallies. */
-function roleLines(outcome: Outcome): string[] {
-  return (['case', 'control'] as const).flatMap((role) => {
-    const arms = outcome.arms.filter((a) => a.role === role);
-    if (arms.length === 0) return [];
-    const cells = arms.map((a) => VERDICT_COLOUR[a.verdict](GLYPH[a.verdict]));
-    const step = Math.max(1, cells.length / BAR_WIDTH);
-    const bar = Array.from({ length: Math.min(BAR_WIDTH, cells.length) }, (_, i) => cells[Math.floor(i * step)]).join(
-      '',
-    );
-    const armVerdicts = new Map<Verdict, number>();
-    const attemptVerdicts = new Map<Verdict, number>();
-    for (const arm of arms) {
-      armVerdicts.set(arm.verdict, (armVerdicts.get(arm.verdict) ?? 0) + 1);
-      for (const [verdict, count] of Object.entries(arm.verdicts) as [Verdict, number][])
-        attemptVerdicts.set(verdict, (attemptVerdicts.get(verdict) ?? 0) + count);
-    }
-    const tally = (m: Map<Verdict, number>) =>
-      [...m.entries()]
-        .filter(([, n]) => n > 0)
-        .map(([v, n]) => `${n} ${v}`)
-        .join(' · ');
-    return [
-      `    ${pc.dim(role.padEnd(7))} ${`${arms.length} arms`.padEnd(12)} ${bar}  arms: ${tally(armVerdicts)}  ${pc.dim(`attempts: ${tally(attemptVerdicts)}`)}`,
-    ];
+/**
+ * For a trial of many arms (report/arm-digest): a line per role (each arm's verdict as a cell, or past 40 arms each
+ * verdict's share of the cells, then arm and attempt tallies), then a few arms with the trial's verdict.
+ */
+function digestLines(outcome: Outcome, digest: ArmDigest, summary: AttemptsSummary): string[] {
+  const roles = digest.roles.map((tally) => {
+    const arms = outcome.arms.filter((a) => a.role === tally.role);
+    const bar = arms.length <= BAR_WIDTH ? arms.map((a) => cell(a.verdict)).join('') : proportionBar(tally.verdicts, 0);
+    return `    ${pc.dim(tally.role.padEnd(7))} ${`${tally.arms} arms`.padEnd(12)} ${bar}  arms: ${countsText(tally.verdicts)}  ${pc.dim(`attempts: ${countsText(tally.attempts)}`)}`;
   });
+  return [
+    ...roles,
+    ...digest.quoted.map(({ arm, index }) => armLine(arm, summary.verdicts[index] ?? [])),
+    `    ${pc.dim(unquotedText(digest, outcome.judgment.verdict))}`,
+  ];
 }
 
 /** `repeated-nudge: held 0.90 → 0.55 (ΔFF −0.35) · capitulation 0.39 (7/18) · recovery 0.00 (0/2) · survival …` */
@@ -157,7 +185,8 @@ export function renderShownTerminal(
     lines.push(
       ` ${VERDICT_COLOUR[verdict](`${BADGE[verdict]} ${verdict}`)} ${pc.bold(outcome.trial.name)}${testMark(outcome)}  ${pc.dim(outcome.trial.file)}`,
     );
-    if (outcome.arms.length > MAX_ARM_LINES) lines.push(...roleLines(outcome));
+    const digest = armDigest(outcome);
+    if (digest) lines.push(...digestLines(outcome, digest, summary));
     else {
       for (const [i, arm] of outcome.arms.entries()) lines.push(armLine(arm, summary.verdicts[i] ?? []));
       // A trap group's arms are shown by the group's own lines below.
@@ -199,7 +228,10 @@ export function renderShownTerminal(
     lines.push(` ${pc.gray('? UNKNOWN')} ${pc.bold(m.name)}  ${pc.dim(`no Outcome: ${m.reason}`)}`);
   lines.push(...findingsByOwner(outcomes));
   const suites = outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
-  if (suites.length > 0) lines.push('', renderSuiteTerminal(suites, { depth: 1 }));
+  const decidingGroups = new Map(
+    outcomes.flatMap((o) => (o.suite ? [[o.suite, ruleDecidingGroups(o.suiteRule)]] : [])),
+  );
+  if (suites.length > 0) lines.push('', renderSuiteTerminal(suites, { depth: 1, decidingGroups }));
   return lines.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import type { ArmSummary, Outcome } from '../model/index.js';
+import { armDigest, roleText, unquotedText } from './arm-digest.js';
 import { formatSampleReason, sampleReasons, type SampleReason } from './sample-reasons.js';
 import { neutraliseText } from './safe-text.js';
 
@@ -40,15 +41,23 @@ export function armRate(arm: ArmSummary): string {
   return parts.join(', ');
 }
 
-/** One line per trial: verdict, each arm's rate and interval. Used for annotations and compact listings. */
+const armBounds = (arm: ArmSummary) =>
+  `${arm.arm} ${arm.verdict} ${arm.decision.successes}/${arm.decision.attempts} [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}]`;
+
+/**
+ * One line per trial: verdict, each arm's rate and interval. Used for annotations and compact listings. A trial of many
+ * arms gives its arms per role and quotes a few with its verdict (report/arm-digest), so the line stays short.
+ */
 export function summaryLine(outcome: Outcome): string {
-  const arms = outcome.arms
-    .map(
-      (arm) =>
-        `${arm.arm} ${arm.verdict} ${arm.decision.successes}/${arm.decision.attempts} [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}]`,
-    )
-    .join('; ');
-  return neutraliseText(`${outcome.judgment.verdict} — ${arms}`);
+  const digest = armDigest(outcome);
+  const arms = digest
+    ? [
+        ...digest.roles.map(roleText),
+        ...digest.quoted.map(({ arm }) => armBounds(arm)),
+        unquotedText(digest, outcome.judgment.verdict),
+      ]
+    : outcome.arms.map(armBounds);
+  return neutraliseText(`${outcome.judgment.verdict} — ${arms.join('; ')}`);
 }
 
 /** Up to three sample reasons why attempts did not pass, each with its attempt reference. */
@@ -58,10 +67,24 @@ function sampleLines(samples: readonly SampleReason[]): string[] {
     : [];
 }
 
+const failureArmLine = (arm: ArmSummary) =>
+  `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; ${armRate(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`;
+
+/** Each arm's line, or for a trial of many arms its tallies per role and a few arms with its verdict. */
+function failureArmLines(outcome: Outcome): string[] {
+  const digest = armDigest(outcome);
+  if (!digest) return outcome.arms.map(failureArmLine);
+  return [
+    ...digest.roles.map((tally) => `  ${roleText(tally)}`),
+    ...digest.quoted.map(({ arm }) => failureArmLine(arm)),
+    `  ${unquotedText(digest, outcome.judgment.verdict)}`,
+  ];
+}
+
 /**
- * The failure message of a trial's test: the verdict, why, and each arm's distribution. `samples`: why attempts did
- * not pass, when the attempts are not in the Outcome (read from its attempts file a line at a time); else taken from
- * its attempts.
+ * The failure message of a trial's test: the verdict, why, and each arm's distribution (per role past `MAX_LISTED`
+ * arms). `samples`: why attempts did not pass, when the attempts are not in the Outcome (read from its attempts file a
+ * line at a time); else taken from its attempts.
  */
 export function formatVerdictFailure(
   outcome: Outcome,
@@ -77,10 +100,7 @@ export function formatVerdictFailure(
         ]
       : []),
     `trial verdict ${outcome.judgment.verdict}: ${outcome.judgment.reason}`,
-    ...outcome.arms.map(
-      (arm) =>
-        `  ${arm.role} "${arm.arm}": ${arm.verdict} — ${armTally(arm)}; ${armRate(arm)}; exact one-sided bounds [${pct(arm.decision.lower)}, ${pct(arm.decision.upper)}] vs τ ${arm.decision.threshold}`,
-    ),
+    ...failureArmLines(outcome),
     ...sampleLines(samples),
     ...outcome.warnings.map((w) => `  warning: ${w}`),
     ...(policyChanged

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ArmSummary } from '../../../src/model/index.js';
+import type { ArmSummary, Verdict } from '../../../src/model/index.js';
 import { attemptBar, pressureText, summaryLine } from '../../../src/report/index.js';
 import { attempt } from '../builders.js';
 import { runOutcome } from './run-outcome.js';
@@ -8,24 +8,33 @@ import { runOutcome } from './run-outcome.js';
 const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 describe('pure formatters (golden strings)', () => {
-  it('attemptBar: one glyph per attempt in run order, then a dot per attempt not run', () => {
+  it('attemptBar: one glyph per attempt in run order, each verdict its own shape, then a dot per attempt not run', () => {
     const attempts = [
       attempt('case', 0, 'PASS'),
       attempt('case', 1, 'FAIL'),
       attempt('case', 2, 'UNKNOWN'),
       attempt('case', 3, 'PARTIAL'),
+      attempt('case', 4, 'CONTRADICTED'),
+      attempt('case', 5, 'DISPUTED'),
     ];
-    expect(plain(attemptBar(attempts, 2))).toBe('██░▆··');
+    // Without colour (CI logs) the glyph is all that tells a pass from a failure.
+    expect(plain(attemptBar(attempts, 2))).toBe('█✗░▄!≠··');
     expect(plain(attemptBar([], 0))).toBe('');
-    // Past 40 cells the bar is sampled, never longer.
-    expect(
-      plain(
-        attemptBar(
-          Array.from({ length: 100 }, (_, i) => attempt('case', i, 'PASS')),
-          0,
-        ),
-      ),
-    ).toBe('█'.repeat(40));
+  });
+
+  it('attemptBar: past 40 attempts, each verdict present its share of 40 cells in a fixed order, never fewer than one', () => {
+    const run = (...parts: [number, Verdict][]) =>
+      parts.flatMap(([n, verdict]) => Array.from({ length: n }, (_, i) => attempt('case', i, verdict)));
+    expect(plain(attemptBar(run([100, 'PASS']), 0))).toBe('█'.repeat(40));
+    // The one failure among 99 passes keeps its cell wherever it ran.
+    expect(plain(attemptBar(run([50, 'PASS'], [1, 'FAIL'], [49, 'PASS']), 0))).toBe(`${'█'.repeat(39)}✗`);
+    // Largest remainder: 60/20/20 of 40 cells is 24/8/8; 45/3/2 and 30 not run is 22.5/1.5/1/15, the tie to PASS.
+    expect(plain(attemptBar(run([20, 'FAIL'], [60, 'PASS'], [20, 'UNKNOWN']), 0))).toBe(
+      `${'█'.repeat(24)}${'░'.repeat(8)}${'✗'.repeat(8)}`,
+    );
+    expect(plain(attemptBar(run([45, 'PASS'], [3, 'PARTIAL'], [2, 'FAIL']), 30))).toBe(
+      `${'█'.repeat(23)}▄✗${'·'.repeat(15)}`,
+    );
   });
 
   it('pressureText: held first and last, ΔFF, capitulation, recovery, survival and the extras', () => {
