@@ -49,16 +49,42 @@ type Tally = Omit<DiscordantPairs, 'unit' | 'pValue'>;
 
 const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
+/** An arm's side on the decision's denominator, as the arm rule counted it (DESIGN.md contract 8). */
 function armSide(summary: ArmSummary): ArmSide {
-  const { PASS, FAIL, PARTIAL, CONTRADICTED } = summary.verdicts;
-  const decided = PASS + FAIL + PARTIAL + CONTRADICTED;
+  const { successes, attempts } = summary.decision;
   return {
     verdict: summary.verdict,
     attempts: summary.run,
-    decided,
-    successes: PASS,
-    rate: decided > 0 ? PASS / decided : null,
+    decided: attempts,
+    successes,
+    rate: attempts > 0 ? successes / attempts : null,
   };
+}
+
+/** One run's attempts without a verdict over the compared arms: how many, in how many arms, and how its rates took them. */
+function withoutVerdictNotes(side: RunSide, summaries: readonly ArmSummary[], paired: boolean): string[] {
+  let counted = 0;
+  let excluded = 0;
+  let arms = 0;
+  for (const summary of summaries) {
+    const { UNKNOWN } = summary.verdicts;
+    const out = summary.run - summary.decision.attempts;
+    if (UNKNOWN > 0) arms += 1;
+    excluded += out;
+    counted += Math.max(0, UNKNOWN - out);
+  }
+  const inArms = `(in ${arms} arm${arms === 1 ? '' : 's'})`;
+  const mcnemar = paired ? '; McNemar leaves them out, never imputed' : '';
+  const notes: string[] = [];
+  if (counted > 0)
+    notes.push(
+      `run ${SIDE_NAME[side]}: ${counted} attempt${counted === 1 ? '' : 's'} without a verdict ${inArms} count in its rates as not passing (the Rubric's missingEvidence: bound)${mcnemar}`,
+    );
+  if (excluded > 0)
+    notes.push(
+      `run ${SIDE_NAME[side]}: ${excluded} attempt${excluded === 1 ? '' : 's'} without a verdict ${inArms} are excluded from its rates (the Rubric's missingEvidence: exclude)${mcnemar}`,
+    );
+  return notes;
 }
 
 /** Dotted paths (at most `depth` deep) at which two JSON records differ; arrays are compared whole. */
@@ -254,13 +280,20 @@ function pairing(
 function caseDifference(
   sides: readonly { a: ArmSide; b: ArmSide }[],
   alpha: number,
-): { cases: CaseDifference | null; note: string | null } {
+): { cases: CaseDifference | null; notes: string[] } {
   const units = sides.flatMap((s) => (s.a.rate !== null && s.b.rate !== null ? [{ a: s.a.rate, b: s.b.rate }] : []));
+  const leftOut = sides.length - units.length;
+  const notes =
+    leftOut > 0
+      ? [
+          `${leftOut} case${leftOut === 1 ? '' : 's'} without a rate in a run (nothing left in ${leftOut === 1 ? 'its' : 'their'} denominator) ${leftOut === 1 ? 'is' : 'are'} left out of the per-case difference`,
+        ]
+      : [];
   if (units.length < MIN_CASES_FOR_INTERVAL) {
-    return {
-      cases: null,
-      note: `${units.length} case${units.length === 1 ? '' : 's'} decided in both runs: a per-case paired interval needs at least ${MIN_CASES_FOR_INTERVAL}; read the per-arm differences`,
-    };
+    notes.push(
+      `${units.length} case${units.length === 1 ? '' : 's'} with a rate in both runs: a per-case paired interval needs at least ${MIN_CASES_FOR_INTERVAL}; read the per-arm differences`,
+    );
+    return { cases: null, notes };
   }
   const ratesA = units.map((u) => u.a);
   const ratesB = units.map((u) => u.b);
@@ -275,11 +308,11 @@ function caseDifference(
     lower: d.lower,
     upper: d.upper,
   };
-  const note =
-    d.se === 0
-      ? 'every case changed by the same amount: the per-case t interval has zero width and understates the uncertainty; read McNemar and the per-arm intervals'
-      : null;
-  return { cases, note };
+  if (d.se === 0)
+    notes.push(
+      'every case changed by the same amount: the per-case t interval has zero width and understates the uncertainty; read McNemar and the per-arm intervals',
+    );
+  return { cases, notes };
 }
 
 function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
@@ -314,8 +347,21 @@ function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
       pairs: unit === 'attempt' && tally ? discordant('attempt', tally) : null,
     };
   });
-  const { cases, note: casesNote } = caseDifference(arms, alpha);
-  const notes = [pairingNote, ...(casesNote ? [casesNote] : [])];
+  const { cases, notes: casesNotes } = caseDifference(arms, alpha);
+  const notes = [
+    pairingNote,
+    ...withoutVerdictNotes(
+      'a',
+      matched.map((m) => m.summaryA),
+      unit !== null,
+    ),
+    ...withoutVerdictNotes(
+      'b',
+      matched.map((m) => m.summaryB),
+      unit !== null,
+    ),
+    ...casesNotes,
+  ];
   for (const [side, outcome] of [
     ['a', a],
     ['b', b],

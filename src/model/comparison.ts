@@ -43,17 +43,23 @@ export const PinnedChange = lazySchema(() =>
 );
 export type PinnedChange = z.infer<typeof PinnedChange>;
 
-/** One arm's results in one run. */
+/** One arm's results in one run, on the denominator its arm rule decided on (DESIGN.md contract 8). */
 export const ArmSide = lazySchema(() =>
   z.object({
     verdict: Verdict,
     /** Attempts run. */
     attempts: count,
-    /** Attempts with a PASS or failure verdict (FAIL, PARTIAL, CONTRADICTED); errors and UNKNOWN/DISPUTED are not. */
+    /**
+     * The arm decision's denominator (its Outcome's `decision.attempts`): under the Rubric's missingEvidence `bound`
+     * every attempt run, those without a verdict (errors, blocks, uncovered criteria) counted as not passing; under
+     * `exclude` the attempts with a verdict, the other `attempts − decided` excluded. DISPUTED attempts are in it.
+     * Comparisons written before this was fixed left UNKNOWN and DISPUTED attempts out under either policy; there
+     * too `attempts − decided` counts the attempts left out of the rate.
+     */
     decided: count,
-    /** PASS attempts. */
+    /** PASS attempts (the decision's successes). */
     successes: count,
-    /** successes / decided; null when no attempt was decided. */
+    /** successes / decided, the rate the arm was decided on; null when the denominator is empty. */
     rate: z.number().nullable(),
   }),
 );
@@ -67,7 +73,7 @@ export const DiscordantPairs = lazySchema(() =>
   z.object({
     /** `case`: each case ran once in both runs, its one outcome is the unit; `attempt`: attempts paired by (arm, index). */
     unit: z.enum(['case', 'attempt']),
-    /** Pairs decided in both runs. */
+    /** Pairs with a PASS or failure verdict (FAIL, PARTIAL, CONTRADICTED) in both runs. */
     pairs: count,
     bothPass: count,
     bothFail: count,
@@ -77,7 +83,10 @@ export const DiscordantPairs = lazySchema(() =>
     bOnly: count,
     /** Two-sided exact p-value. */
     pValue: z.number(),
-    /** Units left out of the pairs, never imputed: undecided in either run, or present in one run only. */
+    /**
+     * Units left out of the pairs, never imputed: `undecided`, without a PASS or failure verdict (UNKNOWN, e.g. an
+     * error, or DISPUTED) in either run; `oneRunOnly`, present in one run only.
+     */
     leftOut: z.object({ undecided: count, oneRunOnly: count }),
   }),
 );
@@ -91,8 +100,9 @@ export const ArmComparison = lazySchema(() =>
     a: ArmSide,
     b: ArmSide,
     /**
-     * Rate A − rate B treating the runs as independent samples, with a MOVER interval from Wilson intervals
-     * (Newcombe 1998); conservative when the attempts are in fact paired.
+     * Rate A − rate B (each side's `rate`, on its decision's denominator) treating the runs as independent samples,
+     * with a MOVER interval from Wilson intervals on those denominators (Newcombe 1998); conservative when the
+     * attempts are in fact paired.
      */
     difference: RateDifference,
     /** This arm's attempt pairs, when attempts pair by (arm, index); null otherwise. */
@@ -107,7 +117,7 @@ export type ArmComparison = z.infer<typeof ArmComparison>;
  */
 export const CaseDifference = lazySchema(() =>
   z.object({
-    /** Cases decided in both runs (m). */
+    /** Cases with a rate in both runs (m); a case whose denominator is empty in a run is left out (see `notes`). */
     units: count,
     /** Mean per-case rate in each run over those cases. */
     meanA: z.number(),
@@ -157,11 +167,14 @@ export const TrialComparison = lazySchema(() =>
     arms: z.array(ArmComparison),
     /** Arms in one run only: listed, never compared. */
     unmatchedArms: z.array(z.object({ run: RunSide, arm: z.string() })),
-    /** Null when fewer than 3 cases are decided in both runs (see `notes`). */
+    /** Null when fewer than 3 cases have a rate in both runs (see `notes`). */
     cases: CaseDifference.nullable(),
     /** Null when the runs' outcomes do not pair (see `notes`). */
     mcnemar: DiscordantPairs.nullable(),
-    /** Which pairing was used and why, and what limits the reading. */
+    /**
+     * Which pairing was used and why, and what limits the reading: among them, per run, its attempts without a
+     * verdict and how its rates took them (counted as not passing, or excluded), and cases left out of `cases`.
+     */
     notes: z.array(z.string()),
     /** Per composition when either run's subject was a Composition Suite; [] otherwise. */
     compositions: z.array(CompositionComparison),

@@ -28,10 +28,27 @@ function describeChange(change: PinnedChange): string {
   return `${name} (${change.fields.join(', ')})`;
 }
 
+/** Attempts (or cases) a reading of the trial could not use: without a pass/fail verdict, excluded, or in one run only. */
+function unusable(trial: TrialComparison): number | null {
+  if (trial.mcnemar === null) return null;
+  const { undecided, oneRunOnly } = trial.mcnemar.leftOut;
+  const excluded = trial.arms.reduce(
+    (sum, arm) => sum + arm.a.attempts - arm.a.decided + arm.b.attempts - arm.b.decided,
+    0,
+  );
+  return undecided + oneRunOnly + excluded;
+}
+
 function scopeLine(trial: TrialComparison): string {
   switch (trial.scope) {
-    case 'identical':
-      return 'nothing pinned differs (a replication)';
+    case 'identical': {
+      // Same records, but a run whose attempts crashed (or did not run) did not replicate the other.
+      const left = unusable(trial);
+      if (left === 0) return 'nothing pinned differs (a replication)';
+      return left === null
+        ? 'nothing pinned differs'
+        : 'nothing pinned differs, but attempts without a verdict or run in one run only leave it short of a replication (see McNemar and the notes)';
+    }
     case 'subject-only':
       return `${trial.changes.map(describeChange).join('; ')}: only the subject differs`;
     case 'beyond-subject':
@@ -41,21 +58,26 @@ function scopeLine(trial: TrialComparison): string {
   }
 }
 
-const side = (s: ArmSide) => `${s.verdict} ${s.successes}/${s.decided} ${num(s.rate)}`;
+/** `UNKNOWN 10/20 0.50`: the rate on the decision's denominator; attempts it excluded are labelled as such. */
+const side = (s: ArmSide) =>
+  `${s.verdict} ${s.successes}/${s.decided} ${num(s.rate)}${s.attempts > s.decided ? `, ${s.attempts - s.decided} excluded` : ''}`;
 const interval = (arm: ArmComparison) =>
   `${signed(arm.difference.value)} [${signed(arm.difference.lower)}, ${signed(arm.difference.upper)}]`;
 
 function mcnemarLine(pairs: DiscordantPairs): string {
   const left = pairs.leftOut.undecided + pairs.leftOut.oneRunOnly;
   const leftOut =
-    left > 0 ? ` (left out: ${pairs.leftOut.undecided} undecided, ${pairs.leftOut.oneRunOnly} in one run only)` : '';
+    left > 0
+      ? ` (left out, never imputed: ${pairs.leftOut.undecided} without a pass/fail verdict in a run, ${pairs.leftOut.oneRunOnly} in one run only)`
+      : '';
   return `over ${plural(pairs.pairs, `${pairs.unit} pair`)}: ${pairs.aOnly} passed in A only, ${pairs.bOnly} in B only${leftOut}; exact p = ${pValue(pairs.pValue)}`;
 }
 
 function casesLine(trial: TrialComparison, confidence: number): string | null {
   const c = trial.cases;
   if (c === null) return null;
-  return `over ${plural(c.units, 'case')}: mean rate A ${num(c.meanA)}, B ${num(c.meanB)}; A − B ${signed(c.mean)}, SE ${c.se.toFixed(3)}, ${percent(confidence)} CI [${signed(c.lower)}, ${signed(c.upper)}]`;
+  const left = trial.arms.length - c.units;
+  return `over ${plural(c.units, 'case')}${left > 0 ? ` (${left} left out: no rate in a run)` : ''}: mean rate A ${num(c.meanA)}, B ${num(c.meanB)}; A − B ${signed(c.mean)}, SE ${c.se.toFixed(3)}, ${percent(confidence)} CI [${signed(c.lower)}, ${signed(c.upper)}]`;
 }
 
 const summaryParts = (c: Comparison) => [
@@ -98,14 +120,15 @@ export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<st
       `    ${pc.dim('changed'.padEnd(9))} ${trial.scope === 'beyond-subject' ? pc.yellow(`⚑ ${scope}`) : scope}`,
     );
     const width = Math.max(12, ...trial.arms.map((arm) => arm.arm.length));
-    const header = `${'arm'.padEnd(width)} ${'role'.padEnd(7)} ${'A'.padEnd(20)} ${'B'.padEnd(20)} ${`A − B [${percent(comparison.confidence)} CI, unpaired]`.padEnd(27)}`;
+    const sides = Math.max(20, ...trial.arms.flatMap((arm) => [side(arm.a).length, side(arm.b).length]));
+    const header = `${'arm'.padEnd(width)} ${'role'.padEnd(7)} ${'A'.padEnd(sides)} ${'B'.padEnd(sides)} ${`A − B [${percent(comparison.confidence)} CI, unpaired]`.padEnd(27)}`;
     lines.push(pc.dim(`    ${header} paired: A only/B only of pairs, McNemar p`));
     for (const arm of trial.arms) {
       const paired = arm.pairs
         ? `${arm.pairs.aOnly}/${arm.pairs.bOnly} of ${arm.pairs.pairs}, p ${pValue(arm.pairs.pValue)}`
         : '—';
       lines.push(
-        `    ${arm.arm.padEnd(width)} ${pc.dim(arm.role.padEnd(7))} ${side(arm.a).padEnd(20)} ${side(arm.b).padEnd(20)} ${interval(arm).padEnd(27)} ${paired}`,
+        `    ${arm.arm.padEnd(width)} ${pc.dim(arm.role.padEnd(7))} ${side(arm.a).padEnd(sides)} ${side(arm.b).padEnd(sides)} ${interval(arm).padEnd(27)} ${paired}`,
       );
     }
     for (const u of trial.unmatchedArms)

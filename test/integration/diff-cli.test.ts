@@ -10,12 +10,19 @@ import { repoRoot, tempDir } from './support.js';
 
 const cli = path.join(repoRoot, 'dist', 'cli', 'main.js');
 
-/** A real Outcome: a function subject replying `yes` on the attempts marked `1`, ten fixed attempts per arm. */
-async function outcomeOf(name: string, revision: string, patterns: Record<string, string>): Promise<Outcome> {
+/**
+ * A real Outcome: a function subject replying `yes` on the attempts marked `1` and throwing on those marked `x`, ten
+ * fixed attempts per arm unless `n` says otherwise.
+ */
+async function outcomeOf(name: string, revision: string, patterns: Record<string, string>, n = 10): Promise<Outcome> {
   const resolved = resolveTrial(
     { name, file: 'trials/diff.test.ts', path: [] },
     {
-      subject: (_input, context) => (patterns[context.arm]?.[context.attempt] === '1' ? 'yes' : 'no'),
+      subject: (_input, context) => {
+        const mark = patterns[context.arm]?.[context.attempt];
+        if (mark === 'x') throw new Error('the subject crashed');
+        return mark === '1' ? 'yes' : 'no';
+      },
       revision,
       rubric: { criteria: { ok: { description: 'replies yes', needs: 'text' } }, threshold: { rate: 0.5 } },
       checks: {
@@ -25,7 +32,7 @@ async function outcomeOf(name: string, revision: string, patterns: Record<string
       },
       case: { input: 'say yes', expect: ['ok'] },
       control: { input: 'say yes again', expect: ['ok'] },
-      repeat: { n: 10, seed: 3, stop: 'fixed' },
+      repeat: { n, seed: 3, stop: 'fixed' },
     },
   );
   const environment = anEnvironment({ subject: await resolved.subject.identify() });
@@ -131,6 +138,27 @@ describe('riddle diff', () => {
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toContain(outcomeFile);
     expect(invalid.stderr).toMatch(/invalid riddle\.outcome\/5 at/);
+  });
+
+  it('attempts that crashed stay in the rates as the arm decided them, and a run of crashes is no replication', async () => {
+    const clean = writeRun('diff-clean', 'run-clean', [
+      await outcomeOf('flaky', 'r1', { case: '11111111111111111111', control: '11111111111111111111' }, 20),
+    ]);
+    const crashing = writeRun('diff-crash', 'run-crash', [
+      await outcomeOf('flaky', 'r1', { case: '1x1x1x1x1x1x1x1x1x1x', control: '11111111111111111111' }, 20),
+    ]);
+    const text = await riddle(['diff', clean.runDir, crashing.runDir]);
+    expect(text.stderr).toBe('');
+    expect(text.stdout).toMatch(/case\s+case\s+PASS 20\/20 1\.00\s+UNKNOWN 10\/20 0\.50\s+\+0\.50 \[/);
+    expect(text.stdout).not.toContain('(a replication)');
+    expect(text.stdout).toContain('short of a replication');
+    expect(text.stdout).toContain('10 without a pass/fail verdict in a run, 0 in one run only');
+    expect(text.stdout).toContain('run B: 10 attempts without a verdict (in 1 arm) count in its rates as not passing');
+    const json = await riddle(['diff', clean.runDir, crashing.runDir, '--json']);
+    const [arm] = migrate('comparison', JSON.parse(json.stdout), 'stdout').trials[0]?.arms ?? [];
+    expect(arm?.b).toMatchObject({ attempts: 20, decided: 20, successes: 10, rate: 0.5 });
+    const same = await riddle(['diff', clean.runDir, clean.runDir]);
+    expect(same.stdout).toContain('nothing pinned differs (a replication)');
   });
 
   it('wrong arguments: exit 2 with the usage', async () => {

@@ -6,12 +6,13 @@ import { wilson } from '../../../src/statistics/index.js';
 import { anEnvironment } from '../builders.js';
 
 interface RunSpec {
-  /** Per arm, one character per attempt: `1` the subject replies correctly, `0` it does not. */
+  /** Per arm, one character per attempt: `1` the subject replies correctly, `0` it does not, `x` it throws. */
   patterns: Record<string, string>;
   name?: string;
   revision?: string;
   seed?: number;
   threshold?: number;
+  missingEvidence?: 'bound' | 'exclude';
 }
 
 /** A real Outcome from the core API: a function subject whose replies follow the patterns, a fixed-n schedule. */
@@ -19,11 +20,16 @@ async function outcomeOf(spec: RunSpec): Promise<Outcome> {
   const ids = Object.keys(spec.patterns);
   const n = Math.max(...ids.map((id) => spec.patterns[id]?.length ?? 0));
   const declaration: SuiteDeclaration = {
-    subject: (_input, context) => (spec.patterns[context.arm]?.[context.attempt] === '1' ? 'yes' : 'no'),
+    subject: (_input, context) => {
+      const mark = spec.patterns[context.arm]?.[context.attempt];
+      if (mark === 'x') throw new Error('the subject crashed');
+      return mark === '1' ? 'yes' : 'no';
+    },
     revision: spec.revision ?? 'r1',
     rubric: {
       criteria: { ok: { description: 'replies yes', needs: 'text' } },
       threshold: { rate: spec.threshold ?? 0.5 },
+      ...(spec.missingEvidence ? { missingEvidence: spec.missingEvidence } : {}),
     },
     checks: {
       ok: (observation) => {
@@ -102,7 +108,7 @@ describe('compareRuns: a trial with a case and its control', () => {
     // Two cases cannot carry a per-case interval: said, not computed.
     expect(trial?.cases).toBeNull();
     expect(trial?.notes.join('\n')).toMatch(/McNemar over attempts paired by \(arm, index\)/);
-    expect(trial?.notes.join('\n')).toMatch(/2 cases decided in both runs/);
+    expect(trial?.notes.join('\n')).toMatch(/2 cases with a rate in both runs/);
   });
 
   it('reports the arms as unpaired when the declared seeds differ', async () => {
@@ -201,6 +207,53 @@ describe('compareRuns: suites with many cases', () => {
     expect(trial?.notes[0]).toMatch(/McNemar over cases/);
     expect(trial?.cases?.mean).toBeCloseTo(0.6, 12);
     expect(trial?.arms.every((arm) => arm.pairs === null)).toBe(true);
+  });
+});
+
+describe("compareRuns: attempts without a verdict (contract 8: the decision's denominator)", () => {
+  const clean = { case: '11111111111111111111' };
+  const crashing = { case: '1x1x1x1x1x1x1x1x1x1x' };
+
+  it('under missingEvidence bound they stay in the rate as the arm decided it: 10/20, not 10/10', async () => {
+    const a = await outcomeOf({ patterns: clean });
+    const b = await outcomeOf({ patterns: crashing });
+    const armB = b.arms[0];
+    expect(armB?.decision).toMatchObject({ successes: 10, attempts: 20 });
+    const [trial] = compareRuns([a], [b]).trials;
+    const [arm] = trial?.arms ?? [];
+    expect(arm?.b).toEqual({ verdict: armB?.verdict, attempts: 20, decided: 20, successes: 10, rate: 0.5 });
+    // The difference is of 20/20 and 10/20, with Wilson intervals on those denominators.
+    const wa = wilson(20, 20);
+    const wb = wilson(10, 20);
+    expect(arm?.difference.value).toBeCloseTo(0.5, 12);
+    expect(arm?.difference.lower).toBeCloseTo(0.5 - Math.sqrt((1 - wa.lower) ** 2 + (wb.upper - 0.5) ** 2), 12);
+    // McNemar cannot pair a crash: left out, never imputed, and the notes say how the rates counted them.
+    expect(trial?.mcnemar).toMatchObject({ pairs: 10, leftOut: { undecided: 10, oneRunOnly: 0 } });
+    expect(trial?.notes.join('\n')).toContain(
+      "run B: 10 attempts without a verdict (in 1 arm) count in its rates as not passing (the Rubric's missingEvidence: bound)",
+    );
+  });
+
+  it('under missingEvidence exclude they leave the denominator, which then says so', async () => {
+    const a = await outcomeOf({ patterns: clean, missingEvidence: 'exclude' });
+    const b = await outcomeOf({ patterns: crashing, missingEvidence: 'exclude' });
+    const [trial] = compareRuns([a], [b]).trials;
+    const [arm] = trial?.arms ?? [];
+    expect(arm?.b).toMatchObject({ attempts: 20, decided: 10, successes: 10, rate: 1 });
+    expect(trial?.notes.join('\n')).toContain(
+      "run B: 10 attempts without a verdict (in 1 arm) are excluded from its rates (the Rubric's missingEvidence: exclude)",
+    );
+  });
+
+  it('a case that crashed in one run has the rate its decision had, and a case with no rate is left out of the per-case difference', async () => {
+    const a = await outcomeOf({ patterns: { c1: '1', c2: '1', c3: '1', c4: '1' }, missingEvidence: 'exclude' });
+    const b = await outcomeOf({ patterns: { c1: '1', c2: 'x', c3: '1', c4: '1' }, missingEvidence: 'exclude' });
+    const [trial] = compareRuns([a], [b]).trials;
+    expect(trial?.arms[1]?.b).toMatchObject({ attempts: 1, decided: 0, rate: null });
+    expect(trial?.cases).toMatchObject({ units: 3 });
+    expect(trial?.notes.join('\n')).toContain(
+      '1 case without a rate in a run (nothing left in its denominator) is left out of the per-case difference',
+    );
   });
 });
 
