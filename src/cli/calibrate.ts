@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { calibrate, type CalibrationFloor, type ExpectFunction } from '../evaluate/index.js';
 import { LabelledControl, migrate, type Calibration, type Rubric } from '../model/index.js';
 import { artifactJson, writeFileAtomic } from '../report/index.js';
+import { evaluatorMisfits } from '../run/evaluator-fit.js';
 import { asEvaluator, importDefault } from './load-module.js';
 import { loadRun, readJsonFile } from './read-records.js';
+import { UsageError } from './usage.js';
 
 /**
  * Labelled controls on file: a list of `{ id, observation, labels }`, or the retained attempts of an Outcome with
@@ -81,10 +83,13 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
       out: { type: 'string' },
     },
   });
-  if (!values.evaluator) throw new Error('riddle calibrate needs --evaluator <module.js>');
+  if (!values.evaluator) throw new UsageError('calibrate', 'needs --evaluator <module.js>');
   const module = await importDefault(values.evaluator, 'evaluator');
   const evaluator = asEvaluator(module.evaluator, `${values.evaluator}: default export .evaluator`);
   const rubric: Rubric = migrate('rubric', module.rubric, `${values.evaluator}: default export .rubric`);
+  const [misfit] = evaluatorMisfits(rubric, [evaluator]);
+  if (misfit)
+    throw new Error(`${values.evaluator}: default export .evaluator ("${evaluator.record.id}") ${misfit.problem}`);
   const controls = values.controls
     ? readControls(values.controls)
     : z.array(LabelledControl).parse(module.controls ?? [], {

@@ -10,12 +10,10 @@ import {
   renderFindingsText,
 } from '../report/index.js';
 import { loadRun, readJsonFile } from './read-records.js';
+import { UsageError } from './usage.js';
 
 const FORMATS = ['text', 'json', 'md'] as const;
 type Format = (typeof FORMATS)[number];
-
-/** A mistake in how `riddle findings` was called: main.ts prints it with the usage. */
-export class FindingsUsageError extends Error {}
 
 const isFindings = (data: unknown) =>
   typeof data === 'object' &&
@@ -57,13 +55,13 @@ export function findingsCommand(args: readonly string[]): number {
   });
   const [target, ...extra] = positionals;
   if (target === undefined)
-    throw new FindingsUsageError('needs a run folder, an index.json, a findings.json or an Outcome file');
-  if (extra.length > 0) throw new FindingsUsageError(`takes one run, got also ${extra.join(' ')}`);
+    throw new UsageError('findings', 'needs a run folder, an index.json, a findings.json or an Outcome file');
+  if (extra.length > 0) throw new UsageError('findings', `takes one run, got also ${extra.join(' ')}`);
   const format = (values.format ?? 'text') as Format;
   if (!FORMATS.includes(format))
-    throw new FindingsUsageError(`--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
+    throw new UsageError('findings', `--format must be one of ${FORMATS.join(', ')}; got "${values.format}"`);
   if (values.owner !== undefined && values.owner.trim() === '')
-    throw new FindingsUsageError('--owner needs a name (a team, or subject, harness, evaluator, environment)');
+    throw new UsageError('findings', '--owner needs a name (a team, or subject, harness, evaluator, environment)');
   const all = readFindings(target);
   const shown = values.owner === undefined ? all : findingsFor(all, values.owner);
   if (values.owner !== undefined && shown.total === 0 && all.total > 0)

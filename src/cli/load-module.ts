@@ -17,7 +17,10 @@ export async function importDefault(file: string, what: string): Promise<Record<
   return exported as Record<string, unknown>;
 }
 
-/** An evaluator as a user module exports it: a valid Evaluator record and one function per criterion it judges. */
+/**
+ * An evaluator as a user module exports it: a valid Evaluator record and its checks. Whether it fits a Rubric (each
+ * criterion known and checked) is run/evaluator-fit.ts's, as for a declared evaluator.
+ */
 export function asEvaluator(value: unknown, where: string): EvaluatorDefinition {
   const candidate = value as Partial<EvaluatorDefinition> | null;
   if (
@@ -31,10 +34,5 @@ export function asEvaluator(value: unknown, where: string): EvaluatorDefinition 
     );
   }
   // Records of earlier versions (a hand-built riddle.evaluator/1) are read through their migration.
-  const record = migrate('evaluator', candidate.record, `${where}: evaluator record`);
-  for (const criterion of record.criteria) {
-    if (typeof candidate.checks[criterion] !== 'function')
-      throw new Error(`${where}: evaluator ${record.id} has no check for criterion "${criterion}"`);
-  }
-  return { record, checks: candidate.checks };
+  return { record: migrate('evaluator', candidate.record, `${where}: evaluator record`), checks: candidate.checks };
 }

@@ -1,23 +1,14 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
 import { RecordError, recordJsonSchema, RECORD_SCHEMAS, type RecordName } from '../model/index.js';
 import { diffCommand } from './diff.js';
-import { findingsCommand, FindingsUsageError } from './findings.js';
+import { findingsCommand } from './findings.js';
 import { readCommand } from './read.js';
 import { calibrateCommand } from './calibrate.js';
 import { rejudgeCommand } from './rejudge.js';
 import { stoppingCommand } from './stopping.js';
-import { COMMAND_USAGE, isCommand, overallUsage, type CommandName } from './usage.js';
-
-/** A mistake in how riddle was called: the message and the command's usage, never a stack trace. */
-class UsageError extends Error {
-  constructor(
-    readonly command: CommandName | null,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { COMMAND_USAGE, isCommand, overallUsage, UsageError, type CommandName } from './usage.js';
 
 const version = () => (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
@@ -25,7 +16,8 @@ const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.i
 async function run(command: CommandName, rest: readonly string[]): Promise<number> {
   switch (command) {
     case 'read': {
-      const [target, ...extra] = rest;
+      // Through parseArgs as the other commands, so an option riddle read lacks is named as one, not taken for a file.
+      const [target, ...extra] = parseArgs({ args: [...rest], allowPositionals: true, options: {} }).positionals;
       if (!target) throw new UsageError(command, 'needs an Outcome file, a run folder or an index.json');
       if (extra.length > 0) throw new UsageError(command, `takes one file or folder, got also ${extra.join(' ')}`);
       return readCommand(target);
@@ -46,12 +38,7 @@ async function run(command: CommandName, rest: readonly string[]): Promise<numbe
     case 'diff':
       return diffCommand([...rest]);
     case 'findings':
-      try {
-        return findingsCommand(rest);
-      } catch (error) {
-        if (error instanceof FindingsUsageError) throw new UsageError(command, error.message);
-        throw error;
-      }
+      return findingsCommand(rest);
     default:
       return command satisfies never;
   }

@@ -1,4 +1,4 @@
-import { RECORD_SCHEMAS } from '../model/index.js';
+import { COMPARISON_SCHEMA, FINDINGS_SCHEMA, RECORD_SCHEMAS } from '../model/index.js';
 
 /** The subcommands of `riddle`, each with its usage text (printed by `riddle <command> --help`). */
 export const COMMAND_USAGE = {
@@ -14,7 +14,7 @@ export const COMMAND_USAGE = {
 
   Pair two runs' Outcomes by trial and case: verdict changes, paired differences with intervals, McNemar.
   Given one stored comparison record (any version, migrated), print it again.
-  --json        print the riddle.comparison/2 record       --markdown   print Markdown
+  --json        print the ${COMPARISON_SCHEMA} record       --markdown   print Markdown
   --out FILE    also write the comparison record to FILE
   exit 0 when every trial pairs and no verdict changed, 1 when one did, 2 when a run cannot be read.`,
   rejudge: `usage: riddle rejudge <run folder | index.json | outcome.json> --evaluators <module.js> [--rubric rubric.json] [--out dir]
@@ -39,7 +39,7 @@ export const COMMAND_USAGE = {
 
   The findings a run returns to their owners, grouped by owner (a composition's owning team, else subject,
   harness, evaluator or environment), each with its stable id, severity, and the attempts and evidence it rests on.
-  --owner NAME  only the findings returning to NAME     --format   text (default), json (riddle.findings/1), md
+  --owner NAME  only the findings returning to NAME     --format   text (default), json (${FINDINGS_SCHEMA}), md
   exit 0 when no listed finding is an error, 1 when one is, 2 on a usage or input error.`,
   schema: `usage: riddle schema <${Object.keys(RECORD_SCHEMAS).join('|')}>
 
@@ -50,6 +50,16 @@ export const COMMAND_USAGE = {
 export type CommandName = keyof typeof COMMAND_USAGE;
 
 export const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_USAGE, name);
+
+/** A mistake in how riddle was called: main.ts prints the message and the command's usage, never a stack trace. */
+export class UsageError extends Error {
+  constructor(
+    readonly command: CommandName | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** `riddle --help`: every command in a line, the global flags and the exit codes. */
 export function overallUsage(): string {

@@ -31,7 +31,7 @@ import {
 } from '../model/index.js';
 import { resolveSuiteOptions, type SuiteOptions } from '../aggregate/index.js';
 import { suiteRuleProblems } from './suite-rule-declaration.js';
-import { isScorer, type ClaimExtractor, type CriterionCheck, type EvaluatorDefinition } from '../evaluate/index.js';
+import type { ClaimExtractor, CriterionCheck, EvaluatorDefinition } from '../evaluate/index.js';
 import {
   accept,
   declarationProblems,
@@ -55,6 +55,7 @@ import {
 import { MAX_TIMER_MS, trialBudgetMs } from './trial-timeout.js';
 import { withDeclaredRevision } from './declared-revision.js';
 import { checkTrapGroups, trapOfArm } from './traps/declaration.js';
+import { evaluatorMisfits, unjudgedCriteria, unknownArmCriteria } from './evaluator-fit.js';
 
 /** A dependency as declared: its Dependency record with the description optional (null in the record when omitted). */
 export type DependencyDeclaration = Omit<Dependency, 'description'> & { description?: string };
@@ -446,14 +447,12 @@ function resolveArm(
     );
   }
   const known = rubric.criteria.map((c) => c.name);
+  const [unknown] = unknownArmCriteria({ expect, forbid, pressure: declared.pressure ?? null }, known);
+  if (unknown) throw new TrialDeclarationError(site, `${field}.${formatPath(unknown.path)}`, unknown.problem);
   for (const [list, names] of [
     ['expect', expect],
     ['forbid', forbid],
   ] as const) {
-    for (const name of names) {
-      if (!known.includes(name))
-        throw new TrialDeclarationError(site, `${field}.${list}`, unknownCriterion(name, known));
-    }
     const twice = repeated(names);
     if (twice !== null)
       throw new TrialDeclarationError(site, `${field}.${list}`, `names "${twice}" twice: list each criterion once`);
@@ -472,12 +471,6 @@ function resolveArm(
   }
   const followUps = declared.followUps ?? [];
   if (declared.pressure) {
-    if (!known.includes(declared.pressure.holds))
-      throw new TrialDeclarationError(
-        site,
-        `${field}.pressure.holds`,
-        unknownCriterion(declared.pressure.holds, known),
-      );
     // A trap group's single-round arms (a false premise, its plain control) are judged once; nudges need rounds.
     if (followUps.length === 0 && !declared.trap)
       throw new TrialDeclarationError(
@@ -516,35 +509,6 @@ function resolveArm(
 }
 
 /**
- * Criteria an arm expects, forbids or must hold under pressure that no evaluator judges (riddle gathers criterion
- * findings from evaluators alone): every attempt would leave them uncovered, UNKNOWN whatever the subject did.
- */
-function unjudgedCriteria(
-  arms: readonly Arm[],
-  armPaths: readonly (string | number)[][],
-  evaluators: readonly EvaluatorDefinition[],
-): DeclarationProblem[] {
-  const judged = new Set(evaluators.flatMap((e) => e.record.criteria));
-  const problems: DeclarationProblem[] = [];
-  arms.forEach((arm, i) => {
-    const at = armPaths[i] ?? [];
-    const named: [string[], string[]][] = [
-      [['expect'], arm.case.expect],
-      [['forbid'], arm.case.forbid],
-      [['pressure', 'holds'], arm.case.pressure ? [arm.case.pressure.holds] : []],
-    ];
-    for (const [field, names] of named)
-      for (const name of names)
-        if (!judged.has(name))
-          problems.push({
-            path: [...at, ...field],
-            problem: `no evaluator judges criterion "${name}", so every attempt would leave it uncovered (UNKNOWN): add a check for it (checks.${name}) or an evaluator whose criteria include it`,
-          });
-  });
-  return problems;
-}
-
-/**
  * Names in `summary.groupBy` that no case's tags hold: the table would group every case under "(none)". Tags are the cases'
  * own (`tags`, set by hand or by a trap builder), so a name none of them has is a typo or a missing tag.
  */
@@ -560,15 +524,6 @@ function groupByProblems(groupBy: readonly string[], arms: readonly Arm[]): Decl
       },
     ];
   });
-}
-
-/** The first criterion a declared scorer of this evaluator judges although the Rubric does not score it, or null. */
-function unscoredScorer(rubric: Rubric, evaluator: EvaluatorDefinition): string | null {
-  for (const [name, check] of Object.entries(evaluator.checks)) {
-    const criterion = rubric.criteria.find((c) => c.name === name);
-    if (criterion && criterion.score === null && isScorer(check)) return name;
-  }
-  return null;
 }
 
 function inlineEvaluator(
@@ -767,41 +722,21 @@ function resolveAnew(
       'evaluators',
       'declare evaluators or inline checks: without them no criterion can be covered',
     );
-  const known = rubric.criteria.map((c) => c.name);
-  const ids = new Set<string>();
-  for (const evaluator of evaluators) {
+  const [misfit] = evaluatorMisfits(rubric, evaluators);
+  if (misfit) {
+    const evaluator = evaluators[misfit.evaluator];
     // An inline check is named as written (`checks.echos`), not by the evaluator riddle makes of the checks.
-    const at = (name: string) => (evaluator === inline ? `checks.${name}` : `evaluators["${evaluator.record.id}"]`);
-    // Findings and disputes name their evaluator by id: two of one id would read as one evaluator disagreeing with itself.
-    if (ids.has(evaluator.record.id))
-      throw new TrialDeclarationError(
-        site,
-        at(''),
-        'another evaluator of this trial has the same id; give each evaluator an id of its own',
-      );
-    ids.add(evaluator.record.id);
-    for (const name of [...evaluator.record.criteria, ...Object.keys(evaluator.checks)]) {
-      if (!known.includes(name)) {
-        const problem = unknownCriterion(name, known);
-        throw new TrialDeclarationError(site, at(name), evaluator === inline ? problem : `judges ${problem}`);
-      }
+    if (evaluator === inline) {
+      const problem =
+        misfit.kind === 'unknown'
+          ? unknownCriterion(
+              misfit.criterion,
+              rubric.criteria.map((c) => c.name),
+            )
+          : misfit.problem;
+      throw new TrialDeclarationError(site, `checks.${misfit.criterion}`, problem);
     }
-    // Known now rather than as an evaluator error on every attempt.
-    const unchecked = evaluator.record.criteria.find((name) => typeof evaluator.checks[name] !== 'function');
-    if (unchecked !== undefined)
-      throw new TrialDeclarationError(
-        site,
-        at(unchecked),
-        `declares criterion "${unchecked}" but has no check for it: add checks.${unchecked} to the evaluator, or leave the criterion out of its criteria`,
-      );
-    const unscored = unscoredScorer(rubric, evaluator);
-    if (unscored !== null) {
-      throw new TrialDeclarationError(
-        site,
-        at(unscored),
-        `scores criterion "${unscored}", which is not scored: declare rubric.criteria.${unscored}.score = { cutoff } (a score ≥ cutoff meets it), or judge it with a check that passes or throws`,
-      );
-    }
+    throw new TrialDeclarationError(site, `evaluators["${evaluator?.record.id}"]`, misfit.problem);
   }
   const [unjudged, ...moreUnjudged] = unjudgedCriteria(arms, armPaths, evaluators);
   if (unjudged) throw new TrialDeclarationError(site, formatPath(unjudged.path), unjudged.problem, moreUnjudged);

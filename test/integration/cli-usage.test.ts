@@ -53,10 +53,35 @@ describe('the riddle command line', () => {
     const missing = await riddle(['read', '/no/such/run']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toBe('riddle: /no/such/run: no such file');
-    const config = await riddle(['calibrate']);
-    expect(config.exitCode).toBe(2);
-    expect(config.stderr).toMatch(/^riddle calibrate needs --evaluator/);
-    noStack(config.stderr);
+    // A missing argument reads as every command's usage errors do: `riddle <command>: …`, then the usage.
+    for (const [args, message] of [
+      [['calibrate'], 'riddle calibrate: needs --evaluator <module.js>\n\nusage: riddle calibrate '],
+      [['rejudge'], 'riddle rejudge: needs a run folder, index.json or outcome.json\n\nusage: riddle rejudge '],
+      [['rejudge', 'run'], 'riddle rejudge: needs --evaluators <module.js>'],
+    ] as const) {
+      const result = await riddle(args);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(message);
+      noStack(result.stderr);
+    }
+  });
+
+  it('riddle read parses its options as the other commands do: an unknown one is named, not taken for a file', async () => {
+    for (const args of [
+      ['read', '--verbose', 'riddle-report'],
+      ['read', '-x'],
+    ]) {
+      const result = await riddle(args);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^riddle read: Unknown option '${args[1]}'`));
+      expect(result.stderr).toContain('usage: riddle read ');
+    }
+  });
+
+  it('names the record versions the commands write as they are', async () => {
+    const { COMPARISON_SCHEMA, FINDINGS_SCHEMA } = await import('../../src/model/index.js');
+    expect((await riddle(['findings', '--help'])).stdout).toContain(`json (${FINDINGS_SCHEMA})`);
+    expect((await riddle(['diff', '--help'])).stdout).toContain(`the ${COMPARISON_SCHEMA} record`);
   });
 
   it('stops quietly when the reader of its output goes away (riddle schema outcome | head)', async () => {
