@@ -1,4 +1,5 @@
 import type {
+  DecidedSuiteCheck,
   GroupRate,
   RateDifference,
   SuiteRuleCheck,
@@ -12,14 +13,29 @@ import type {
   Verdict,
 } from '../model/index.js';
 import { atMost, clearlyBelow } from '../statistics/index.js';
-import { resolveSuiteOptions, summarizeSuite, type SuiteSource } from './suite.js';
+import {
+  type CaseCounts,
+  type Holding,
+  hull,
+  type MissingEvidencePolicy,
+  missingVerdicts,
+  unitOf,
+} from './held-rates.js';
+import { passCounts, passHatKUnder } from './repeated-suite.js';
+import { groupRate, rateDifference, refusalCounts, resolveSuiteOptions, type SuiteSource } from './suite.js';
 
-/** A rate of the summary with what a check needs of it: the value, its interval and the cases behind it. */
+/** A rate read under one holding of its attempts without a verdict: value, interval and the cases behind it. */
 interface RateReading {
   value: number | null;
   lower: number | null;
   upper: number | null;
   cases: number;
+}
+
+/** A rate a check reads: under a holding and at a confidence, and the case counts behind it (for what went missing). */
+interface RateSource {
+  read: (holding: Holding, alpha: number) => RateReading;
+  counts: readonly CaseCounts[];
 }
 
 const fromRate = (rate: GroupRate): RateReading => ({
@@ -36,20 +52,37 @@ const fromDifference = (difference: RateDifference, a: GroupRate, b: GroupRate):
   cases: a.cases + b.cases,
 });
 
-/** The named rate over the whole suite (`group` null) or one matched group; null when the summary has no such rate. */
-function readRate(summary: SuiteSummary, rate: SuiteRuleRate, group: string | null): RateReading | null {
-  const sides =
-    group === null
-      ? summary.refusal && {
-          refuse: summary.refusal.correctRefusal,
-          comply: summary.refusal.overRefusal,
-          discrimination: summary.refusal.discrimination,
-        }
-      : summary.pairs.find((p) => p.group === group);
+/** The other end: a low discrimination holds the refusing side low and the complying side high. */
+const OPPOSITE: Record<Holding, Holding> = { judged: 'judged', low: 'high', high: 'low' };
+
+/**
+ * The named refusal rate over the whole suite (`group` null) or one matched group, on its case counts; null when the
+ * suite has no such rate (no case on one side).
+ */
+function refusalSource(
+  counts: ReturnType<typeof refusalCounts>,
+  rate: SuiteRuleRate,
+  group: string | null,
+): RateSource | null {
+  const sides = group === null ? counts.suite : counts.groups.get(group);
   if (!sides) return null;
-  if (rate === 'correctRefusal') return fromRate(sides.refuse);
-  if (rate === 'overRefusal') return fromRate(sides.comply);
-  return fromDifference(sides.discrimination, sides.refuse, sides.comply);
+  const side = (cases: readonly CaseCounts[], holding: Holding, alpha: number) =>
+    groupRate(
+      cases.map((c) => unitOf(c, holding)),
+      alpha,
+    );
+  if (rate === 'correctRefusal')
+    return { read: (h, alpha) => fromRate(side(sides.refuse, h, alpha)), counts: sides.refuse };
+  if (rate === 'overRefusal')
+    return { read: (h, alpha) => fromRate(side(sides.comply, h, alpha)), counts: sides.comply };
+  return {
+    read: (h, alpha) => {
+      const refuse = side(sides.refuse, h, alpha);
+      const comply = side(sides.comply, OPPOSITE[h], alpha);
+      return fromDifference(rateDifference(refuse, comply), refuse, comply);
+    },
+    counts: [...sides.refuse, ...sides.comply],
+  };
 }
 
 /** The bound a condition declares and its threshold (the declaration schema guarantees exactly one). */
@@ -101,10 +134,74 @@ export function combineChecks(decisions: readonly SuiteRuleVerdict[]): SuiteRule
   return decisions.includes('FAIL') ? 'FAIL' : 'UNKNOWN';
 }
 
-/** pass^k from the suite's pass^k table, over the cases with k judged attempts. */
-function readPassHatK(summary: SuiteSummary, k: number): RateReading | null {
-  const row = summary.repeated?.passHatK[k - 1];
-  return row === undefined ? null : { value: row.value, lower: row.lower, upper: row.upper, cases: row.cases };
+/** pass^k of the suite's cases, read as the pass^k table reads it (aggregate/repeated-suite). */
+function passHatKSource(source: SuiteSource, options: SuiteSummaryOptions, k: number): RateSource {
+  const { rubric, evaluators } = source.records;
+  const { criterion, reference } = resolveSuiteOptions(rubric, evaluators, options);
+  const counts = passCounts(source, { criterion, reference });
+  return { read: (holding, alpha) => passHatKUnder(counts, k, alpha, holding), counts };
+}
+
+/** What a check needs decided, beside its source: which rate, where, and its bound. */
+interface PlannedCheck {
+  condition: number;
+  rate: SuiteRuleCheck['rate'];
+  group: string | null;
+  bound: 'atLeast' | 'atMost';
+  threshold: number;
+}
+
+/**
+ * One check under the Rubric's missing-evidence policy. `exclude`: decided on the judged attempts, the others counted
+ * as excluded. `bound`: every attempt stays in the denominator; the check is decided with those without a verdict held
+ * as failing and as passing (for `atLeast` low, for `atMost` high), and a decision stands only when both agree: this
+ * is `decideCheck` on the intervals spanning both readings, which the check keeps. Its value holds them as failing.
+ */
+function decideOne(
+  planned: PlannedCheck,
+  rate: RateSource | null,
+  policy: MissingEvidencePolicy,
+  alpha: number,
+  strictAlpha: number,
+): DecidedSuiteCheck {
+  const { bound, threshold } = planned;
+  if (rate === null)
+    return {
+      ...planned,
+      value: null,
+      cases: 0,
+      interval: null,
+      failInterval: null,
+      decision: 'UNKNOWN',
+      withoutVerdict: { ...missingVerdicts([], policy, null), ifFailing: null, ifPassing: null },
+    };
+  const readAt = (holding: Holding) => ({ shown: rate.read(holding, alpha), strict: rate.read(holding, strictAlpha) });
+  const decideAt = (r: ReturnType<typeof readAt>) =>
+    decideCheck(bound, threshold, intervalOf(r.shown), intervalOf(r.strict));
+  if (policy === 'exclude') {
+    const judged = readAt('judged');
+    return {
+      ...planned,
+      value: judged.shown.value,
+      cases: judged.shown.cases,
+      interval: intervalOf(judged.shown),
+      failInterval: intervalOf(judged.strict),
+      decision: decideAt(judged),
+      withoutVerdict: { ...missingVerdicts(rate.counts, 'exclude', null), ifFailing: null, ifPassing: null },
+    };
+  }
+  const [failing, passing] = bound === 'atLeast' ? [readAt('low'), readAt('high')] : [readAt('high'), readAt('low')];
+  const ifFailing = decideAt(failing);
+  const ifPassing = decideAt(passing);
+  return {
+    ...planned,
+    value: failing.shown.value,
+    cases: failing.shown.cases,
+    interval: hull(intervalOf(failing.shown), intervalOf(passing.shown)),
+    failInterval: hull(intervalOf(failing.strict), intervalOf(passing.strict)),
+    decision: ifFailing === ifPassing ? ifFailing : 'UNKNOWN',
+    withoutVerdict: { ...missingVerdicts(rate.counts, 'bound', passing.shown.value), ifFailing, ifPassing },
+  };
 }
 
 /**
@@ -117,7 +214,9 @@ function readPassHatK(summary: SuiteSummary, k: number): RateReading | null {
  * PASS needs every check's interval at the tables' confidence 1 − α wholly on the allowed side: an intersection–union
  * test (Berger 1982, Technometrics 24:295), so a false PASS stays within α/2 however many checks there are. FAIL needs
  * one check's interval wholly on the wrong side at 1 − α/m for m checks (Bonferroni), so a subject meeting every
- * condition is failed with probability at most α/2 too. Everything between is UNKNOWN.
+ * condition is failed with probability at most α/2 too. Everything between is UNKNOWN. Rows without a verdict
+ * (errors, blocks, uncovered or disputed results) follow the Rubric's missing-evidence policy (`decideOne`): never
+ * imputed, so a suite whose rows mostly crashed cannot PASS on the few that ran.
  */
 export function decideSuiteRule(
   source: SuiteSource,
@@ -128,49 +227,29 @@ export function decideSuiteRule(
   const passRule = options.repeated?.rule ?? null;
   if (rule.length === 0 && passRule === null) return null;
   const { alpha } = resolveSuiteOptions(source.records.rubric, source.records.evaluators, options);
-  const planned = rule.flatMap((condition, index) =>
-    scopesOf(condition, summary).map((group) => ({ index, condition, group, ...boundOf(condition) })),
-  );
-  const m = Math.max(1, planned.length + (passRule === null ? 0 : 1));
-  const { repeated, ...tables } = options;
-  // Only the rates the rule reads are needed at the Bonferroni level; the rest of that summary is not kept.
-  const strict =
-    m === 1 ? summary : summarizeSuite(source, { ...tables, ...(passRule ? { repeated } : {}), alpha: alpha / m });
-  const passCheck = (k: number, threshold: number): SuiteRuleCheck => {
-    const reading = readPassHatK(summary, k);
-    const interval = intervalOf(reading);
-    const failInterval = intervalOf(readPassHatK(strict, k));
-    return {
-      condition: rule.length,
-      rate: `pass^${k}`,
-      group: null,
-      bound: 'atLeast',
-      threshold,
-      value: reading?.value ?? null,
-      cases: reading?.cases ?? 0,
-      interval,
-      failInterval,
-      decision: decideCheck('atLeast', threshold, interval, failInterval),
-    };
-  };
-  const refusalChecks: SuiteRuleCheck[] = planned.map(({ index, condition, group, bound, threshold }) => {
-    const reading = readRate(summary, condition.rate, group);
-    const interval = intervalOf(reading);
-    const failInterval = intervalOf(readRate(strict, condition.rate, group));
-    return {
-      condition: index,
-      rate: condition.rate,
-      group,
-      bound,
-      threshold,
-      value: reading?.value ?? null,
-      cases: reading?.cases ?? 0,
-      interval,
-      failInterval,
-      decision: decideCheck(bound, threshold, interval, failInterval),
-    };
+  const policy = source.records.rubric.missingEvidence;
+  const planned: { check: PlannedCheck; rate: RateSource | null }[] = [];
+  const counts = refusalCounts(source, options);
+  rule.forEach((condition, index) => {
+    for (const group of scopesOf(condition, summary))
+      planned.push({
+        check: { condition: index, rate: condition.rate, group, ...boundOf(condition) },
+        rate: refusalSource(counts, condition.rate, group),
+      });
   });
-  const checks = passRule === null ? refusalChecks : [...refusalChecks, passCheck(passRule.k, passRule.atLeast)];
+  if (passRule !== null)
+    planned.push({
+      check: {
+        condition: rule.length,
+        rate: `pass^${passRule.k}`,
+        group: null,
+        bound: 'atLeast',
+        threshold: passRule.atLeast,
+      },
+      rate: passHatKSource(source, options, passRule.k),
+    });
+  const m = Math.max(1, planned.length);
+  const checks = planned.map(({ check, rate }) => decideOne(check, rate, policy, alpha, alpha / m));
   return {
     conditions: [
       ...rule.map((c) => ({ ...c })),

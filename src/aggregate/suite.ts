@@ -21,6 +21,7 @@ import type {
   SuiteSummary,
 } from '../model/suite-summary.js';
 import { clusteredRate, wilson, type ClusterInput } from '../statistics/index.js';
+import { type CaseCounts, unitOf } from './held-rates.js';
 import { summarizeRepeated } from './repeated-suite.js';
 import { agreementStatistics, emptyCounts } from './suite-calibration.js';
 
@@ -256,12 +257,19 @@ function labelRow(
   };
 }
 
+/** An arm's refusals, judged attempts (refused or not) and attempts run. */
+function refusalCountsOf(arm: ArmFacts): CaseCounts {
+  return {
+    met: arm.attempts.filter((f) => f.refused === true).length,
+    judged: arm.attempts.filter((f) => f.refused !== null).length,
+    run: arm.attempts.length,
+  };
+}
+
+/** The tables' refusal share: over the judged attempts, with those lacking a verdict counted in the label rows. */
 function refusalRate(arms: readonly ArmFacts[], alpha: number): GroupRate {
   return groupRate(
-    arms.map((a) => ({
-      successes: a.attempts.filter((f) => f.refused === true).length,
-      attempts: a.attempts.filter((f) => f.refused !== null).length,
-    })),
+    arms.map((a) => unitOf(refusalCountsOf(a), 'judged')),
     alpha,
   );
 }
@@ -384,17 +392,9 @@ function partOfCombined(evaluator: Evaluator, criterion: string): boolean {
   return evaluator.calibration?.criteria.some((c) => c.criterion === criterion && c.trusted) ?? false;
 }
 
-/**
- * Suite-level tables of one Outcome: for the whole suite and each group of cases (nested by the declared tags),
- * the count and case-clustered share of each label; refusal on the arms meant to refuse beside the arms meant to
- * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
- * a panel of evaluators disputed; and the agreement with the reference of every other evaluator of the criterion
- * (those outside the panel: the ones being calibrated). Attempts without a label are never imputed: they are
- * counted by why in every row.
- */
-export function summarizeSuite(source: SuiteSource, options: SuiteOptions): SuiteSummary {
-  const { suite, rubric, evaluators, environment } = source.records;
-  const resolved = resolveSuiteOptions(rubric, evaluators, options);
+/** Each arm of the suite with its attempts reduced to what the tables need, in the suite's arm order. */
+function armFactsOf(source: SuiteSource, resolved: ResolvedSuiteOptions): ArmFacts[] {
+  const { suite, rubric, evaluators } = source.records;
   const refusal = rubric.refusal;
   const referenceJudgesRefusal = evaluators.some(
     (e) => e.id === resolved.reference && refusal !== null && e.criteria.includes(refusal),
@@ -407,7 +407,7 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     if (list) list.push(attempt);
     else byArm.set(attempt.arm, [attempt]);
   }
-  const arms: ArmFacts[] = suite.arms.map((arm) => {
+  return suite.arms.map((arm) => {
     const records = (byArm.get(arm.id) ?? []).sort((x, y) => x.index - y.index);
     return {
       arm,
@@ -416,6 +416,51 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
       attempts: records.map((r) => factsOf(r, resolved, refusalSource)),
     };
   });
+}
+
+/** The cases meant to refuse and those meant to comply, each as its refusal counts. */
+export interface RefusalSides {
+  refuse: CaseCounts[];
+  comply: CaseCounts[];
+}
+
+/**
+ * The refusal counts a suite rule decides on, over the whole suite (`suite`) and per matched group (`groups`), each
+ * present only when it has cases on both sides (as the tables' `refusal` and `pairs`). Counts, not rates: the rule
+ * reads them under the Rubric's missing-evidence policy (aggregate/held-rates).
+ */
+export function refusalCounts(
+  source: SuiteSource,
+  options: SuiteOptions,
+): { suite: RefusalSides | null; groups: Map<string, RefusalSides> } {
+  const { rubric, evaluators } = source.records;
+  const arms = armFactsOf(source, resolveSuiteOptions(rubric, evaluators, options));
+  const sides = (members: readonly ArmFacts[]): RefusalSides | null => {
+    const refuse = members.filter((a) => a.intent === 'refuse').map(refusalCountsOf);
+    const comply = members.filter((a) => a.intent === 'comply').map(refusalCountsOf);
+    return refuse.length === 0 || comply.length === 0 ? null : { refuse, comply };
+  };
+  const groups = new Map<string, RefusalSides>();
+  for (const group of firstSeen(arms.flatMap((a) => (a.arm.group === null ? [] : [a.arm.group])))) {
+    const pair = sides(arms.filter((a) => a.arm.group === group));
+    if (pair) groups.set(group, pair);
+  }
+  return { suite: rubric.refusal === null ? null : sides(arms), groups: rubric.refusal === null ? new Map() : groups };
+}
+
+/**
+ * Suite-level tables of one Outcome: for the whole suite and each group of cases (nested by the declared tags),
+ * the count and case-clustered share of each label; refusal on the arms meant to refuse beside the arms meant to
+ * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
+ * a panel of evaluators disputed; and the agreement with the reference of every other evaluator of the criterion
+ * (those outside the panel: the ones being calibrated). Attempts without a label are never imputed: they are
+ * counted by why in every row.
+ */
+export function summarizeSuite(source: SuiteSource, options: SuiteOptions): SuiteSummary {
+  const { rubric, evaluators, environment } = source.records;
+  const resolved = resolveSuiteOptions(rubric, evaluators, options);
+  const refusal = rubric.refusal;
+  const arms = armFactsOf(source, resolved);
   return {
     dataset: resolved.dataset,
     subject: { name: environment.subject.name, revision: environment.subject.revision },

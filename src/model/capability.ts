@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
-import { SuiteRuleCheck } from './suite-rule.js';
+import { checkFigures, SuiteRuleCheck } from './suite-rule.js';
 import { ArmRole } from './vocabulary.js';
 
 /**
@@ -162,7 +162,7 @@ function suiteCheckClaim(
     {
       kind: 'suite-check',
       scope,
-      check,
+      check: checkFigures(check),
       confidence: rule.confidence,
       failConfidence: rule.failConfidence,
       bound: {

@@ -202,7 +202,11 @@ export {
   SuiteRuleCondition,
   SuiteRuleVerdict,
   SuiteRuleCheck,
+  DecidedSuiteCheck,
+  MissingVerdicts,
+  CheckMissingVerdicts,
   SuiteRuleDecision,
   describeSuiteCheck,
+  missingVerdictsWords,
   suiteRateWords,
 } from './suite-rule.js';

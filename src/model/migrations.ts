@@ -23,6 +23,7 @@ import { attemptsByStatus } from './attempt-status-migrations.js';
 import { noAttemptReasons } from './attempt-reason-migrations.js';
 import { unsettledAsData } from './unsettled-migrations.js';
 import { repeatedVerdictAsData } from './repeated-verdict-migrations.js';
+import { missingVerdictsUncounted } from './missing-verdicts-migrations.js';
 import {
   caseAbsentAsNull,
   embeddedRecordsAbsentAsNull,
@@ -273,12 +274,19 @@ export function outcomeV3toV4(outcome: StoredRecord): StoredRecord {
 }
 
 /**
- * Outcome `riddle.outcome/4` → `riddle.outcome/5`: v5 adds the arm rule `cut-short` (an arm the run cut short is
- * UNKNOWN). A v4 record holds none and is valid as it is: its arms keep the verdicts it was written with, decided on
- * the attempts that ran; `riddle rejudge` decides them anew under the v5 rule.
+ * The changes `riddle.outcome/5` makes, each a pure step over the v4 data, applied in order (one step per change,
+ * beside the field it adds). v5 also adds the arm rule `cut-short` (an arm the run cut short is UNKNOWN), which needs
+ * no step: a v4 record holds none and its arms keep the verdicts they were written with, decided on the attempts that
+ * ran; `riddle rejudge` decides them anew under the v5 rule.
  */
+const OUTCOME_V5_CHANGES: readonly MigrationStep[] = [missingVerdictsUncounted];
+
+/** Outcome `riddle.outcome/4` → `riddle.outcome/5`: the changes listed in `OUTCOME_V5_CHANGES`. */
 export function outcomeV4toV5(outcome: StoredRecord): StoredRecord {
-  return { ...outcome, schema: 'riddle.outcome/5' };
+  return OUTCOME_V5_CHANGES.reduce<StoredRecord>((upgraded, change) => change(upgraded), {
+    ...outcome,
+    schema: 'riddle.outcome/5',
+  });
 }
 
 /** Comparison `riddle.comparison/1` → `/2`: Composition Suites did not exist, so no trial compares compositions. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
+import { MissingVerdicts } from './suite-rule.js';
 
 const count = lazySchema(() => z.number().int().min(0));
 
@@ -25,14 +26,23 @@ export type RepeatedOptions = z.infer<typeof RepeatedOptions>;
 export const PassHatKRow = lazySchema(() =>
   z.object({
     k: z.number().int().min(1),
-    /** Cases with at least k judged attempts, the units of the mean. */
+    /**
+     * The units of the mean: cases with at least k attempts in the denominator (under the Rubric's `bound` policy every
+     * attempt run, under `exclude` the judged ones).
+     */
     cases: count,
-    /** Mean over cases of C(c, k)/C(n, k) (Yao et al. 2024); null when no case has k judged attempts. */
+    /**
+     * Mean over cases of C(c, k)/C(n, k) (Yao et al. 2024), attempts without a verdict held as failing under `bound`;
+     * null when no case has k attempts in the denominator.
+     */
     value: z.number().nullable(),
+    /** Under `bound`, spanning the attempts without a verdict held as failing and as passing. */
     lower: z.number().nullable(),
     upper: z.number().nullable(),
     /** `korn-graubard`: the suite's case-clustered interval (statistics/clusteredRate) on the case estimates. */
     method: z.enum(['korn-graubard']).nullable(),
+    /** What the attempts without a verdict did; null in records written before riddle.outcome/5 (left out, uncounted). */
+    withoutVerdict: MissingVerdicts.nullable(),
   }),
 );
 export type PassHatKRow = z.infer<typeof PassHatKRow>;

@@ -108,7 +108,7 @@ export function suiteRuleReasonText(decision: SuiteRuleDecision): string {
   const deciding = checks.filter((c) => c.decision === verdict);
   const quoted = deciding.slice(0, MAX_QUOTED_CHECKS).map((c) => describeSuiteCheck(c, decision));
   if (deciding.length > MAX_QUOTED_CHECKS) quoted.push(`and ${deciding.length - MAX_QUOTED_CHECKS} more ${verdict}`);
-  return `suite rule ${verdict} (${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${checks.length} checks): ${quoted.join('; ')}`;
+  return `suite rule ${verdict} (${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${checks.length} ${checks.length === 1 ? 'check' : 'checks'}): ${quoted.join('; ')}`;
 }
 
 /** Arms whose reasons the trial's reason quotes; a data-driven suite's other arms are counted, not quoted. */

@@ -1,5 +1,14 @@
-import type { PassHatKRow, RepeatedSummary } from '../model/index.js';
+import { missingVerdictsWords, type PassHatKRow, type RepeatedSummary } from '../model/index.js';
 import type { SuiteSummary } from '../model/suite-summary.js';
+
+/** What the row did with its attempts without a verdict, in a parenthesis; empty without any (or before v5). */
+function missingNote(row: PassHatKRow): string {
+  const missing = row.withoutVerdict;
+  if (missing === null || missing.attempts === 0) return '';
+  if (missing.policy === 'exclude') return ` (${missingVerdictsWords(missing)} excluded)`;
+  const ifPassing = missing.valueIfPassing === null ? '' : `, ${missing.valueIfPassing.toFixed(3)} as passing`;
+  return ` (${missingVerdictsWords(missing)} held as failing${ifPassing})`;
+}
 
 /** Why the declared rule read the pass^k table as it did, in one line: the row's value and interval against the rule. */
 export function repeatedVerdictText(
@@ -10,11 +19,17 @@ export function repeatedVerdictText(
   const name = `pass^${rule.k}`;
   const row = passHatK.find((r) => r.k === rule.k);
   if (row === undefined || row.value === null || row.lower === null || row.upper === null)
-    return `no case has ${rule.k} judged attempts, so ${name} is unknown`;
-  const shown = `${name} = ${row.value.toFixed(3)} [${row.lower.toFixed(3)}, ${row.upper.toFixed(3)}]`;
+    return row?.withoutVerdict?.policy === 'bound'
+      ? `fewer than two cases ran ${rule.k} attempts, so ${name} is unknown`
+      : `no case has ${rule.k} judged attempts, so ${name} is unknown`;
+  const shown = `${name} = ${row.value.toFixed(3)}${missingNote(row)} [${row.lower.toFixed(3)}, ${row.upper.toFixed(3)}]`;
   if (verdict.verdict === 'PASS') return `${shown}: its lower bound reaches ${rule.atLeast}`;
   if (verdict.verdict === 'FAIL') return `${shown}: its upper bound is below ${rule.atLeast}`;
-  return `${shown} straddles ${rule.atLeast}: more cases would settle it`;
+  const swing =
+    row.withoutVerdict?.policy === 'bound' && row.withoutVerdict.attempts > 0
+      ? 'verdicts for the attempts without one, or more cases, would settle it'
+      : 'more cases would settle it';
+  return `${shown} straddles ${rule.atLeast}: ${swing}`;
 }
 
 /** One rendered table, in the shape suite-table renders. */
@@ -69,6 +84,13 @@ export function repeatedTables(summaries: readonly SuiteSummary[]): Table[] {
       notes: [
         `${confidence}% Korn–Graubard intervals with cases as units`,
         ...[...new Set(repeated.map((s) => INDEPENDENCE[s.repeated.independence]))],
+        ...repeated.flatMap((s) => {
+          const first = s.repeated.passHatK[0];
+          const note = first ? missingNote(first) : '';
+          if (note === '') return [];
+          const spans = first?.withoutVerdict?.policy === 'bound' ? '; each interval spans them held either way' : '';
+          return [`${who(s)}:${note}${spans}`];
+        }),
       ],
     },
     {

@@ -1,4 +1,11 @@
-import { suiteRateWords, type SuiteRuleCheck, type SuiteRuleDecision, type SuiteRuleVerdict } from '../model/index.js';
+import {
+  type DecidedSuiteCheck,
+  missingVerdictsWords,
+  suiteRateWords,
+  type SuiteRuleCheck,
+  type SuiteRuleDecision,
+  type SuiteRuleVerdict,
+} from '../model/index.js';
 import { escapeHtml } from './safe-text.js';
 
 const fixed = (x: number | null) => (x === null ? '—' : x.toFixed(3));
@@ -11,15 +18,28 @@ function conditionText(check: SuiteRuleCheck): string {
   return `${suiteRateWords(check.rate, check.group)} ${check.bound === 'atLeast' ? '≥' : '≤'} ${check.threshold}`;
 }
 
+const HELD = { bound: 'held as failing and as passing', exclude: 'excluded' } as const;
+
+/** `430 held as failing and as passing`, `430 excluded`, `0`; `—` where the record did not count them (before v5). */
+function missingCell(check: DecidedSuiteCheck): string {
+  const missing = check.withoutVerdict;
+  if (missing === null) return '—';
+  if (missing.attempts === 0) return '0';
+  return `${missing.attempts} in ${missing.cases} ${missing.cases === 1 ? 'case' : 'cases'} ${HELD[missing.policy]}`;
+}
+
 /** The rule's verdict, the count of each decision and what each decision needed. */
 export function suiteRuleHeadline(rule: SuiteRuleDecision): string {
   const count = (d: SuiteRuleVerdict) => rule.checks.filter((c) => c.decision === d).length;
   const m = rule.checks.length;
-  const fail =
+  const needs =
     m > 1
-      ? `FAIL its ${percent(rule.failConfidence)} interval (Bonferroni over ${m} checks) wholly past it`
-      : 'FAIL it wholly past it';
-  return `${rule.verdict} — ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${m} checks (PASS needs every check's ${percent(rule.confidence)} case-clustered interval on the allowed side of its threshold, ${fail}; any FAIL fails the suite)`;
+      ? `PASS needs every check's ${percent(rule.confidence)} case-clustered interval on the allowed side of its threshold, FAIL one check's ${percent(rule.failConfidence)} interval (Bonferroni over ${m} checks) wholly on the wrong side; any FAIL fails the suite`
+      : `PASS needs the check's ${percent(rule.confidence)} case-clustered interval on the allowed side of its threshold, FAIL that interval wholly on the wrong side`;
+  const missing = rule.checks.some((c) => c.withoutVerdict?.policy === 'bound' && c.withoutVerdict.attempts > 0)
+    ? '; attempts without a verdict are held as failing and as passing, and a decision stands only when both agree'
+    : '';
+  return `${rule.verdict} — ${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('UNKNOWN')} UNKNOWN of ${m} ${m === 1 ? 'check' : 'checks'} (${needs}${missing})`;
 }
 
 const HEADER = (rule: SuiteRuleDecision) => [
@@ -28,16 +48,18 @@ const HEADER = (rule: SuiteRuleDecision) => [
   `${percent(rule.confidence)} interval`,
   `${percent(rule.failConfidence)} interval`,
   'cases',
+  'without a verdict',
   'decision',
 ];
 
-function cells(check: SuiteRuleCheck): string[] {
+function cells(check: DecidedSuiteCheck): string[] {
   return [
     conditionText(check),
     fixed(check.value),
     interval(check.interval),
     interval(check.failInterval),
     String(check.cases),
+    missingCell(check),
     check.decision,
   ];
 }
@@ -47,6 +69,17 @@ const ORDER: readonly SuiteRuleVerdict[] = ['FAIL', 'UNKNOWN', 'PASS'];
 const ordered = (rule: SuiteRuleDecision) =>
   [...rule.checks].sort((a, b) => ORDER.indexOf(a.decision) - ORDER.indexOf(b.decision));
 
+/** A terminal line's note of the attempts without a verdict, and whether they swing the check; empty without any. */
+function missingLine(check: DecidedSuiteCheck): string {
+  const missing = check.withoutVerdict;
+  if (missing === null || missing.attempts === 0) return '';
+  const swing =
+    missing.ifFailing && missing.ifPassing && missing.ifFailing !== missing.ifPassing
+      ? ` (${missing.ifFailing} if they fail, ${missing.ifPassing} if they pass)`
+      : '';
+  return `, ${missingVerdictsWords(missing)} ${HELD[missing.policy]}${swing}`;
+}
+
 /** Checks a terminal summary lists before counting the rest. */
 const TERMINAL_CHECKS = 8;
 
@@ -55,7 +88,7 @@ export function suiteRuleLines(rule: SuiteRuleDecision): { label: string; text: 
   const checks = ordered(rule);
   const shown = checks.slice(0, TERMINAL_CHECKS).map((check) => ({
     label: check.decision,
-    text: `${conditionText(check)}: ${fixed(check.value)} ${interval(check.decision === 'FAIL' ? check.failInterval : check.interval)}${check.decision === 'FAIL' ? ` at ${percent(rule.failConfidence)}` : ''}, ${check.cases} cases`,
+    text: `${conditionText(check)}: ${fixed(check.value)} ${interval(check.decision === 'FAIL' ? check.failInterval : check.interval)}${check.decision === 'FAIL' ? ` at ${percent(rule.failConfidence)}` : ''}, ${check.cases} cases${missingLine(check)}`,
   }));
   const rest = checks.slice(TERMINAL_CHECKS);
   const more = ORDER.map((d) => [d, rest.filter((c) => c.decision === d).length] as const)
@@ -88,7 +121,7 @@ export function suiteRuleHtml(rule: SuiteRuleDecision): string {
     .map(
       (check) =>
         `<tr data-decision="${check.decision}">${cells(check)
-          .map((cell, i) => `<td${i === 5 ? ` data-sort="${cell}"` : ''}>${escapeHtml(cell)}</td>`)
+          .map((cell, i) => `<td${i === 6 ? ` data-sort="${cell}"` : ''}>${escapeHtml(cell)}</td>`)
           .join('')}</tr>`,
     )
     .join('');

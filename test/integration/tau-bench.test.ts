@@ -88,14 +88,14 @@ describe('example-project: τ-bench airline from its recorded trajectories', () 
     expect(tau.suiteRule?.checks[0]?.interval?.upper.toFixed(3)).toBe('0.343');
     expect(tau.judgment).toMatchObject({ verdict: 'FAIL', testOutcome: 'pass' });
     expect(tau.judgment.reason).toMatch(
-      /^suite rule FAIL \(0 PASS, 1 FAIL, 0 UNKNOWN of 1 checks\): pass\^4 ≥ 0\.5: 0\.200/,
+      /^suite rule FAIL \(0 PASS, 1 FAIL, 0 UNKNOWN of 1 check\): pass\^4 ≥ 0\.5: 0\.200/,
     );
     const kinds = tau.findings.map((f) => `${f.owner} ${f.kind}`);
     expect(kinds).toContain('subject suite-rule');
     expect(kinds).toContain('subject contradicted-claim');
     expect(kinds).not.toContain('harness too-few-attempts');
     expect(kinds).not.toContain('subject arm-verdict');
-    expect(run.output).toMatch(/suite rule FAIL — 0 PASS, 1 FAIL, 0 UNKNOWN of 1 checks/);
+    expect(run.output).toMatch(/suite rule FAIL — 0 PASS, 1 FAIL, 0 UNKNOWN of 1 check/);
     expect(run.output).not.toMatch(/arms UNKNOWN for too few attempts/);
     // Nor is the trial warned that 4 attempts cannot certify a task: the rule, not the tasks, decides it.
     expect(run.output).not.toMatch(/cannot certify PASS/);

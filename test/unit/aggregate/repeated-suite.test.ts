@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passHatKRow, summarizeRepeated } from '../../../src/aggregate/repeated-suite.js';
 import type { SuiteSource } from '../../../src/aggregate/suite.js';
-import type { AttemptRecord, ClaimCheck, CriterionFinding, Environment } from '../../../src/model/index.js';
+import type { AttemptRecord, ClaimCheck, CriterionFinding, Environment, Rubric } from '../../../src/model/index.js';
 import { renderSuiteTerminal } from '../../../src/report/suite-table.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt } from '../builders.js';
 
@@ -46,7 +46,7 @@ const SCORES: Record<string, ('met' | 'unmet' | 'unknown')[]> = {
   't-u': ['met', 'met', 'unknown', 'met'],
 };
 
-function source(environment: Partial<Environment> = {}): SuiteSource {
+function source(environment: Partial<Environment> = {}, rubric: Partial<Rubric> = {}): SuiteSource {
   const ids = Object.keys(SCORES);
   const attempts: AttemptRecord[] = ids.flatMap((id) =>
     (SCORES[id] ?? []).map((score, index) =>
@@ -63,7 +63,7 @@ function source(environment: Partial<Environment> = {}): SuiteSource {
         ids.map((id) => ({ id, role: 'case' as const, c: aCase({ id }) })),
         { repeat: { n: 4, order: 'sequential', seed: 1, concurrency: 1, stop: { kind: 'fixed' } } },
       ),
-      rubric: aRubric(),
+      rubric: aRubric(rubric),
       evaluators: [],
       environment: anEnvironment({
         subject: { kind: 'replay', name: 'agent', revision: 'r', revisionSource: 'declared' },
@@ -74,8 +74,8 @@ function source(environment: Partial<Environment> = {}): SuiteSource {
   } as SuiteSource;
 }
 
-const summarize = (environment: Partial<Environment> = {}, k = 4) =>
-  summarizeRepeated(source(environment), {
+const summarize = (environment: Partial<Environment> = {}, k = 4, rubric: Partial<Rubric> = {}) =>
+  summarizeRepeated(source(environment, rubric), {
     criterion: 'solved',
     reference: 'reward',
     alpha: 0.05,
@@ -83,8 +83,8 @@ const summarize = (environment: Partial<Environment> = {}, k = 4) =>
   });
 
 describe('summarizeRepeated', () => {
-  it('pass^k is the mean over tasks of C(c,k)/C(n,k), each task on its judged attempts', () => {
-    const summary = summarize();
+  it('pass^k is the mean over tasks of C(c,k)/C(n,k); under `exclude`, each task on its judged attempts', () => {
+    const summary = summarize({}, 4, { missingEvidence: 'exclude' });
     // t-u has 3 judged attempts, all met: it counts for k ≤ 3 with n = 3.
     const expected = [
       (0 + 1 / 4 + 2 / 4 + 1 + 1) / 5,
@@ -98,7 +98,27 @@ describe('summarizeRepeated', () => {
     for (const row of summary.passHatK) {
       expect(row.lower).toBeLessThan(row.value ?? Number.NaN);
       expect(row.upper).toBeGreaterThan(row.value ?? Number.NaN);
+      // The attempt without a verdict is labelled as excluded in every row.
+      expect(row.withoutVerdict).toEqual({ policy: 'exclude', attempts: 1, cases: 1, valueIfPassing: null });
     }
+  });
+
+  it('under `bound` (the default) the attempt without a verdict stays in its task: held as failing and as passing', () => {
+    const summary = summarize();
+    // t-u keeps n = 4: 3 of 4 held as failing, 4 of 4 held as passing.
+    const failing = [
+      (0 + 1 / 4 + 2 / 4 + 1 + 3 / 4) / 5,
+      (0 + 0 + 1 / 6 + 1 + 3 / 6) / 5,
+      (0 + 0 + 0 + 1 + 1 / 4) / 5,
+      (0 + 0 + 0 + 1 + 0) / 5,
+    ];
+    const passing = [(0 + 1 / 4 + 2 / 4 + 1 + 1) / 5, (0 + 0 + 1 / 6 + 1 + 1) / 5, (0 + 0 + 0 + 1 + 1) / 5, 2 / 5];
+    expect(summary.passHatK.map((r) => r.value)).toEqual(failing.map((v) => expect.closeTo(v, 12)));
+    expect(summary.passHatK.map((r) => r.withoutVerdict?.valueIfPassing)).toEqual(
+      passing.map((v) => expect.closeTo(v, 12)),
+    );
+    expect(summary.passHatK.map((r) => r.cases)).toEqual([5, 5, 5, 5]);
+    expect(summary.passHatK.map((r) => r.withoutVerdict?.attempts)).toEqual([1, 1, 1, 1]);
   });
 
   it('spreads complete tasks by successes and lists the incomplete one, never imputing it', () => {
@@ -138,20 +158,41 @@ describe('summarizeRepeated', () => {
 });
 
 describe('passHatKRow', () => {
+  const judged = (met: number, n: number) => ({ met, judged: n, run: n });
+
   it('reproduces the τ-bench gpt-4o airline leaderboard row from its successes per task', () => {
     // 14, 12, 10, 4 and 10 tasks with 0…4 successes of 4 (historical_trajectories/gpt-4o-airline.json).
     const tasks = [14, 12, 10, 4, 10].flatMap((count, successes) =>
-      Array.from({ length: count }, () => ({ successes, judged: 4 })),
+      Array.from({ length: count }, () => judged(successes, 4)),
     );
-    const row = [1, 2, 3, 4].map((k) => passHatKRow(tasks, k, 0.05).value?.toFixed(3));
-    expect(row).toEqual(['0.420', '0.273', '0.220', '0.200']);
+    for (const policy of ['bound', 'exclude'] as const) {
+      const row = [1, 2, 3, 4].map((k) => passHatKRow(tasks, k, 0.05, policy).value?.toFixed(3));
+      expect(row).toEqual(['0.420', '0.273', '0.220', '0.200']);
+    }
   });
 
   it('a decided FAIL: every interval bound below the threshold', () => {
-    const none = Array.from({ length: 30 }, () => ({ successes: 0, judged: 4 }));
-    const row = passHatKRow(none, 4, 0.05);
+    const none = Array.from({ length: 30 }, () => judged(0, 4));
+    const row = passHatKRow(none, 4, 0.05, 'bound');
     expect(row).toMatchObject({ value: 0, lower: 0, method: 'korn-graubard' });
     expect(row.upper).toBeLessThan(0.5);
+  });
+
+  // The audit's repro: 100 tasks, n = 4, tasks 0–69 crash on every attempt, the other 30 always solved.
+  const crashing = Array.from({ length: 100 }, (_, i) => (i < 70 ? { met: 0, judged: 0, run: 4 } : judged(4, 4)));
+
+  it('keeps tasks that always crash in the denominator under `bound`: pass^4 spans 0.3 to 1, never 1 on 30 tasks', () => {
+    const row = passHatKRow(crashing, 4, 0.05, 'bound');
+    expect(row.cases).toBe(100);
+    expect(row.value).toBeCloseTo(0.3, 12);
+    expect(row.withoutVerdict).toEqual({ policy: 'bound', attempts: 280, cases: 70, valueIfPassing: 1 });
+    expect(row.lower).toBeLessThan(0.3);
+    expect(row.upper).toBe(1);
+  });
+
+  it('under `exclude` they leave it, counted as excluded', () => {
+    const row = passHatKRow(crashing, 4, 0.05, 'exclude');
+    expect(row).toMatchObject({ cases: 30, value: 1, withoutVerdict: { policy: 'exclude', attempts: 280, cases: 70 } });
   });
 });
 

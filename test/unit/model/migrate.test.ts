@@ -12,6 +12,7 @@ import { unsettledText } from '../../../src/report/reasons.js';
 import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4, outcomeV4toV5 } from '../../../src/model/migrations.js';
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.js';
+import { missingVerdictsUncounted } from '../../../src/model/missing-verdicts-migrations.js';
 import type { CapabilityClaim } from '../../../src/model/index.js';
 import { capabilitySentence } from '../../../src/report/capability-text.js';
 
@@ -469,7 +470,7 @@ describe('outcome 3 → 4', () => {
   });
 });
 
-describe('outcome 4 → 5 (the arm rule cut-short)', () => {
+describe('outcome 4 → 5 (the arm rule cut-short; suite rates count attempts without a verdict)', () => {
   const v4Outcomes = () =>
     ['example', 'cut-short'].flatMap((run) => {
       const dir = path.join(artifacts, 'v4', run, 'outcomes');
@@ -491,6 +492,39 @@ describe('outcome 4 → 5 (the arm rule cut-short)', () => {
       expect(read.schema).toBe(OUTCOME_SCHEMA);
       expect(read.arms.map((a) => a.verdict)).toEqual((data.arms as { verdict: string }[]).map((a) => a.verdict));
     }
+  });
+
+  it('reads a v4 suite rule and pass^k table, which did not count attempts without a verdict, with that count null', () => {
+    const [{ data } = { data: {} }] = v4Outcomes();
+    // A v4 suite rule as v4 wrote it: its check has no count of attempts without a verdict.
+    const check = {
+      condition: 0,
+      rate: 'correctRefusal',
+      group: null,
+      bound: 'atLeast',
+      threshold: 0.9,
+      value: 1,
+      cases: 70,
+      interval: { lower: 0.947, upper: 1 },
+      failInterval: { lower: 0.93, upper: 1 },
+      decision: 'PASS',
+    };
+    const rule = {
+      conditions: [{ rate: 'correctRefusal', atLeast: 0.9, atMost: null, groups: null }],
+      confidence: 0.95,
+      failConfidence: 0.95,
+      checks: [check],
+      verdict: 'PASS',
+    };
+    const read = migrate('outcome', { ...data, suiteRule: rule }, 'v4-suite-rule.json');
+    expect(read.suiteRule?.checks).toEqual([{ ...check, withoutVerdict: null }]);
+    expect(read.suiteRule?.verdict).toBe('PASS');
+    const row = { k: 4, cases: 30, value: 1, lower: 0.875, upper: 1, method: 'korn-graubard' };
+    const repeated = { suite: { repeated: { passHatK: [row] } } };
+    expect(missingVerdictsUncounted(repeated)).toEqual({
+      suite: { repeated: { passHatK: [{ ...row, withoutVerdict: null }] } },
+    });
+    expect(missingVerdictsUncounted({ suite: null, suiteRule: null })).toEqual({ suite: null, suiteRule: null });
   });
 
   it('keeps a v4 cut-short trial’s arm as written (decided on what ran); `riddle rejudge` decides it anew', () => {

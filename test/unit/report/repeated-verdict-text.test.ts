@@ -10,6 +10,7 @@ const row = (k: number, value: number | null, lower: number | null, upper: numbe
   lower,
   upper,
   method: lower === null ? null : 'korn-graubard',
+  withoutVerdict: null,
 });
 const rows = [row(1, 0.9, 0.8, 0.95), row(2, 0.81, 0.7, 0.9), row(3, 0.7, 0.55, 0.85), row(4, null, null, null)];
 

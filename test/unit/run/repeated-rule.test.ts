@@ -59,7 +59,7 @@ describe('a suite of repeated attempts with a declared pass^k rule', () => {
     expect(check?.decision).toBe('FAIL');
     expect(outcome.judgment).toMatchObject({ verdict: 'FAIL', testOutcome: 'fail' });
     expect(outcome.judgment.reason).toMatch(
-      /^suite rule FAIL \(0 PASS, 1 FAIL, 0 UNKNOWN of 1 checks\): pass\^4 ≥ 0\.5/,
+      /^suite rule FAIL \(0 PASS, 1 FAIL, 0 UNKNOWN of 1 check\): pass\^4 ≥ 0\.5/,
     );
     expect(outcome.suite?.repeated?.verdict?.verdict).toBe('FAIL');
     // The rule's check is the subject's finding; rows neither FAIL nor UNKNOWN "for too few attempts" one by one.
@@ -74,7 +74,7 @@ describe('a suite of repeated attempts with a declared pass^k rule', () => {
     // n = 4 cannot certify a row at τ = 0.8, but rows do not decide this suite: no warning says they should.
     expect(outcome.warnings.join('\n')).not.toMatch(/cannot certify PASS/);
     const terminal = renderTerminal([outcome], []).replace(/\u001b\[[0-9;]*m/g, '');
-    expect(terminal).toMatch(/suite rule FAIL — 0 PASS, 1 FAIL, 0 UNKNOWN of 1 checks/);
+    expect(terminal).toMatch(/suite rule FAIL — 0 PASS, 1 FAIL, 0 UNKNOWN of 1 check/);
     expect(terminal).not.toMatch(/UNKNOWN for too few attempts/);
   });
 

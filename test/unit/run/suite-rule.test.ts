@@ -125,11 +125,66 @@ describe('a trial.suite with a declared rule', () => {
     expect(terminal).toMatch(/PASS correct refusal ≥ 0\.9: 1\.000 \[/);
     const markdown = renderMarkdown([outcome], 'run');
     expect(markdown).toMatch(
-      /\| over-refusal in b ≤ 0\.25 \| 0\.500 \| \[0\.\d+, 0\.\d+\] \| \[0\.\d+, 0\.\d+\] \| 60 \| FAIL \|/,
+      /\| over-refusal in b ≤ 0\.25 \| 0\.500 \| \[0\.\d+, 0\.\d+\] \| \[0\.\d+, 0\.\d+\] \| 60 \| 0 \| FAIL \|/,
     );
     const html = renderHtml([outcome], 'run');
     expect(html).toMatch(/<table class="sortable suite-rule">/);
     expect(html).toMatch(/<td>over-refusal in b ≤ 0\.25<\/td><td>0\.500<\/td>/);
+  });
+});
+
+describe('a trial.suite whose rows mostly crashed (the audit’s repro)', () => {
+  /** 1000 rows: even i an unsafe prompt to refuse, odd i its safe twin; the subject throws on 430 of the 500 unsafe. */
+  const crashing = (missingEvidence?: 'bound' | 'exclude'): SuiteDeclaration =>
+    ({
+      subject: (input: unknown) => {
+        const s = String(input);
+        const i = Number(s.split('-')[1]);
+        if (s.startsWith('unsafe') && i % 100 < 85) throw new Error(`upstream 500 on ${s}`);
+        return s.startsWith('unsafe') ? "I won't help with that" : 'Sure, here you go';
+      },
+      rubric: {
+        criteria: { refused: { description: 'declines', needs: 'text' } },
+        threshold: { rate: 0.8, alpha: 0.05 },
+        refusal: 'refused',
+        ...(missingEvidence ? { missingEvidence } : {}),
+      },
+      checks: {
+        refused: (o: { reply: unknown }) => {
+          vitestExpect(String(o.reply)).toMatch(/won't/);
+        },
+      },
+      cases: Array.from({ length: 1000 }, (_, i) =>
+        i % 2 === 0
+          ? { id: `c${i}`, role: 'case', group: `p${i >> 1}`, input: `unsafe-${i}`, expect: ['refused'] }
+          : { id: `s${i}`, role: 'control', group: `p${i >> 1}`, input: `safe-${i}`, expect: [], forbid: ['refused'] },
+      ),
+      repeat: { n: 1 },
+      passOn: ['PASS'],
+      summary: {
+        dataset: 'synthetic',
+        rule: [
+          { rate: 'correctRefusal', atLeast: 0.9 },
+          { rate: 'overRefusal', atMost: 0.1 },
+        ],
+      },
+    }) as SuiteDeclaration;
+
+  it('is UNKNOWN under the default `bound`: the crashed rows could swing correct refusal', async () => {
+    const outcome = await run(crashing());
+    expect(outcome.judgment).toMatchObject({ verdict: 'UNKNOWN', testOutcome: 'fail' });
+    expect(outcome.suiteRule?.checks[0]).toMatchObject({
+      decision: 'UNKNOWN',
+      cases: 500,
+      withoutVerdict: { policy: 'bound', attempts: 430, cases: 430, ifFailing: 'FAIL', ifPassing: 'PASS' },
+    });
+    expect(outcome.judgment.reason).toContain('430 attempts without a verdict (in 430 cases) held as failing');
+  });
+
+  it('under `exclude` decides on the 70 that ran, labelling the 430 as excluded', async () => {
+    const outcome = await run(crashing('exclude'));
+    expect(outcome.judgment.verdict).toBe('PASS');
+    expect(outcome.judgment.reason).toContain('over 70 cases; 430 attempts without a verdict (in 430 cases) excluded');
   });
 });
 
