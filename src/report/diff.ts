@@ -14,7 +14,9 @@ import { costChangeText } from './cost-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const signed = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}`);
-const pValue = (p: number) => (p < 0.0001 ? '<0.0001' : p.toFixed(4));
+const pValue = (p: number) => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+/** A p-value in a sentence: "p = 0.0313", or "p < 0.0001" (never "p = <0.0001"). */
+const pText = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`);
 const percent = (confidence: number) => `${Math.round(confidence * 1000) / 10}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -70,7 +72,7 @@ function mcnemarLine(pairs: DiscordantPairs): string {
     left > 0
       ? ` (left out, never imputed: ${pairs.leftOut.undecided} without a pass/fail verdict in a run, ${pairs.leftOut.oneRunOnly} in one run only)`
       : '';
-  return `over ${plural(pairs.pairs, `${pairs.unit} pair`)}: ${pairs.aOnly} passed in A only, ${pairs.bOnly} in B only${leftOut}; exact p = ${pValue(pairs.pValue)}`;
+  return `over ${plural(pairs.pairs, `${pairs.unit} pair`)}: ${pairs.aOnly} passed in A only, ${pairs.bOnly} in B only${leftOut}; exact ${pText(pairs.pValue)}`;
 }
 
 function casesLine(trial: TrialComparison, confidence: number): string | null {
@@ -96,7 +98,7 @@ export function compositionChangeText(c: CompositionComparison): string {
     ? `${c.version.a ?? 'absent'} → ${c.version.b ?? 'absent'} changed`
     : `${c.version.a} unchanged`;
   const paired = c.pairs
-    ? `; paired ${c.pairs.aOnly}/${c.pairs.bOnly} of ${c.pairs.pairs} (A only/B only), McNemar p ${pValue(c.pairs.pValue)}`
+    ? `; paired ${c.pairs.aOnly}/${c.pairs.bOnly} of ${c.pairs.pairs} (A only/B only), McNemar ${pText(c.pairs.pValue)}`
     : '';
   return `${c.composition} (${c.owner}) ${version}: ${c.verdict.a ?? '—'} → ${c.verdict.b ?? '—'}, ${c.successes.a}/${c.ran.a} → ${c.successes.b}/${c.ran.b} met${paired}`;
 }
@@ -125,7 +127,7 @@ export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<st
     lines.push(pc.dim(`    ${header} paired: A only/B only of pairs, McNemar p`));
     for (const arm of trial.arms) {
       const paired = arm.pairs
-        ? `${arm.pairs.aOnly}/${arm.pairs.bOnly} of ${arm.pairs.pairs}, p ${pValue(arm.pairs.pValue)}`
+        ? `${arm.pairs.aOnly}/${arm.pairs.bOnly} of ${arm.pairs.pairs}, ${pText(arm.pairs.pValue)}`
         : '—';
       lines.push(
         `    ${arm.arm.padEnd(width)} ${pc.dim(arm.role.padEnd(7))} ${side(arm.a).padEnd(sides)} ${side(arm.b).padEnd(sides)} ${interval(arm).padEnd(27)} ${paired}`,

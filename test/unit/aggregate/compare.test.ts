@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { stripVTControlCharacters } from 'node:util';
 import { compareRuns } from '../../../src/aggregate/index.js';
+import { renderDiffMarkdown, renderDiffTerminal } from '../../../src/report/diff.js';
 import { Comparison, systemClock, type Outcome } from '../../../src/model/index.js';
 import { resolveTrial, runTrial, type SuiteDeclaration } from '../../../src/run/index.js';
 import { wilson } from '../../../src/statistics/index.js';
@@ -64,6 +66,17 @@ async function outcomeOf(spec: RunSpec): Promise<Outcome> {
 }
 
 describe('compareRuns: a trial with a case and its control', () => {
+  it('writes a p-value below 0.0001 as "p < 0.0001", never "p = <0.0001"', async () => {
+    const a = await outcomeOf({ patterns: { case: '1'.repeat(20), control: '1'.repeat(20) }, revision: 'r1' });
+    const b = await outcomeOf({ patterns: { case: '0'.repeat(20), control: '1'.repeat(20) }, revision: 'r2' });
+    const comparison = compareRuns([a], [b]);
+    expect(comparison.trials[0]?.mcnemar?.pValue).toBeLessThan(0.0001);
+    const terminal = stripVTControlCharacters(renderDiffTerminal(comparison));
+    expect(terminal).toContain('exact p < 0.0001');
+    expect(terminal).not.toMatch(/p = </);
+    expect(renderDiffMarkdown(comparison)).toContain('| < 0.0001 |');
+  });
+
   const before = { case: '1111111111', control: '0111111111' };
   const after = { case: '1111100000', control: '1011111111' };
 
