@@ -136,6 +136,7 @@ export {
   Registrations,
   REGISTRATIONS_SCHEMA,
   RegistrationCheck,
+  PolicyChange,
 } from './registration.js';
 export {
   RECORDING_SCHEMA,

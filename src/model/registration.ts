@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonValue } from './json.js';
 import { lazySchema } from './lazy-schema.js';
 
 export const REGISTRATIONS_SCHEMA = 'riddle.registrations/1';
@@ -42,6 +43,18 @@ export const Registrations = lazySchema(() =>
 );
 export type Registrations = z.infer<typeof Registrations>;
 
+/** One field of the declared policy that differs from the registered one: its dotted path and both values. */
+export const PolicyChange = lazySchema(() =>
+  z.object({
+    field: z.string(),
+    /** The value registered at the first run; null when it was not declared then. */
+    registered: JsonValue,
+    /** The value this run declares; null when it is not declared now. */
+    declared: JsonValue,
+  }),
+);
+export type PolicyChange = z.infer<typeof PolicyChange>;
+
 /**
  * How this run's declared policy stands against the registered one: `registered` (first run, registered now),
  * `unchanged`, `changed` (changed after results were seen and not accepted: the earlier Outcome is named), or
@@ -56,6 +69,11 @@ export const RegistrationCheck = lazySchema(() =>
     registeredPolicy: z.string().nullable(),
     /** The Outcome of the run that registered the earlier policy; null at a first run. */
     earlierOutcome: z.string().nullable(),
+    /**
+     * What changed, field by field, when the status is `changed` or `accepted` (since riddle.outcome/5); null otherwise,
+     * and in earlier records, which kept only the two fingerprints.
+     */
+    changes: z.array(PolicyChange).nullable(),
   }),
 );
 export type RegistrationCheck = z.infer<typeof RegistrationCheck>;

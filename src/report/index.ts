@@ -1,5 +1,6 @@
 export { summaryLine, formatVerdictFailure, armRate, armTally } from './verdict-text.js';
 export { formatProgress } from './progress-text.js';
+export { policyChangesText } from './policy-changes-text.js';
 export { armReasonText, attemptReasonText, suiteRuleReasonText, trialReasonText, unsettledText } from './reasons.js';
 export { renderJobSummary, githubAnnotations, type JobSummaryLinks, type AnnotatedTrial } from './github.js';
 export { sampleReasons, formatSampleReason, SampleReasonTally, type SampleReason } from './sample-reasons.js';

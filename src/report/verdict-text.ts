@@ -1,3 +1,4 @@
+import { policyChangesText } from './policy-changes-text.js';
 import type { ArmSummary, Outcome } from '../model/index.js';
 import { armDigest, roleText, unquotedText } from './arm-digest.js';
 import { formatSampleReason, sampleReasons, type SampleReason } from './sample-reasons.js';
@@ -96,7 +97,7 @@ export function formatVerdictFailure(
   const lines = [
     ...(policyChanged
       ? [
-          `the declared policy changed after results were seen (earlier Outcome ${outcome.registration?.earlierOutcome}): the test fails until the new policy is accepted on purpose with RIDDLE_ACCEPT_POLICY=1, or the registered one is declared again`,
+          `the declared policy changed after results were seen${outcome.registration?.changes?.length ? ` (${policyChangesText(outcome.registration.changes)})` : ''} (earlier Outcome ${outcome.registration?.earlierOutcome}): the test fails until the new policy is accepted on purpose with RIDDLE_ACCEPT_POLICY=1, or the registered one is declared again`,
         ]
       : []),
     `trial verdict ${outcome.judgment.verdict}: ${outcome.judgment.reason}`,

@@ -26,6 +26,7 @@ import { concealHoldout } from './holdout.js';
 import { outcomeId } from './outcome-id.js';
 import type { StreamedAttempts } from './attempt-stream.js';
 import type { TrialPlan } from './run-trial.js';
+import { policyChangesText } from '../report/policy-changes-text.js';
 import { suiteRuleReasonText } from '../report/reasons.js';
 
 export interface OutcomeParts {
@@ -70,10 +71,11 @@ export function declarationWarnings(suite: TrialSuite, rubric: Rubric): string[]
 
 /** The registrations check in words, when the declared policy changed after results were seen. */
 export function registrationWarning(check: RegistrationCheck | null | undefined): string | null {
+  const what = check?.changes?.length ? ` (${policyChangesText(check.changes)})` : '';
   if (check?.status === 'changed')
-    return `policy changed after results were seen: the repetition, stopping, threshold or aggregation now declared (${check.policy.slice(7, 19)}) differs from the one registered with Outcome ${check.earlierOutcome} (${check.registeredPolicy?.slice(7, 19)}); run with RIDDLE_ACCEPT_POLICY=1 to accept the new policy on purpose`;
+    return `policy changed after results were seen${what}: the repetition, stopping, threshold or aggregation now declared (${check.policy.slice(7, 19)}) differs from the one registered with Outcome ${check.earlierOutcome} (${check.registeredPolicy?.slice(7, 19)}); run with RIDDLE_ACCEPT_POLICY=1 to accept the new policy on purpose, or declare the registered one again`;
   if (check?.status === 'accepted')
-    return `policy changed after results were seen and accepted on purpose (RIDDLE_ACCEPT_POLICY=1): the earlier policy was registered with Outcome ${check.earlierOutcome}`;
+    return `policy changed after results were seen and accepted on purpose (RIDDLE_ACCEPT_POLICY=1)${what}: the earlier policy was registered with Outcome ${check.earlierOutcome}`;
   return null;
 }
 

@@ -12,10 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  canonicalJson,
   fingerprint,
   REGISTRATIONS_SCHEMA,
   Registration,
   type DeclaredPolicy,
+  type JsonValue,
+  type PolicyChange,
   type RegistrationCheck,
   type Rubric,
   type TrialSuite,
@@ -150,14 +153,46 @@ export function checkRegistration(
     recoverJournals(file);
   }
   const registered = pending.get(file)?.get(trialId)?.entry ?? entryOf(read(file), trialId);
-  if (!registered) return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null };
-  const base = { policy: current, registeredPolicy: registered.policy, earlierOutcome: registered.outcome };
+  if (!registered)
+    return { status: 'registered', policy: current, registeredPolicy: null, earlierOutcome: null, changes: null };
+  const base = {
+    policy: current,
+    registeredPolicy: registered.policy,
+    earlierOutcome: registered.outcome,
+    changes: null,
+  };
   if (registered.policy === current) return { status: 'unchanged', ...base };
   // A registration fingerprinted before nulls were dropped (its policy is the plain fingerprint of what it stored, an
   // undeclared summary as `summary: null`) is compared by that stored policy, read the same way.
   const plainlyRegistered = registered.policy === fingerprint(registered.declared);
   if (plainlyRegistered && policyFingerprint(registered.declared) === current) return { status: 'unchanged', ...base };
-  return { status: accept ? 'accepted' : 'changed', ...base };
+  return {
+    status: accept ? 'accepted' : 'changed',
+    ...base,
+    changes: policyChanges(withoutNullFields(registered.declared), withoutNullFields(policy)),
+  };
+}
+
+/**
+ * The fields of two declared policies (read with null fields dropped, as their fingerprints are) whose values differ,
+ * by dotted path, leaves compared as canonical JSON: what the warning and the failing test name, so a reader sees
+ * `n 44 → 20` rather than two fingerprints.
+ */
+export function policyChanges(registered: unknown, declared: unknown, prefix = ''): PolicyChange[] {
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (isRecord(registered) && isRecord(declared)) {
+    const keys = [...new Set([...Object.keys(registered), ...Object.keys(declared)])].sort();
+    return keys.flatMap((key) => policyChanges(registered[key], declared[key], prefix ? `${prefix}.${key}` : key));
+  }
+  if (canonicalJson(registered ?? null) === canonicalJson(declared ?? null)) return [];
+  return [
+    {
+      field: prefix || '(policy)',
+      registered: (registered ?? null) as JsonValue,
+      declared: (declared ?? null) as JsonValue,
+    },
+  ];
 }
 
 /** A registration made in this process, not yet written: its entry, and whether it replaces one on purpose. */

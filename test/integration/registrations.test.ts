@@ -31,10 +31,15 @@ describe('declared before seen: the registrations file', () => {
     const changed = await run('changed', { FIXTURE_N: '20' });
     expect(changed.exitCode).not.toBe(0);
     expect(changed.outcome.judgment.verdict).toBe('PASS');
-    expect(changed.outcome.registration).toMatchObject({ status: 'changed', earlierOutcome: first.outcome.id });
-    expect(changed.outcome.warnings[0]).toContain(`policy changed after results were seen`);
+    expect(changed.outcome.registration).toMatchObject({
+      status: 'changed',
+      earlierOutcome: first.outcome.id,
+      changes: [{ field: 'n', registered: 14, declared: 20 }],
+    });
+    // What changed is named, not only two fingerprints.
+    expect(changed.outcome.warnings[0]).toContain(`policy changed after results were seen (n 14 → 20)`);
     expect(changed.outcome.warnings[0]).toContain(first.outcome.id);
-    expect(changed.output).toContain('policy changed after results were seen');
+    expect(changed.output).toContain('policy changed after results were seen (n 14 → 20)');
     expect(changed.output).toContain('RIDDLE_ACCEPT_POLICY=1');
     expect(Object.values(registrations().trials)[0]?.declared.n).toBe(14);
 

@@ -120,11 +120,15 @@ describe('sample reasons in a failing trial’s message', () => {
         policy: 'sha256:new',
         registeredPolicy: 'sha256:old',
         earlierOutcome: 'sha256:earlier',
+        changes: [
+          { field: 'n', registered: 44, declared: 20 },
+          { field: 'stop.kind', registered: 'curtail', declared: 'fixed' },
+        ],
       },
     };
     const message = formatVerdictFailure(changed);
     expect(message.split('\n')[0]).toMatch(
-      /^the declared policy changed after results were seen \(earlier Outcome sha256:earlier\)/,
+      /^the declared policy changed after results were seen \(n 44 → 20, stop\.kind "curtail" → "fixed"\) \(earlier Outcome sha256:earlier\)/,
     );
     expect(message).toContain('RIDDLE_ACCEPT_POLICY=1');
     expect(message).not.toContain('the test passes on');

@@ -55,12 +55,14 @@ describe('the Outcome id', () => {
       policy,
       registeredPolicy: null,
       earlierOutcome: null,
+      changes: null,
     });
     const second = await outcome('yes', 0, 0, {
       status: 'unchanged',
       policy,
       registeredPolicy: policy,
       earlierOutcome: first.id,
+      changes: null,
     });
     expect(second.registration?.status).toBe('unchanged');
     expect(second.id).toBe(first.id);

@@ -180,6 +180,26 @@ describe('a policy registered before its record stored absent options as null', 
     expect(checkRegistration(root, 'suite', asNull, false).status).toBe('unchanged');
     const declared = withSummary({ dataset: 'd', repeated: { rule: { k: 4, atLeast: 0.5 } }, alpha: 0.01 });
     expect(checkRegistration(root, 'suite', declared, false).status).toBe('changed');
+    // Only the field declared anew is named: the registered nulls read as not declared, as the fingerprint reads them.
+    expect(checkRegistration(root, 'suite', declared, false).changes).toEqual([
+      { field: 'aggregation.summary.alpha', registered: null, declared: 0.01 },
+    ]);
+  });
+
+  test('names each field a changed policy changed, with the registered and the declared value', async () => {
+    const root = project();
+    await register(root, 't', policy(44), 'sha256:first');
+    const changed = { ...policy(20), stop: { kind: 'curtail' }, threshold: { rate: 0.8, alpha: 0.05 } };
+    const check = checkRegistration(root, 't', changed, false);
+    expect(check).toMatchObject({ status: 'changed', earlierOutcome: 'sha256:first' });
+    expect(check.changes).toEqual([
+      { field: 'n', registered: 44, declared: 20 },
+      { field: 'stop.kind', registered: 'fixed', declared: 'curtail' },
+      { field: 'threshold.rate', registered: 0.9, declared: 0.8 },
+    ]);
+    expect(checkRegistration(root, 't', changed, true)).toMatchObject({ status: 'accepted', changes: check.changes });
+    expect(checkRegistration(root, 't', policy(44), false)).toMatchObject({ status: 'unchanged', changes: null });
+    expect(checkRegistration(root, 'new', policy(44), false)).toMatchObject({ status: 'registered', changes: null });
   });
 
   test('reads a registration fingerprinted with its nulls (a trial without a summary: `summary: null`) as unchanged', () => {
