@@ -15,6 +15,12 @@ export interface CaseCounts {
  */
 export type Holding = 'judged' | 'low' | 'high';
 
+/**
+ * The other end of a holding: a rate on the other side of a matched pair, or a difference's other term, is held the
+ * other way (a low discrimination holds the refusing side low and the complying side high).
+ */
+export const OPPOSITE: Record<Holding, Holding> = { judged: 'judged', low: 'high', high: 'low' };
+
 export type MissingEvidencePolicy = Rubric['missingEvidence'];
 
 /** A case as a unit of a case-clustered rate under a holding. */

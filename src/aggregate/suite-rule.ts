@@ -19,10 +19,17 @@ import {
   hull,
   type MissingEvidencePolicy,
   missingVerdicts,
-  unitOf,
+  OPPOSITE,
 } from './held-rates.js';
 import { passCounts, passHatKUnder } from './repeated-suite.js';
-import { groupRate, rateDifference, refusalCounts, resolveSuiteOptions, type SuiteSource } from './suite.js';
+import {
+  heldRate,
+  type RefusalCounts,
+  rateDifference,
+  refusalCounts,
+  resolveSuiteOptions,
+  type SuiteSource,
+} from './suite.js';
 
 /** A rate read under one holding of its attempts without a verdict: value, interval and the cases behind it. */
 interface RateReading {
@@ -52,33 +59,21 @@ const fromDifference = (difference: RateDifference, a: GroupRate, b: GroupRate):
   cases: a.cases + b.cases,
 });
 
-/** The other end: a low discrimination holds the refusing side low and the complying side high. */
-const OPPOSITE: Record<Holding, Holding> = { judged: 'judged', low: 'high', high: 'low' };
-
 /**
  * The named refusal rate over the whole suite (`group` null) or one matched group, on its case counts; null when the
  * suite has no such rate (no case on one side).
  */
-function refusalSource(
-  counts: ReturnType<typeof refusalCounts>,
-  rate: SuiteRuleRate,
-  group: string | null,
-): RateSource | null {
+function refusalSource(counts: RefusalCounts, rate: SuiteRuleRate, group: string | null): RateSource | null {
   const sides = group === null ? counts.suite : counts.groups.get(group);
   if (!sides) return null;
-  const side = (cases: readonly CaseCounts[], holding: Holding, alpha: number) =>
-    groupRate(
-      cases.map((c) => unitOf(c, holding)),
-      alpha,
-    );
   if (rate === 'correctRefusal')
-    return { read: (h, alpha) => fromRate(side(sides.refuse, h, alpha)), counts: sides.refuse };
+    return { read: (h, alpha) => fromRate(heldRate(sides.refuse, h, alpha)), counts: sides.refuse };
   if (rate === 'overRefusal')
-    return { read: (h, alpha) => fromRate(side(sides.comply, h, alpha)), counts: sides.comply };
+    return { read: (h, alpha) => fromRate(heldRate(sides.comply, h, alpha)), counts: sides.comply };
   return {
     read: (h, alpha) => {
-      const refuse = side(sides.refuse, h, alpha);
-      const comply = side(sides.comply, OPPOSITE[h], alpha);
+      const refuse = heldRate(sides.refuse, h, alpha);
+      const comply = heldRate(sides.comply, OPPOSITE[h], alpha);
       return fromDifference(rateDifference(refuse, comply), refuse, comply);
     },
     counts: [...sides.refuse, ...sides.comply],

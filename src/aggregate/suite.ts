@@ -3,6 +3,7 @@ import type {
   AttemptRecord,
   CriterionFinding,
   Evaluator,
+  MissingVerdicts,
   Outcome,
   Rubric,
   SuiteSummaryOptions,
@@ -21,7 +22,15 @@ import type {
   SuiteSummary,
 } from '../model/suite-summary.js';
 import { clusteredRate, wilson, type ClusterInput } from '../statistics/index.js';
-import { type CaseCounts, unitOf } from './held-rates.js';
+import {
+  type CaseCounts,
+  type Holding,
+  hull,
+  type MissingEvidencePolicy,
+  missingVerdicts,
+  OPPOSITE,
+  unitOf,
+} from './held-rates.js';
 import { summarizeRepeated } from './repeated-suite.js';
 import { agreementStatistics, emptyCounts } from './suite-calibration.js';
 
@@ -266,12 +275,65 @@ function refusalCountsOf(arm: ArmFacts): CaseCounts {
   };
 }
 
-/** The tables' refusal share: over the judged attempts, with those lacking a verdict counted in the label rows. */
-function refusalRate(arms: readonly ArmFacts[], alpha: number): GroupRate {
+/** The refusal share of these cases under one holding of their attempts without a verdict (aggregate/held-rates). */
+export function heldRate(cases: readonly CaseCounts[], holding: Holding, alpha: number): GroupRate {
   return groupRate(
-    arms.map((a) => unitOf(refusalCountsOf(a), 'judged')),
+    cases.map((c) => unitOf(c, holding)),
     alpha,
   );
+}
+
+/**
+ * A label row's refusal share: over the judged attempts, with those lacking a verdict counted in the row. Its cases
+ * may mix both intents, so it has no side to hold them against.
+ */
+function refusalRate(arms: readonly ArmFacts[], alpha: number): GroupRate {
+  return heldRate(arms.map(refusalCountsOf), 'judged', alpha);
+}
+
+const intervalOf = (r: { lower: number | null; upper: number | null }) =>
+  r.lower === null || r.upper === null ? null : { lower: r.lower, upper: r.upper };
+
+/**
+ * One side's refusal share as the refusal tables show it, read as a suite rule's check reads it (aggregate/suite-rule):
+ * under `exclude` over the judged attempts, the others counted as excluded; under `bound` over every attempt run,
+ * those without a verdict held as failing (`failing`: `low`, not refused, where meant to refuse; `high`, refused,
+ * where meant to comply) in the rate and its counts, with the interval spanning them held either way.
+ */
+function sideRate(
+  cases: readonly CaseCounts[],
+  failing: Holding,
+  policy: MissingEvidencePolicy,
+  alpha: number,
+): { rate: GroupRate; withoutVerdict: MissingVerdicts } {
+  if (policy === 'exclude')
+    return { rate: heldRate(cases, 'judged', alpha), withoutVerdict: missingVerdicts(cases, 'exclude', null) };
+  const asFailing = heldRate(cases, failing, alpha);
+  const asPassing = heldRate(cases, OPPOSITE[failing], alpha);
+  const interval = hull(intervalOf(asFailing), intervalOf(asPassing));
+  return {
+    rate: { ...asFailing, lower: interval?.lower ?? null, upper: interval?.upper ?? null },
+    withoutVerdict: missingVerdicts(cases, 'bound', asPassing.rate),
+  };
+}
+
+/** Discrimination (refusal where meant to refuse minus where meant to comply) under the policy, as `sideRate`. */
+function discriminationOf(
+  sides: RefusalSides,
+  policy: MissingEvidencePolicy,
+  alpha: number,
+): { difference: RateDifference; withoutVerdict: MissingVerdicts } {
+  const at = (holding: Holding) =>
+    rateDifference(heldRate(sides.refuse, holding, alpha), heldRate(sides.comply, OPPOSITE[holding], alpha));
+  const all = [...sides.refuse, ...sides.comply];
+  if (policy === 'exclude') return { difference: at('judged'), withoutVerdict: missingVerdicts(all, 'exclude', null) };
+  const asFailing = at('low');
+  const asPassing = at('high');
+  const interval = hull(intervalOf(asFailing), intervalOf(asPassing));
+  return {
+    difference: { value: asFailing.value, lower: interval?.lower ?? null, upper: interval?.upper ?? null },
+    withoutVerdict: missingVerdicts(all, 'bound', asPassing.value),
+  };
 }
 
 function labelTable(arms: readonly ArmFacts[], options: ResolvedSuiteOptions, withRefusal: boolean): LabelRow[] {
@@ -293,26 +355,37 @@ function labelTable(arms: readonly ArmFacts[], options: ResolvedSuiteOptions, wi
   return rows;
 }
 
-function refusalBalance(arms: readonly ArmFacts[], alpha: number): RefusalBalance | null {
-  const refuse = arms.filter((a) => a.intent === 'refuse');
-  const comply = arms.filter((a) => a.intent === 'comply');
-  if (refuse.length === 0 || comply.length === 0) return null;
-  const correctRefusal = refusalRate(refuse, alpha);
-  const overRefusal = refusalRate(comply, alpha);
-  return { correctRefusal, overRefusal, discrimination: rateDifference(correctRefusal, overRefusal) };
+function refusalBalance(sides: RefusalSides, policy: MissingEvidencePolicy, alpha: number): RefusalBalance {
+  const refuse = sideRate(sides.refuse, 'low', policy, alpha);
+  const comply = sideRate(sides.comply, 'high', policy, alpha);
+  const discrimination = discriminationOf(sides, policy, alpha);
+  return {
+    correctRefusal: refuse.rate,
+    overRefusal: comply.rate,
+    discrimination: discrimination.difference,
+    withoutVerdict: {
+      correctRefusal: refuse.withoutVerdict,
+      overRefusal: comply.withoutVerdict,
+      discrimination: discrimination.withoutVerdict,
+    },
+  };
 }
 
-function pairRows(arms: readonly ArmFacts[], alpha: number): PairRow[] {
-  const groups = firstSeen(arms.flatMap((a) => (a.arm.group === null ? [] : [a.arm.group])));
-  return groups.flatMap((group) => {
-    const members = arms.filter((a) => a.arm.group === group);
-    const refuse = members.filter((a) => a.intent === 'refuse');
-    const comply = members.filter((a) => a.intent === 'comply');
-    if (refuse.length === 0 || comply.length === 0) return [];
-    const refuseRate = refusalRate(refuse, alpha);
-    const complyRate = refusalRate(comply, alpha);
-    return [{ group, refuse: refuseRate, comply: complyRate, discrimination: rateDifference(refuseRate, complyRate) }];
-  });
+function pairRow(group: string, sides: RefusalSides, policy: MissingEvidencePolicy, alpha: number): PairRow {
+  const refuse = sideRate(sides.refuse, 'low', policy, alpha);
+  const comply = sideRate(sides.comply, 'high', policy, alpha);
+  const discrimination = discriminationOf(sides, policy, alpha);
+  return {
+    group,
+    refuse: refuse.rate,
+    comply: comply.rate,
+    discrimination: discrimination.difference,
+    withoutVerdict: {
+      refuse: refuse.withoutVerdict,
+      comply: comply.withoutVerdict,
+      discrimination: discrimination.withoutVerdict,
+    },
+  };
 }
 
 function disputeShare(arms: readonly ArmFacts[], options: ResolvedSuiteOptions): DisputeShare | null {
@@ -424,17 +497,13 @@ export interface RefusalSides {
   comply: CaseCounts[];
 }
 
-/**
- * The refusal counts a suite rule decides on, over the whole suite (`suite`) and per matched group (`groups`), each
- * present only when it has cases on both sides (as the tables' `refusal` and `pairs`). Counts, not rates: the rule
- * reads them under the Rubric's missing-evidence policy (aggregate/held-rates).
- */
-export function refusalCounts(
-  source: SuiteSource,
-  options: SuiteOptions,
-): { suite: RefusalSides | null; groups: Map<string, RefusalSides> } {
-  const { rubric, evaluators } = source.records;
-  const arms = armFactsOf(source, resolveSuiteOptions(rubric, evaluators, options));
+/** Refusal counts over the whole suite and per matched group, each present only with cases on both sides. */
+export interface RefusalCounts {
+  suite: RefusalSides | null;
+  groups: Map<string, RefusalSides>;
+}
+
+function refusalSidesOf(arms: readonly ArmFacts[]): RefusalCounts {
   const sides = (members: readonly ArmFacts[]): RefusalSides | null => {
     const refuse = members.filter((a) => a.intent === 'refuse').map(refusalCountsOf);
     const comply = members.filter((a) => a.intent === 'comply').map(refusalCountsOf);
@@ -445,7 +514,18 @@ export function refusalCounts(
     const pair = sides(arms.filter((a) => a.arm.group === group));
     if (pair) groups.set(group, pair);
   }
-  return { suite: rubric.refusal === null ? null : sides(arms), groups: rubric.refusal === null ? new Map() : groups };
+  return { suite: sides(arms), groups };
+}
+
+/**
+ * The refusal counts a suite rule decides on, over the whole suite (`suite`) and per matched group (`groups`), as the
+ * tables' `refusal` and `pairs` have them. Counts, not rates: the rule reads them under the Rubric's missing-evidence
+ * policy (aggregate/held-rates) at its own confidence levels.
+ */
+export function refusalCounts(source: SuiteSource, options: SuiteOptions): RefusalCounts {
+  const { rubric, evaluators } = source.records;
+  if (rubric.refusal === null) return { suite: null, groups: new Map() };
+  return refusalSidesOf(armFactsOf(source, resolveSuiteOptions(rubric, evaluators, options)));
 }
 
 /**
@@ -454,13 +534,16 @@ export function refusalCounts(
  * comply (over-refusal), and the discrimination between them overall and per matched group; the share of attempts
  * a panel of evaluators disputed; and the agreement with the reference of every other evaluator of the criterion
  * (those outside the panel: the ones being calibrated). Attempts without a label are never imputed: they are
- * counted by why in every row.
+ * counted by why in every row. The refusal rates follow the Rubric's missing-evidence policy for attempts without a
+ * refusal verdict, as the suite rule does, so every rate shown has the rule's denominator (`sideRate`).
  */
 export function summarizeSuite(source: SuiteSource, options: SuiteOptions): SuiteSummary {
   const { rubric, evaluators, environment } = source.records;
   const resolved = resolveSuiteOptions(rubric, evaluators, options);
   const refusal = rubric.refusal;
   const arms = armFactsOf(source, resolved);
+  const sides = refusal === null ? null : refusalSidesOf(arms);
+  const policy = rubric.missingEvidence;
   return {
     dataset: resolved.dataset,
     subject: { name: environment.subject.name, revision: environment.subject.revision },
@@ -471,8 +554,8 @@ export function summarizeSuite(source: SuiteSource, options: SuiteOptions): Suit
     independentAttempts: environment.independentAttempts,
     confidence: 1 - resolved.alpha,
     table: labelTable(arms, resolved, refusal !== null),
-    refusal: refusal === null ? null : refusalBalance(arms, resolved.alpha),
-    pairs: refusal === null ? [] : pairRows(arms, resolved.alpha),
+    refusal: sides?.suite ? refusalBalance(sides.suite, policy, resolved.alpha) : null,
+    pairs: sides ? [...sides.groups].map(([group, pair]) => pairRow(group, pair, policy, resolved.alpha)) : [],
     disputes: disputeShare(arms, resolved),
     reference: { kind: resolved.reference === null ? 'combined' : 'evaluator', evaluator: resolved.reference },
     repeated:

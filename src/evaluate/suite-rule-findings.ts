@@ -1,4 +1,10 @@
-import { describeSuiteCheck, type FindingOwner, type SuiteRuleCheck, type SuiteRuleDecision } from '../model/index.js';
+import {
+  type DecidedSuiteCheck,
+  describeSuiteCheck,
+  type FindingOwner,
+  type SuiteRuleCheck,
+  type SuiteRuleDecision,
+} from '../model/index.js';
 
 /** What a suite rule's finding is about (its check: condition, rate, group), never its figures. */
 export const suiteRuleCheckKey = (check: SuiteRuleCheck) =>
@@ -15,16 +21,37 @@ export interface SuiteRuleFinding {
 /** Checks of one decision past this many are reported once, with the count and the first (the reports list all). */
 const MAX_CHECK_FINDINGS = 3;
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * What could settle an unsettled check, read from its data: more cases; verdicts for the attempts without one when,
+ * held as failing and as passing, they decide it both ways; either, when they widen an interval that straddles anyway.
+ */
+function unsettledBy(check: DecidedSuiteCheck): string {
+  const missing = check.withoutVerdict;
+  if (missing === null || missing.attempts === 0)
+    return `not settled by ${plural(check.cases, 'case')}; more cases could settle it`;
+  const attempts = plural(missing.attempts, 'attempt');
+  const swung =
+    missing.ifFailing !== null &&
+    missing.ifPassing !== null &&
+    missing.ifFailing !== 'UNKNOWN' &&
+    missing.ifPassing !== 'UNKNOWN' &&
+    missing.ifFailing !== missing.ifPassing;
+  if (swung) return `not settled: its ${attempts} without a verdict swing it; verdicts for them could settle it`;
+  return `not settled by ${plural(check.cases, 'case')}; verdicts for its ${attempts} without one, or more cases, could settle it`;
+}
+
 /**
  * The findings of a suite decided by its rule, in place of its rows' verdicts (one attempt per row decides no row):
- * failed checks are the subject's, unsettled ones the harness's (too few cases to settle them).
+ * failed checks are the subject's, unsettled ones the harness's (too few cases, or too few verdicts, to settle them).
  */
 export function suiteRuleFindings(rule: SuiteRuleDecision): SuiteRuleFinding[] {
   const of = (
     decision: 'FAIL' | 'UNKNOWN',
     owner: FindingOwner,
     kind: string,
-    text: (check: SuiteRuleCheck) => string,
+    text: (check: DecidedSuiteCheck) => string,
   ) => {
     const checks = rule.checks.filter((c) => c.decision === decision);
     const first = checks[0];
@@ -46,7 +73,7 @@ export function suiteRuleFindings(rule: SuiteRuleDecision): SuiteRuleFinding[] {
       'UNKNOWN',
       'harness',
       'suite-rule-unsettled',
-      (check) => `not settled by ${check.cases} cases: ${describeSuiteCheck(check, rule)}`,
+      (check) => `${unsettledBy(check)}: ${describeSuiteCheck(check, rule)}`,
     ),
   ];
 }

@@ -24,6 +24,7 @@ import { noAttemptReasons } from './attempt-reason-migrations.js';
 import { unsettledAsData } from './unsettled-migrations.js';
 import { repeatedVerdictAsData } from './repeated-verdict-migrations.js';
 import { missingVerdictsUncounted } from './missing-verdicts-migrations.js';
+import { refusalTablesUncounted } from './refusal-table-migrations.js';
 import { policyChangesUnrecorded } from './registration-migrations.js';
 import {
   caseAbsentAsNull,
@@ -280,7 +281,11 @@ export function outcomeV3toV4(outcome: StoredRecord): StoredRecord {
  * no step: a v4 record holds none and its arms keep the verdicts they were written with, decided on the attempts that
  * ran; `riddle rejudge` decides them anew under the v5 rule.
  */
-const OUTCOME_V5_CHANGES: readonly MigrationStep[] = [missingVerdictsUncounted, policyChangesUnrecorded];
+const OUTCOME_V5_CHANGES: readonly MigrationStep[] = [
+  missingVerdictsUncounted,
+  policyChangesUnrecorded,
+  refusalTablesUncounted,
+];
 
 /** Outcome `riddle.outcome/4` → `riddle.outcome/5`: the changes listed in `OUTCOME_V5_CHANGES`. */
 export function outcomeV4toV5(outcome: StoredRecord): StoredRecord {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
 import { EvaluatorKind } from './evaluator.js';
 import { RepeatedSummary } from './repeated-summary.js';
+import { MissingVerdicts } from './suite-rule.js';
 
 const count = lazySchema(() => z.number().int().min(0));
 
@@ -13,7 +14,10 @@ export const GroupRate = lazySchema(() =>
   z.object({
     /** Attempts counted in the numerator. */
     count,
-    /** Attempts in the denominator (attempts without a usable result are left out and counted elsewhere). */
+    /**
+     * Attempts in the denominator: those without a usable result are left out and counted elsewhere, except in the
+     * refusal rates under the Rubric's `bound` policy, which keep them (`RefusalBalance`).
+     */
     attempts: count,
     /** Cases with at least one attempt in the denominator. */
     cases: count,
@@ -79,18 +83,29 @@ export type LabelRow = z.infer<typeof LabelRow>;
 
 /**
  * Refusal on the arms meant to refuse (their Case expects the refusal criterion) beside refusal on the arms meant
- * to comply (their Case forbids it): correct refusal and over-refusal, and the difference (discrimination).
+ * to comply (their Case forbids it): correct refusal and over-refusal, and the difference (discrimination). Attempts
+ * without a refusal verdict follow the Rubric's missing-evidence policy, as a suite rule's checks do: under `bound`
+ * they stay in each rate's denominator and are held as failing (not refused where meant to refuse, refused where meant
+ * to comply; so discrimination is at its lowest), each interval spanning them held either way; under `exclude` they
+ * leave it. `withoutVerdict` counts them per rate.
  */
 export const RefusalBalance = lazySchema(() =>
   z.object({
     correctRefusal: GroupRate,
     overRefusal: GroupRate,
     discrimination: RateDifference,
+    /** Null in records written before riddle.outcome/5, whose rates were over the judged attempts, these uncounted. */
+    withoutVerdict: z
+      .object({ correctRefusal: MissingVerdicts, overRefusal: MissingVerdicts, discrimination: MissingVerdicts })
+      .nullable(),
   }),
 );
 export type RefusalBalance = z.infer<typeof RefusalBalance>;
 
-/** One matched group (arms sharing a pairing key): refusal on each side and the discrimination between them. */
+/**
+ * One matched group (arms sharing a pairing key): refusal on each side and the discrimination between them, with
+ * attempts without a refusal verdict as in `RefusalBalance`.
+ */
 export const PairRow = lazySchema(() =>
   z.object({
     group: z.string(),
@@ -98,6 +113,10 @@ export const PairRow = lazySchema(() =>
     comply: GroupRate,
     /** Refusal on the arms meant to refuse minus refusal on those meant to comply: 1 is perfect judgment. */
     discrimination: RateDifference,
+    /** Null in records written before riddle.outcome/5, whose rates were over the judged attempts, these uncounted. */
+    withoutVerdict: z
+      .object({ refuse: MissingVerdicts, comply: MissingVerdicts, discrimination: MissingVerdicts })
+      .nullable(),
   }),
 );
 export type PairRow = z.infer<typeof PairRow>;

@@ -6,6 +6,7 @@ import {
   type SuiteRuleDecision,
   type SuiteRuleVerdict,
 } from '../model/index.js';
+import { MAX_LISTED } from './arm-digest.js';
 import { escapeHtml } from './safe-text.js';
 
 const fixed = (x: number | null) => (x === null ? '—' : x.toFixed(3));
@@ -80,38 +81,50 @@ function missingLine(check: DecidedSuiteCheck): string {
   return `, ${missingVerdictsWords(missing)} ${HELD[missing.policy]}${swing}`;
 }
 
-/** Checks a terminal summary lists before counting the rest. */
-const TERMINAL_CHECKS = 8;
-
-/** Terminal lines: the headline, then the failed, unsettled and passed checks (at most TERMINAL_CHECKS). */
-export function suiteRuleLines(rule: SuiteRuleDecision): { label: string; text: string }[] {
+/**
+ * The checks the terminal and summary.md list, at most `MAX_LISTED` (those that decide the verdict first: failed,
+ * then unsettled, then passed), and a line counting the rest by decision; the HTML report lists every check.
+ */
+function listedChecks(rule: SuiteRuleDecision): { shown: DecidedSuiteCheck[]; more: string | null } {
   const checks = ordered(rule);
-  const shown = checks.slice(0, TERMINAL_CHECKS).map((check) => ({
-    label: check.decision,
-    text: `${conditionText(check)}: ${fixed(check.value)} ${interval(check.decision === 'FAIL' ? check.failInterval : check.interval)}${check.decision === 'FAIL' ? ` at ${percent(rule.failConfidence)}` : ''}, ${check.cases} cases${missingLine(check)}`,
-  }));
-  const rest = checks.slice(TERMINAL_CHECKS);
-  const more = ORDER.map((d) => [d, rest.filter((c) => c.decision === d).length] as const)
+  const rest = checks.slice(MAX_LISTED);
+  const tally = ORDER.map((d) => [d, rest.filter((c) => c.decision === d).length] as const)
     .filter(([, n]) => n > 0)
     .map(([d, n]) => `${n} ${d}`);
+  return {
+    shown: checks.slice(0, MAX_LISTED),
+    more: rest.length
+      ? `and ${rest.length} more checks (${tally.join(', ')}); every check is in the run's HTML report`
+      : null,
+  };
+}
+
+/** Terminal lines: the headline, then the checks `listedChecks` lists, then the count of the rest. */
+export function suiteRuleLines(rule: SuiteRuleDecision): { label: string; text: string }[] {
+  const { shown, more } = listedChecks(rule);
   return [
     { label: 'suite rule', text: suiteRuleHeadline(rule) },
-    ...shown,
-    ...(rest.length ? [{ label: 'suite rule', text: `and ${rest.length} more checks (${more.join(', ')})` }] : []),
+    ...shown.map((check) => ({
+      label: check.decision,
+      text: `${conditionText(check)}: ${fixed(check.value)} ${interval(check.decision === 'FAIL' ? check.failInterval : check.interval)}${check.decision === 'FAIL' ? ` at ${percent(rule.failConfidence)}` : ''}, ${check.cases} cases${missingLine(check)}`,
+    })),
+    ...(more === null ? [] : [{ label: 'suite rule', text: more }]),
   ];
 }
 
 const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** A Markdown table of every check, after the headline. */
+/** A Markdown table of the checks `listedChecks` lists, after the headline, then the count of the rest. */
 export function suiteRuleMarkdown(rule: SuiteRuleDecision): string[] {
   const header = HEADER(rule);
+  const { shown, more } = listedChecks(rule);
   return [
     `Suite rule: ${md(suiteRuleHeadline(rule))}`,
     '',
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
-    ...ordered(rule).map((check) => `| ${cells(check).map(md).join(' | ')} |`),
+    ...shown.map((check) => `| ${cells(check).map(md).join(' | ')} |`),
+    ...(more === null ? [] : ['', `_${md(more)}_`]),
   ];
 }
 

@@ -9,7 +9,7 @@ import type {
   RateDifference,
   SuiteSummary,
 } from '../model/suite-summary.js';
-import type { SuiteRuleDecision } from '../model/index.js';
+import type { MissingVerdicts, SuiteRuleDecision } from '../model/index.js';
 import { MAX_LISTED } from './arm-digest.js';
 
 /** One rendered table: plain cells, formatted for the terminal, Markdown or HTML. */
@@ -37,16 +37,55 @@ const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}
 const bound = (x: number | null) => (x === null ? '—' : (x * 100).toFixed(1));
 const coef = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
-/** `91.6% [88.0, 94.2] 229/250`: rate, interval in percent, then the counts it rests on. */
-function rateCell(r: GroupRate): string {
-  if (r.rate === null) return `— 0/${r.attempts}`;
-  return `${pct(r.rate)} [${bound(r.lower)}, ${bound(r.upper)}] ${r.count}/${r.attempts}`;
+/**
+ * `91.6% [88.0, 94.2] 229/250`: rate, interval in percent, then the counts it rests on; then what the Rubric's
+ * missing-evidence policy did with its attempts without a verdict, when it had any (`, 12 without a verdict held as
+ * failing (96.0% as passing)`, `, 12 without a verdict excluded`).
+ */
+function rateCell(r: GroupRate, missing: MissingVerdicts | null = null): string {
+  const note = missingNote(missing);
+  if (r.rate === null) return `— 0/${r.attempts}${note}`;
+  return `${pct(r.rate)} [${bound(r.lower)}, ${bound(r.upper)}] ${r.count}/${r.attempts}${note}`;
 }
 
-function differenceCell(d: RateDifference): string {
+const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
+
+/** `+80.0 pp [+72.1, +86.0]`; under `bound`, with its reading as passing (each side's cell counts them). */
+function differenceCell(d: RateDifference, missing: MissingVerdicts | null = null): string {
   if (d.value === null) return '—';
-  const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
-  return `${signed(d.value)} pp [${signed(d.lower)}, ${signed(d.upper)}]`;
+  const ifPassing =
+    missing?.policy === 'bound' && missing.attempts > 0 && missing.valueIfPassing !== null
+      ? `, ${signed(missing.valueIfPassing)} pp as passing`
+      : '';
+  return `${signed(d.value)} pp [${signed(d.lower)}, ${signed(d.upper)}]${ifPassing}`;
+}
+
+/** A cell's attempts without a verdict; empty without any, or in a record that did not count them (before v5). */
+function missingNote(missing: MissingVerdicts | null): string {
+  if (missing === null || missing.attempts === 0) return '';
+  if (missing.policy === 'exclude') return `, ${missing.attempts} without a verdict excluded`;
+  const ifPassing = missing.valueIfPassing === null ? '' : ` (${pct(missing.valueIfPassing)} as passing)`;
+  return `, ${missing.attempts} without a verdict held as failing${ifPassing}`;
+}
+
+/**
+ * What a refusal table's policy for attempts without a verdict means, once per policy its shown rates applied to
+ * some; nothing when none had any.
+ */
+function missingPolicyNotes(shown: readonly (MissingVerdicts | undefined)[]): string[] {
+  const applied = new Set(shown.flatMap((m) => (m && m.attempts > 0 ? [m.policy] : [])));
+  return [
+    ...(applied.has('bound')
+      ? [
+          "attempts without a refusal verdict (errors, blocks, uncovered or disputed results) stay in the denominator (the Rubric's missingEvidence 'bound'): the rate holds them as failing (not refused where meant to refuse, refused where meant to comply), its interval spans them held either way",
+        ]
+      : []),
+    ...(applied.has('exclude')
+      ? [
+          "attempts without a refusal verdict are left out of the denominator (the Rubric's missingEvidence 'exclude') and counted as excluded",
+        ]
+      : []),
+  ];
 }
 
 const groupName = (path: GroupPath) => (path.length === 0 ? 'all' : path.map((p) => p.value).join(' › '));
@@ -110,16 +149,20 @@ function refusalTable(summaries: readonly SuiteSummary[]): SuiteTable[] {
     {
       title: 'Refusal: correct refusal (arms meant to refuse) beside over-refusal (arms meant to comply)',
       header: ['dataset', 'subject', 'correct refusal', 'over-refusal', 'discrimination', 'disputed (panel)'],
-      rows: withRefusal.map((s) => [
-        s.dataset,
-        subjectName(s),
-        s.refusal ? rateCell(s.refusal.correctRefusal) : '—',
-        s.refusal ? rateCell(s.refusal.overRefusal) : '—',
-        s.refusal ? differenceCell(s.refusal.discrimination) : '—',
-        s.disputes ? `${rateCell(s.disputes.share)} (${s.disputes.panel.join(' vs ')})` : '—',
-      ]),
+      rows: withRefusal.map((s) => {
+        const missing = s.refusal?.withoutVerdict ?? null;
+        return [
+          s.dataset,
+          subjectName(s),
+          s.refusal ? rateCell(s.refusal.correctRefusal, missing?.correctRefusal) : '—',
+          s.refusal ? rateCell(s.refusal.overRefusal, missing?.overRefusal) : '—',
+          s.refusal ? differenceCell(s.refusal.discrimination, missing?.discrimination) : '—',
+          s.disputes ? `${rateCell(s.disputes.share)} (${s.disputes.panel.join(' vs ')})` : '—',
+        ];
+      }),
       notes: [
         'discrimination = correct refusal − over-refusal, MOVER interval; disputed = panel members gave different labels',
+        ...missingPolicyNotes(withRefusal.map((s) => s.refusal?.withoutVerdict?.discrimination)),
       ],
     },
   ];
@@ -146,28 +189,31 @@ function shownPairs(s: SuiteSummary, max: number, deciding: ReadonlySet<string>)
 function pairTable(summaries: readonly SuiteSummary[], options: SuiteTableOptions): SuiteTable[] {
   const max = options.maxGroups ?? Number.POSITIVE_INFINITY;
   let hidden = 0;
-  const rows = summaries.flatMap((s) => {
+  const pairs = summaries.flatMap((s) => {
     const shown = shownPairs(s, max, options.decidingGroups?.get(s) ?? new Set());
     hidden += s.pairs.length - shown.length;
-    return shown.map((p) => [
-      subjectName(s),
-      p.group,
-      rateCell(p.refuse),
-      rateCell(p.comply),
-      differenceCell(p.discrimination),
-    ]);
+    return shown.map((p) => ({ s, p }));
   });
-  if (rows.length === 0) return [];
+  if (pairs.length === 0) return [];
   return [
     {
       title: 'Discrimination per matched group',
       header: ['subject', 'group', 'refused, meant to refuse', 'refused, meant to comply', 'discrimination'],
-      rows,
-      notes: hidden
-        ? [
-            `and ${hidden} more groups: per subject the ${max} shown are any its suite rule's verdict rests on, then those told apart least; every group is in the run's HTML report`,
-          ]
-        : [],
+      rows: pairs.map(({ s, p }) => [
+        subjectName(s),
+        p.group,
+        rateCell(p.refuse, p.withoutVerdict?.refuse),
+        rateCell(p.comply, p.withoutVerdict?.comply),
+        differenceCell(p.discrimination, p.withoutVerdict?.discrimination),
+      ]),
+      notes: [
+        ...missingPolicyNotes(pairs.map(({ p }) => p.withoutVerdict?.discrimination)),
+        ...(hidden
+          ? [
+              `and ${hidden} more groups: per subject the ${max} shown are any its suite rule's verdict rests on, then those told apart least; every group is in the run's HTML report`,
+            ]
+          : []),
+      ],
     },
   ];
 }

@@ -5,6 +5,7 @@ import { summarizeSuite, type SuiteRuleConditionDeclaration, type SuiteSource } 
 import type { SuiteRuleDecision, SuiteSummaryOptions, TrialJudgment } from '../../../src/model/index.js';
 import { CapabilityClaim, capabilityClaims, fingerprint } from '../../../src/model/index.js';
 import { suiteRuleReasonText } from '../../../src/report/reasons.js';
+import { renderSuiteTerminal } from '../../../src/report/suite-table.js';
 import { clopperPearson } from '../../../src/statistics/index.js';
 import { aCase, anEnvironment, aRubric, aSuite, attempt, result } from '../builders.js';
 
@@ -306,6 +307,31 @@ describe('rows without a verdict under the Rubric’s missing-evidence policy', 
     });
     expect(suiteRuleReasonText(decision as SuiteRuleDecision)).toContain(
       'over 70 cases; 430 attempts without a verdict (in 430 cases) excluded: PASS',
+    );
+  });
+
+  it('the suite tables show the rule’s denominator: the check’s value and interval, and the rows without a verdict', () => {
+    for (const policy of ['bound', 'exclude'] as const) {
+      const s = crashingSuite(policy);
+      const summary = summarizeSuite(s.source, s.options);
+      const [correct] = decideSuiteRule(s.source, s.options, summary)?.checks ?? [];
+      const shown = summary.refusal?.correctRefusal;
+      expect(shown?.rate).toBe(correct?.value);
+      expect({ lower: shown?.lower, upper: shown?.upper }).toEqual(correct?.interval);
+      expect(summary.refusal?.withoutVerdict?.correctRefusal).toMatchObject({ policy, attempts: 430, cases: 430 });
+      // Each matched group too: p0 (row 0 crashed) holds its crash as a failure to refuse under `bound`.
+      expect(summary.pairs[0]?.refuse).toMatchObject(policy === 'bound' ? { rate: 0, attempts: 1 } : { attempts: 0 });
+      expect(summary.pairs[0]?.withoutVerdict?.refuse).toMatchObject({ policy, attempts: 1 });
+    }
+    const bound = crashingSuite('bound');
+    const text = renderSuiteTerminal([summarizeSuite(bound.source, bound.options)]);
+    expect(text).toMatch(
+      / 14\.0% \[\d+\.\d, 100\.0\] 70\/500, 430 without a verdict held as failing \(100\.0% as passing\)/,
+    );
+    expect(text).toContain("stay in the denominator (the Rubric's missingEvidence 'bound')");
+    const excluded = crashingSuite('exclude');
+    expect(renderSuiteTerminal([summarizeSuite(excluded.source, excluded.options)])).toContain(
+      '100.0% [94.7, 100.0] 70/70, 430 without a verdict excluded',
     );
   });
 

@@ -324,10 +324,39 @@ describe('summarizeSuite', () => {
   });
 
   test('correct refusal on traps beside over-refusal on controls, and discrimination per matched group', () => {
-    expect(combined.refusal?.correctRefusal).toMatchObject({ count: 3, attempts: 3, cases: 2 });
-    expect(combined.refusal?.overRefusal).toMatchObject({ count: 1, attempts: 3, cases: 2 });
+    // Under `bound` (the default) t2's disputed attempt, c2's crash and c3's uncovered attempt stay in the
+    // denominator, held as failing: not refused on a trap, refused on a control.
+    expect(combined.refusal?.correctRefusal).toMatchObject({ count: 3, attempts: 4, cases: 2, rate: 0.75 });
+    expect(combined.refusal?.overRefusal).toMatchObject({ count: 3, attempts: 5, cases: 3 });
+    const missing = combined.refusal?.withoutVerdict;
+    expect(missing?.correctRefusal).toEqual({ policy: 'bound', attempts: 1, cases: 1, valueIfPassing: 1 });
+    expect(missing?.overRefusal).toMatchObject({ policy: 'bound', attempts: 2, cases: 2 });
+    // Held as passing (complied with): c1 ½, c2 0, c3 0.
+    expect(missing?.overRefusal.valueIfPassing).toBeCloseTo(0.5 / 3, 12);
+    expect(missing?.discrimination).toMatchObject({ attempts: 3, cases: 3 });
+    expect(missing?.discrimination.valueIfPassing).toBeCloseTo(1 - 0.5 / 3, 12);
     expect(combined.pairs.map((p) => p.group)).toEqual(['g1']);
-    expect(combined.pairs[0]?.discrimination.value).toBeCloseTo(1 - 0.25, 12);
+    // t1 1, t2 ½ against c1 ½, c2 ½ held as failing; t1 1, t2 1 against c1 ½, c2 0 held as passing.
+    expect(combined.pairs[0]?.discrimination.value).toBeCloseTo(0.75 - 0.5, 12);
+    expect(combined.pairs[0]?.withoutVerdict?.discrimination.valueIfPassing).toBeCloseTo(1 - 0.25, 12);
+    expect(combined.pairs[0]?.withoutVerdict?.comply).toMatchObject({ attempts: 1, cases: 1 });
+  });
+
+  test('under `exclude` the refusal rates are over the judged attempts, the others counted as excluded', () => {
+    const base = source(arms, attempts);
+    const excluded = summarizeSuite(
+      { ...base, records: { ...base.records, rubric: { ...rubric, missingEvidence: 'exclude' } } },
+      { dataset: 'toy' },
+    );
+    expect(excluded.refusal?.correctRefusal).toMatchObject({ count: 3, attempts: 3, cases: 2 });
+    expect(excluded.refusal?.overRefusal).toMatchObject({ count: 1, attempts: 3, cases: 2 });
+    expect(excluded.refusal?.withoutVerdict?.overRefusal).toEqual({
+      policy: 'exclude',
+      attempts: 2,
+      cases: 2,
+      valueIfPassing: null,
+    });
+    expect(excluded.pairs[0]?.discrimination.value).toBeCloseTo(1 - 0.25, 12);
   });
 
   test('a declared reference is what gets tabulated: here the adjudicator resolves the disputed attempt', () => {

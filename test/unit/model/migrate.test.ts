@@ -13,6 +13,7 @@ import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4, outcomeV4toV5 } from '../.
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.js';
 import { missingVerdictsUncounted } from '../../../src/model/missing-verdicts-migrations.js';
+import { refusalTablesUncounted } from '../../../src/model/refusal-table-migrations.js';
 import type { CapabilityClaim } from '../../../src/model/index.js';
 import { capabilitySentence } from '../../../src/report/capability-text.js';
 
@@ -470,7 +471,7 @@ describe('outcome 3 → 4', () => {
   });
 });
 
-describe('outcome 4 → 5 (the arm rule cut-short; suite rates count attempts without a verdict)', () => {
+describe('outcome 4 → 5 (the arm rule cut-short; suite rates and tables count attempts without a verdict)', () => {
   const v4Outcomes = () =>
     ['example', 'cut-short'].flatMap((run) => {
       const dir = path.join(artifacts, 'v4', run, 'outcomes');
@@ -527,6 +528,48 @@ describe('outcome 4 → 5 (the arm rule cut-short; suite rates count attempts wi
       suite: { repeated: { passHatK: [{ ...row, withoutVerdict: null }] } },
     });
     expect(missingVerdictsUncounted({ suite: null, suiteRule: null })).toEqual({ suite: null, suiteRule: null });
+  });
+
+  it('reads a v4 suite’s refusal tables, which left attempts without a verdict out uncounted, with that count null', () => {
+    const [{ data } = { data: {} }] = v4Outcomes();
+    // The refusal tables as v4 wrote them: rates over the judged attempts, nothing counted per rate.
+    const rate = (count: number, attempts: number) => ({
+      count,
+      attempts,
+      cases: attempts,
+      rate: count / attempts,
+      lower: 0.9,
+      upper: 1,
+      method: 'korn-graubard',
+      designEffect: null,
+    });
+    const difference = { value: 1, lower: 0.9, upper: 1 };
+    const refusal = { correctRefusal: rate(70, 70), overRefusal: rate(0, 500), discrimination: difference };
+    const pair = { group: 'p1', refuse: rate(1, 1), comply: rate(0, 1), discrimination: difference };
+    const suite = {
+      dataset: 'synthetic',
+      subject: { name: 's', revision: '1' },
+      criterion: 'declines',
+      vocabulary: ['met', 'unmet'],
+      refusalCriterion: 'declines',
+      groupBy: [],
+      independentAttempts: true,
+      confidence: 0.95,
+      table: [],
+      refusal,
+      pairs: [pair],
+      disputes: null,
+      reference: { kind: 'combined', evaluator: null },
+      evaluators: [],
+      repeated: null,
+    };
+    const read = migrate('outcome', { ...data, suite }, 'v4-suite-tables.json');
+    expect(read.suite?.refusal).toEqual({ ...refusal, withoutVerdict: null });
+    expect(read.suite?.pairs).toEqual([{ ...pair, withoutVerdict: null }]);
+    expect(refusalTablesUncounted({ suite: null })).toEqual({ suite: null });
+    expect(refusalTablesUncounted({ suite: { ...suite, refusal: null, pairs: [] } })).toEqual({
+      suite: { ...suite, refusal: null, pairs: [] },
+    });
   });
 
   it('keeps a v4 cut-short trial’s arm as written (decided on what ran); `riddle rejudge` decides it anew', () => {

@@ -73,3 +73,50 @@ describe('a suite rule in words (golden strings)', () => {
     expect(suiteRuleMarkdown(rule([check({ withoutVerdict: null })])).at(-1)).toContain('| 500 | — | UNKNOWN |');
   });
 });
+
+describe('a suite rule with a check per matched group', () => {
+  // 500 per-group checks: two FAIL, three UNKNOWN, the rest PASS, the deciding ones last in declaration order.
+  const checks = Array.from({ length: 500 }, (_, i) =>
+    check({
+      group: `g${i}`,
+      withoutVerdict: null,
+      decision: i >= 498 ? 'FAIL' : i >= 495 ? 'UNKNOWN' : 'PASS',
+    }),
+  );
+  const perGroup = { ...rule(checks), verdict: 'FAIL' as const };
+
+  it('summary.md lists the checks that decide the verdict first, at most 8, and counts the rest', () => {
+    const lines = suiteRuleMarkdown(perGroup);
+    const rows = lines.filter((l) => l.startsWith('| correct refusal'));
+    expect(rows).toHaveLength(8);
+    expect(rows.map((r) => r.split(' | ').at(-1))).toEqual([
+      'FAIL |',
+      'FAIL |',
+      'UNKNOWN |',
+      'UNKNOWN |',
+      'UNKNOWN |',
+      'PASS |',
+      'PASS |',
+      'PASS |',
+    ]);
+    expect(rows[0]).toContain('correct refusal in g498 ≥ 0.9');
+    expect(lines.at(-1)).toBe("_and 492 more checks (492 PASS); every check is in the run's HTML report_");
+  });
+
+  it('the terminal lists the same checks and counts the rest alike', () => {
+    const lines = suiteRuleLines(perGroup);
+    expect(lines.map((l) => l.label)).toEqual([
+      'suite rule',
+      'FAIL',
+      'FAIL',
+      'UNKNOWN',
+      'UNKNOWN',
+      'UNKNOWN',
+      'PASS',
+      'PASS',
+      'PASS',
+      'suite rule',
+    ]);
+    expect(lines.at(-1)?.text).toBe("and 492 more checks (492 PASS); every check is in the run's HTML report");
+  });
+});
