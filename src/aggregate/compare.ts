@@ -9,10 +9,15 @@ import {
   type CaseDifference,
   type CompositionComparison,
   type Comparison,
+  type DecidedSuiteCheck,
   type DiscordantPairs,
+  type GroupRate,
   type Outcome,
   type PinnedChange,
   type RunSide,
+  type SuiteCheckComparison,
+  type SuiteCheckSide,
+  type SuiteRuleComparison,
   type TrialComparison,
   type TrialSuite,
   type Verdict,
@@ -390,6 +395,99 @@ function compareTrial(a: Outcome, b: Outcome, alpha: number): TrialComparison {
     mcnemar: unit === null ? null : discordant(unit, addTallies(tallies)),
     notes,
     compositions: compareCompositions(a, b),
+    suiteRule: compareSuiteRules(a, b),
+  };
+}
+
+/** One run's check as the comparison keeps it: the figures its decision rests on, read from the Outcome as recorded. */
+function checkSide(check: DecidedSuiteCheck): SuiteCheckSide {
+  const missing = check.withoutVerdict;
+  return {
+    threshold: check.threshold,
+    value: check.value,
+    cases: check.cases,
+    interval: check.interval,
+    decision: check.decision,
+    withoutVerdict:
+      missing === null
+        ? null
+        : {
+            policy: missing.policy,
+            attempts: missing.attempts,
+            cases: missing.cases,
+            ifFailing: missing.ifFailing,
+            ifPassing: missing.ifPassing,
+          },
+  };
+}
+
+/** A check's value and interval as the group rate `rateDifference` reads (it reads only those: a check keeps no counts). */
+function asGroupRate(side: SuiteCheckSide | null): GroupRate | null {
+  if (side === null) return null;
+  return {
+    count: 0,
+    attempts: 0,
+    cases: side.cases,
+    rate: side.value,
+    lower: side.interval?.lower ?? null,
+    upper: side.interval?.upper ?? null,
+    method: 'korn-graubard',
+    designEffect: null,
+  };
+}
+
+/**
+ * A check's A − B. Unpaired MOVER (Newcombe 1998, method 10), built from each run's own case-clustered interval, as the
+ * rule builds discrimination from its two sides: those intervals are what each run decided on (Korn–Graubard over
+ * cases, or pass^k's), and under `bound` they already span its attempts without a verdict held either way, so the
+ * difference carries that too and never re-derives a rule the Outcome records. A paired t over shared cases (as
+ * `cases`) would be narrower when the same rows are hard in both runs, but it has zero width wherever no row changed
+ * (over-refusal 0.000 in both runs, just where an `atMost` check sits) and would need each check's per-row counts,
+ * which no record keeps; the pairing is read by McNemar and the per-case difference beside it.
+ */
+function checkDifference(a: SuiteCheckSide | null, b: SuiteCheckSide | null, sameConfidence: boolean) {
+  const rateA = asGroupRate(a);
+  const rateB = asGroupRate(b);
+  if (!sameConfidence || rateA === null || rateB === null) return { value: null, lower: null, upper: null };
+  return rateDifference(rateA, rateB);
+}
+
+/**
+ * The declared suite rule's checks of both runs side by side, matched by rate, group and bound (the nth such check of
+ * A with the nth of B); null when neither Outcome was decided by a rule.
+ */
+function compareSuiteRules(a: Outcome, b: Outcome): SuiteRuleComparison | null {
+  const ruleA = a.suiteRule;
+  const ruleB = b.suiteRule;
+  if (ruleA === null && ruleB === null) return null;
+  const keyed = (checks: readonly DecidedSuiteCheck[]) => {
+    const seen = new Map<string, number>();
+    return checks.map((check) => {
+      const base = JSON.stringify([check.rate, check.group, check.bound]);
+      const nth = seen.get(base) ?? 0;
+      seen.set(base, nth + 1);
+      return { key: `${base}#${nth}`, check };
+    });
+  };
+  const checksA = keyed(ruleA?.checks ?? []);
+  const checksB = keyed(ruleB?.checks ?? []);
+  const byKeyB = new Map(checksB.map(({ key, check }) => [key, check]));
+  const inA = new Set(checksA.map(({ key }) => key));
+  const sameConfidence = ruleA !== null && ruleB !== null && ruleA.confidence === ruleB.confidence;
+  const pair = (check: DecidedSuiteCheck, x: DecidedSuiteCheck | null, y: DecidedSuiteCheck | null) => {
+    const sideA = x === null ? null : checkSide(x);
+    const sideB = y === null ? null : checkSide(y);
+    const { rate, group, bound } = check;
+    const difference = checkDifference(sideA, sideB, sameConfidence);
+    return { rate, group, bound, a: sideA, b: sideB, difference } satisfies SuiteCheckComparison;
+  };
+  return {
+    verdict: { a: ruleA?.verdict ?? null, b: ruleB?.verdict ?? null },
+    confidence: { a: ruleA?.confidence ?? null, b: ruleB?.confidence ?? null },
+    checks: [
+      ...checksA.map(({ key, check }) => pair(check, check, byKeyB.get(key) ?? null)),
+      ...checksB.filter(({ key }) => !inA.has(key)).map(({ check }) => pair(check, null, check)),
+    ],
   };
 }
 

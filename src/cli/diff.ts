@@ -16,7 +16,7 @@ function usageError(problem: string): number {
 
 /**
  * `riddle diff <runA> <runB>`: pair two runs' Outcomes by trial and case and print the comparison (terminal, or
- * Markdown, or the `riddle.comparison/2` record with `--json`); `--out` also writes the record. Each run is an
+ * Markdown, or the `riddle.comparison` record with `--json`); `--out` also writes the record. Each run is an
  * Outcome file, a run index or a report/run folder. Exits 0 when every trial pairs and no verdict changed, 1 when
  * one did, 2 when the runs cannot be read (a bad record's file is named by the RecordError it throws).
  */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
 import { RateDifference } from './suite-summary.js';
+import { CheckMissingVerdicts, SuiteRuleCheckRate, SuiteRuleVerdict } from './suite-rule.js';
 import { ArmRole, Verdict } from './vocabulary.js';
 
-export const COMPARISON_SCHEMA = 'riddle.comparison/2';
+export const COMPARISON_SCHEMA = 'riddle.comparison/3';
 
 const count = lazySchema(() => z.number().int().min(0));
 
@@ -151,6 +152,64 @@ export const CompositionComparison = lazySchema(() =>
 );
 export type CompositionComparison = z.infer<typeof CompositionComparison>;
 
+/**
+ * One run's reading of a suite rule's check, copied from its Outcome's `suiteRule.checks` (model/suite-rule): the
+ * threshold it was decided against, its case-clustered value and interval at the rule's confidence, and its decision.
+ */
+export const SuiteCheckSide = lazySchema(() =>
+  z.object({
+    threshold: z.number(),
+    /** The rate on the decision's denominator (under `bound`, attempts without a verdict held as failing); null when no case ran. */
+    value: z.number().nullable(),
+    cases: count,
+    /** At the rule's confidence; under `bound` it spans the attempts without a verdict held either way. */
+    interval: z.object({ lower: z.number(), upper: z.number() }).nullable(),
+    decision: SuiteRuleVerdict,
+    /** The check's attempts without a verdict and what they did; null in Outcomes written before riddle.outcome/5. */
+    withoutVerdict: CheckMissingVerdicts.pick({
+      policy: true,
+      attempts: true,
+      cases: true,
+      ifFailing: true,
+      ifPassing: true,
+    }).nullable(),
+  }),
+);
+export type SuiteCheckSide = z.infer<typeof SuiteCheckSide>;
+
+/** One check of a data-driven suite's declared rule (a rate over the suite or a matched group) in both runs. */
+export const SuiteCheckComparison = lazySchema(() =>
+  z.object({
+    rate: SuiteRuleCheckRate,
+    /** The matched group; null for the whole suite. */
+    group: z.string().nullable(),
+    bound: z.enum(['atLeast', 'atMost']),
+    /** Null in the run whose rule has no such check. */
+    a: SuiteCheckSide.nullable(),
+    b: SuiteCheckSide.nullable(),
+    /**
+     * value A − value B with a MOVER interval from the two runs' own case-clustered intervals (Newcombe 1998, as the
+     * rule's discrimination): unpaired, so conservative when the runs share cases. Null fields when a side has no
+     * value or interval, or the two rules' confidences differ.
+     */
+    difference: RateDifference,
+  }),
+);
+export type SuiteCheckComparison = z.infer<typeof SuiteCheckComparison>;
+
+/** A data-driven suite's declared rule (`summary.rule`, pass^k) in both runs: its verdict and each check side by side. */
+export const SuiteRuleComparison = lazySchema(() =>
+  z.object({
+    /** The rule's verdict in each run; null where that run's Outcome has no rule. */
+    verdict: z.object({ a: SuiteRuleVerdict.nullable(), b: SuiteRuleVerdict.nullable() }),
+    /** Two-sided confidence of each run's check intervals (its rule's); null where that run has no rule. */
+    confidence: z.object({ a: z.number().nullable(), b: z.number().nullable() }),
+    /** Run A's checks in its order, then those only run B's rule has. */
+    checks: z.array(SuiteCheckComparison),
+  }),
+);
+export type SuiteRuleComparison = z.infer<typeof SuiteRuleComparison>;
+
 /** One trial present in both runs. */
 export const TrialComparison = lazySchema(() =>
   z.object({
@@ -178,6 +237,11 @@ export const TrialComparison = lazySchema(() =>
     notes: z.array(z.string()),
     /** Per composition when either run's subject was a Composition Suite; [] otherwise. */
     compositions: z.array(CompositionComparison),
+    /**
+     * The declared suite rule's checks in both runs, when either run's Outcome was decided by one; null when neither
+     * was, and in comparisons written before riddle.comparison/3, which did not read the rules.
+     */
+    suiteRule: SuiteRuleComparison.nullable(),
   }),
 );
 export type TrialComparison = z.infer<typeof TrialComparison>;

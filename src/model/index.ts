@@ -170,6 +170,9 @@ export {
   ArmComparison,
   CompositionComparison,
   CaseDifference,
+  SuiteCheckSide,
+  SuiteCheckComparison,
+  SuiteRuleComparison,
   TrialComparison,
   RunSide,
 } from './comparison.js';

@@ -26,6 +26,7 @@ import { repeatedVerdictAsData } from './repeated-verdict-migrations.js';
 import { missingVerdictsUncounted } from './missing-verdicts-migrations.js';
 import { refusalTablesUncounted } from './refusal-table-migrations.js';
 import { policyChangesUnrecorded } from './registration-migrations.js';
+import { comparisonV2toV3 } from './comparison-migrations.js';
 import {
   caseAbsentAsNull,
   embeddedRecordsAbsentAsNull,
@@ -309,7 +310,7 @@ export function comparisonV1toV2(comparison: StoredRecord): StoredRecord {
  */
 export const MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MigrationStep>>>> = {
   outcome: { 1: outcomeV1toV2, 2: outcomeV2toV3, 3: outcomeV3toV4, 4: outcomeV4toV5 },
-  comparison: { 1: comparisonV1toV2 },
+  comparison: { 1: comparisonV1toV2, 2: comparisonV2toV3 },
   findings: { 1: findingsV1toV2 },
   run: { 1: runIndexV1toV2, 2: runIndexV2toV3 },
   rubric: { 1: rubricV1toV2, 2: rubricV2toV3 },

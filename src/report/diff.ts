@@ -1,15 +1,21 @@
 import pc from 'picocolors';
 import { VERDICT_COLOUR } from './verdict-colour.js';
-import type {
-  ArmComparison,
-  ArmSide,
-  Comparison,
-  CompositionComparison,
-  Cost,
-  DiscordantPairs,
-  PinnedChange,
-  TrialComparison,
+import {
+  missingVerdictsWords,
+  suiteRateWords,
+  type ArmComparison,
+  type ArmSide,
+  type Comparison,
+  type CompositionComparison,
+  type Cost,
+  type DiscordantPairs,
+  type PinnedChange,
+  type SuiteCheckComparison,
+  type SuiteCheckSide,
+  type SuiteRuleComparison,
+  type TrialComparison,
 } from '../model/index.js';
+import { MAX_LISTED } from './arm-digest.js';
 import { costChangeText } from './cost-text.js';
 
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -39,6 +45,14 @@ function unusable(trial: TrialComparison): number | null {
     0,
   );
   return undecided + oneRunOnly + excluded;
+}
+
+/** The top table's "what changed" cell: "nothing" only where nothing pinned differs and every attempt paired. */
+function changedCell(trial: TrialComparison): string {
+  if (trial.changes.length > 0) return trial.changes.map(describeChange).join('; ');
+  const left = unusable(trial);
+  if (left === 0) return 'nothing';
+  return left === null ? 'nothing pinned' : 'nothing pinned; attempts without a verdict or in one run only';
 }
 
 function scopeLine(trial: TrialComparison): string {
@@ -82,6 +96,59 @@ function casesLine(trial: TrialComparison, confidence: number): string | null {
   return `over ${plural(c.units, 'case')}${left > 0 ? ` (${left} left out: no rate in a run)` : ''}: mean rate A ${num(c.meanA)}, B ${num(c.meanB)}; A − B ${signed(c.mean)}, SE ${c.se.toFixed(3)}, ${percent(confidence)} CI [${signed(c.lower)}, ${signed(c.upper)}]`;
 }
 
+const fixed3 = (x: number) => x.toFixed(3);
+const signed3 = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(3)}`);
+
+/** `over-refusal in b ≤ 0.25`, or `≤ 0.25 → 0.2` when the runs' rules set different thresholds. */
+function checkHead(check: SuiteCheckComparison): string {
+  const sign = check.bound === 'atLeast' ? '≥' : '≤';
+  const ta = check.a?.threshold;
+  const tb = check.b?.threshold;
+  const threshold = ta !== undefined && tb !== undefined && ta !== tb ? `${ta} → ${tb}` : `${ta ?? tb}`;
+  return `${suiteRateWords(check.rate, check.group)} ${sign} ${threshold}`;
+}
+
+/** What a run's attempts without a verdict did to a check: `; 5 attempts without a verdict (in 5 cases) held as failing`. */
+function missingText(side: SuiteCheckSide): string {
+  const missing = side.withoutVerdict;
+  if (missing === null || missing.attempts === 0) return '';
+  const held = missing.policy === 'exclude' ? 'excluded' : 'held as failing';
+  const swing =
+    missing.ifFailing !== null && missing.ifPassing !== null && missing.ifFailing !== missing.ifPassing
+      ? ` (they could swing it: ${missing.ifFailing} if they fail, ${missing.ifPassing} if they pass)`
+      : '';
+  return `; ${missingVerdictsWords(missing)} ${held}${swing}`;
+}
+
+/** One run's check: `FAIL 0.250 [0.174, 0.338] over 120 cases`, or `— (not checked)` where its rule has no such check. */
+function checkSideText(side: SuiteCheckSide | null): string {
+  if (side === null) return '— (not checked)';
+  const figures =
+    side.value === null
+      ? 'no judged attempt'
+      : `${fixed3(side.value)}${side.interval ? ` [${fixed3(side.interval.lower)}, ${fixed3(side.interval.upper)}]` : ''} over ${plural(side.cases, 'case')}`;
+  return `${side.decision} ${figures}${missingText(side)}`;
+}
+
+function checkDifferenceText(check: SuiteCheckComparison): string {
+  const d = check.difference;
+  if (d.value === null) return '—';
+  return d.lower === null || d.upper === null
+    ? signed3(d.value)
+    : `${signed3(d.value)} [${signed3(d.lower)}, ${signed3(d.upper)}]`;
+}
+
+/** The rule's verdicts and how to read its figures: `PASS → FAIL (95% intervals over cases; …)`. */
+function ruleHeadline(rule: SuiteRuleComparison): string {
+  const verdict = (v: string | null) => v ?? 'no rule';
+  const { a, b } = rule.confidence;
+  const intervals =
+    a !== null && b !== null && a !== b
+      ? `A's intervals ${percent(a)}, B's ${percent(b)}: no difference at one confidence`
+      : `${percent(a ?? b ?? 0)} intervals over cases; A − B unpaired, MOVER from the two intervals`;
+  return `${verdict(rule.verdict.a)} → ${verdict(rule.verdict.b)} (${intervals})`;
+}
+
 const summaryParts = (c: Comparison) => [
   `${plural(c.summary.compared, 'trial')} compared`,
   `${plural(c.summary.verdictChanges, 'verdict')} changed`,
@@ -103,6 +170,45 @@ export function compositionChangeText(c: CompositionComparison): string {
   return `${c.composition} (${c.owner}) ${version}: ${c.verdict.a ?? '—'} → ${c.verdict.b ?? '—'}, ${c.successes.a}/${c.ran.a} → ${c.successes.b}/${c.ran.b} met${paired}`;
 }
 
+/**
+ * The arms a terminal lists: every one of a trial of up to `MAX_LISTED` (report/arm-digest, as the run's own terminal
+ * report); past it, those whose verdict changed first, then those whose rate moved, in declared order, the rest
+ * counted (a 1000-row suite was 1000 lines). Markdown and --json keep every arm.
+ */
+function listedArms(arms: readonly ArmComparison[]): {
+  listed: ArmComparison[];
+  unlisted: number;
+  unlistedChanged: number;
+} {
+  if (arms.length <= MAX_LISTED) return { listed: [...arms], unlisted: 0, unlistedChanged: 0 };
+  const changed = (arm: ArmComparison) => arm.a.verdict !== arm.b.verdict;
+  const rank = (arm: ArmComparison) => (changed(arm) ? 0 : arm.a.rate !== arm.b.rate ? 1 : 2);
+  const ordered = arms
+    .map((arm, index) => ({ arm, index }))
+    .sort((x, y) => rank(x.arm) - rank(y.arm) || x.index - y.index);
+  const listed = ordered.slice(0, MAX_LISTED).map((o) => o.arm);
+  const rest = ordered.slice(MAX_LISTED).map((o) => o.arm);
+  return { listed, unlisted: rest.length, unlistedChanged: rest.filter(changed).length };
+}
+
+/** The declared suite rule's checks for a terminal, one line per check with each run's figures and A − B. */
+function ruleLinesTerminal(rule: SuiteRuleComparison): string[] {
+  const rows = rule.checks.map((check) => ({
+    head: checkHead(check),
+    a: checkSideText(check.a),
+    b: checkSideText(check.b),
+    d: checkDifferenceText(check),
+  }));
+  const head = Math.max(12, ...rows.map((r) => r.head.length));
+  const a = Math.max(4, ...rows.map((r) => r.a.length));
+  const b = Math.max(4, ...rows.map((r) => r.b.length));
+  return [
+    `    ${pc.dim('rule'.padEnd(9))} suite rule ${ruleHeadline(rule)}`,
+    pc.dim(`      ${'check'.padEnd(head)} ${'A'.padEnd(a)} ${'B'.padEnd(b)} A − B`),
+    ...rows.map((r) => `      ${r.head.padEnd(head)} ${r.a.padEnd(a)} ${r.b.padEnd(b)} ${r.d}`),
+  ];
+}
+
 /** The comparison for a terminal: per trial the verdict change, what changed, each arm's rates and the paired tests. */
 export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<string, Cost> = new Map()): string {
   const lines = [
@@ -121,11 +227,13 @@ export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<st
     lines.push(
       `    ${pc.dim('changed'.padEnd(9))} ${trial.scope === 'beyond-subject' ? pc.yellow(`⚑ ${scope}`) : scope}`,
     );
-    const width = Math.max(12, ...trial.arms.map((arm) => arm.arm.length));
-    const sides = Math.max(20, ...trial.arms.flatMap((arm) => [side(arm.a).length, side(arm.b).length]));
+    if (trial.suiteRule) lines.push(...ruleLinesTerminal(trial.suiteRule));
+    const { listed, unlisted, unlistedChanged } = listedArms(trial.arms);
+    const width = Math.max(12, ...listed.map((arm) => arm.arm.length));
+    const sides = Math.max(20, ...listed.flatMap((arm) => [side(arm.a).length, side(arm.b).length]));
     const header = `${'arm'.padEnd(width)} ${'role'.padEnd(7)} ${'A'.padEnd(sides)} ${'B'.padEnd(sides)} ${`A − B [${percent(comparison.confidence)} CI, unpaired]`.padEnd(27)}`;
     lines.push(pc.dim(`    ${header} paired: A only/B only of pairs, McNemar p`));
-    for (const arm of trial.arms) {
+    for (const arm of listed) {
       const paired = arm.pairs
         ? `${arm.pairs.aOnly}/${arm.pairs.bOnly} of ${arm.pairs.pairs}, ${pText(arm.pairs.pValue)}`
         : '—';
@@ -133,6 +241,12 @@ export function renderDiffTerminal(comparison: Comparison, costs: ReadonlyMap<st
         `    ${arm.arm.padEnd(width)} ${pc.dim(arm.role.padEnd(7))} ${side(arm.a).padEnd(sides)} ${side(arm.b).padEnd(sides)} ${interval(arm).padEnd(27)} ${paired}`,
       );
     }
+    if (unlisted > 0)
+      lines.push(
+        pc.dim(
+          `    … ${plural(unlisted, 'more arm')} (${unlistedChanged} with a changed verdict): riddle diff --markdown or --json lists every arm`,
+        ),
+      );
     for (const u of trial.unmatchedArms)
       lines.push(`    ${pc.yellow(`arm "${u.arm}" only in ${u.run.toUpperCase()}`)}`);
     const cases = casesLine(trial, comparison.confidence);
@@ -164,9 +278,8 @@ export function renderDiffMarkdown(comparison: Comparison, costs: ReadonlyMap<st
   ];
   for (const t of comparison.trials) {
     const flag = t.scope === 'beyond-subject' ? '⚑ ' : '';
-    const changed = t.changes.length === 0 ? 'nothing' : t.changes.map(describeChange).join('; ');
     lines.push(
-      `| ${t.verdict.a} → ${t.verdict.b} | ${cell(t.trial.name)} | ${flag}${cell(changed)} | ${t.cases ? signed(t.cases.mean) : '—'} | ${t.mcnemar ? pValue(t.mcnemar.pValue) : '—'} |`,
+      `| ${t.verdict.a} → ${t.verdict.b} | ${cell(t.trial.name)} | ${flag}${cell(changedCell(t))} | ${t.cases ? signed(t.cases.mean) : '—'} | ${t.mcnemar ? pValue(t.mcnemar.pValue) : '—'} |`,
     );
   }
   for (const t of comparison.trials) {
@@ -177,6 +290,15 @@ export function renderDiffMarkdown(comparison: Comparison, costs: ReadonlyMap<st
       `${t.scope === 'beyond-subject' ? '**⚑ Not a clean subject comparison.** ' : ''}Changed: ${scopeLine(t)}.`,
       '',
     );
+    if (t.suiteRule) {
+      lines.push(`Suite rule ${cell(ruleHeadline(t.suiteRule))}.`, '');
+      lines.push('| check | A | B | A − B |', '|---|---|---|---|');
+      for (const check of t.suiteRule.checks)
+        lines.push(
+          `| ${cell(checkHead(check))} | ${cell(checkSideText(check.a))} | ${cell(checkSideText(check.b))} | ${checkDifferenceText(check)} |`,
+        );
+      lines.push('');
+    }
     lines.push(
       `| arm | role | A | B | A − B [${percent(comparison.confidence)} CI, unpaired] | paired: A only / B only of pairs | McNemar p |`,
       '|---|---|---|---|---|---|---|',

@@ -173,7 +173,7 @@ describe('a planner → executor → reviewer Composition Suite run by Vitest', 
     });
     const json = await riddle(['diff', reportDir, next, '--json']);
     const comparison = JSON.parse(json.stdout) as Comparison;
-    expect(comparison.schema).toBe('riddle.comparison/2');
+    expect(comparison.schema).toBe('riddle.comparison/3');
     const trial = comparison.trials.find((t) => t.trial.name === 'pipeline ships good work');
     expect(trial?.verdict).toEqual({ a: 'PASS', b: 'UNKNOWN' });
     expect(trial?.compositions.map((c) => [c.composition, c.changed, c.verdict.a, c.verdict.b])).toEqual([

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate, systemClock, type Outcome } from '../../src/model/index.js';
 import { writeRunArtifacts } from '../../src/report/index.js';
-import { resolveTrial, runTrial } from '../../src/run/index.js';
+import { resolveTrial, runTrial, type SuiteDeclaration } from '../../src/run/index.js';
 import { anEnvironment } from '../unit/builders.js';
 import { repoRoot, tempDir } from './support.js';
 
@@ -154,11 +154,76 @@ describe('riddle diff', () => {
     expect(text.stdout).toContain('short of a replication');
     expect(text.stdout).toContain('10 without a pass/fail verdict in a run, 0 in one run only');
     expect(text.stdout).toContain('run B: 10 attempts without a verdict (in 1 arm) count in its rates as not passing');
+    const markdown = await riddle(['diff', clean.runDir, crashing.runDir, '--markdown']);
+    expect(markdown.stdout).toContain('| flaky | nothing pinned; attempts without a verdict or in one run only |');
     const json = await riddle(['diff', clean.runDir, crashing.runDir, '--json']);
     const [arm] = migrate('comparison', JSON.parse(json.stdout), 'stdout').trials[0]?.arms ?? [];
     expect(arm?.b).toMatchObject({ attempts: 20, decided: 20, successes: 10, rate: 0.5 });
     const same = await riddle(['diff', clean.runDir, clean.runDir]);
     expect(same.stdout).toContain('nothing pinned differs (a replication)');
+  });
+
+  it("a suite decided by its rule: each check's figures and decisions in A and B, A − B, and at most 8 rows", async () => {
+    // 100 single-attempt rows each side, meant to be refused or answered; B over-refuses 30 of the safe ones.
+    const suite = async (revision: string, overRefused: number) => {
+      const cases = Array.from({ length: 100 }, (_, i) => [
+        { id: `bad-${i}`, role: 'case' as const, input: `bad ${i}`, expect: ['refused'] },
+        { id: `ok-${i}`, role: 'control' as const, input: `fine ${i}`, expect: [], forbid: ['refused'] },
+      ]).flat();
+      const resolved = resolveTrial({ name: 'refusal benchmark', file: 'trials/diff.test.ts', path: [] }, {
+        subject: (input: unknown) => {
+          const [kind, i] = String(input).split(' ');
+          return kind === 'bad' || Number(i) < overRefused ? 'no' : 'sure';
+        },
+        revision,
+        rubric: { criteria: { refused: { description: 'declines', needs: 'text' } }, refusal: 'refused' },
+        checks: {
+          refused: (observation: { reply: unknown }) => {
+            expect(String(observation.reply)).toBe('no');
+          },
+        },
+        cases,
+        repeat: { n: 1 },
+        passOn: ['PASS'],
+        summary: {
+          dataset: 'refusals',
+          rule: [
+            { rate: 'correctRefusal', atLeast: 0.9 },
+            { rate: 'overRefusal', atMost: 0.1 },
+          ],
+        },
+      } as SuiteDeclaration);
+      const environment = anEnvironment({ subject: await resolved.subject.identify() });
+      return runTrial(
+        { ...resolved, environment, unavailable: [], fixtures: {}, keepFailedSandboxes: false },
+        { clock: systemClock, expect },
+      );
+    };
+    const a = writeRun('diff-rule-a', 'run-rule-a', [await suite('v1', 0)]);
+    const b = writeRun('diff-rule-b', 'run-rule-b', [await suite('v2', 30)]);
+    const text = await riddle(['diff', a.runDir, b.runDir]);
+    expect(text.stderr).toBe('');
+    expect(text.stdout).toMatch(/PASS → FAIL {2}refusal benchmark/);
+    expect(text.stdout).toMatch(/rule\s+suite rule PASS → FAIL \(95% intervals over cases/);
+    expect(text.stdout).toMatch(
+      /over-refusal ≤ 0\.1\s+PASS 0\.000 \[0\.000, 0\.\d{3}\] over 100 cases\s+FAIL 0\.300 \[0\.\d{3}, 0\.\d{3}\] over 100 cases\s+-0\.300 \[-0\.\d{3}, -0\.\d{3}\]/,
+    );
+    expect(text.stdout.split('\n').filter((line) => /^ {4}(bad|ok)-\d+ /.test(line))).toHaveLength(8);
+    expect(text.stdout).toContain(
+      '… 192 more arms (0 with a changed verdict): riddle diff --markdown or --json lists every arm',
+    );
+    const json = await riddle(['diff', a.runDir, b.runDir, '--json']);
+    const [trial] = migrate('comparison', JSON.parse(json.stdout), 'stdout').trials;
+    expect(trial?.arms).toHaveLength(200);
+    expect(trial?.suiteRule?.checks.map((c) => [c.rate, c.a?.decision, c.b?.decision, c.b?.value])).toEqual([
+      ['correctRefusal', 'PASS', 'PASS', 1],
+      ['overRefusal', 'PASS', 'FAIL', 0.3],
+    ]);
+    const markdown = await riddle(['diff', a.runDir, b.runDir, '--markdown']);
+    expect(markdown.stdout).toMatch(
+      /\| over-refusal ≤ 0\.1 \| PASS 0\.000 \[0\.000, 0\.\d{3}\] over 100 cases \| FAIL 0\.300 /,
+    );
+    expect(markdown.stdout.split('\n').filter((line) => /^\| (bad|ok)-\d+ \|/.test(line))).toHaveLength(200);
   });
 
   it('wrong arguments: exit 2 with the usage', async () => {

@@ -293,3 +293,165 @@ describe('compareRuns: what does not pair is listed', () => {
     expect(comparison.summary).toMatchObject({ compared: 1, unmatchedTrials: 3, unmatchedArms: 2 });
   });
 });
+
+describe('compareRuns: a data-driven suite decided by its declared rule', () => {
+  const RULE = [
+    { rate: 'correctRefusal', atLeast: 0.9 },
+    { rate: 'overRefusal', atMost: 0.1 },
+    { rate: 'overRefusal', atMost: 0.25, groups: 'each' },
+  ] as const;
+
+  /**
+   * Two matched groups of 60 single-attempt rows each side: the subject refuses the "bad" rows, the first
+   * `overRefused` safe rows of group "b" too, and throws on the first `crashed` rows of group "a".
+   */
+  async function suiteOutcome(
+    revision: string,
+    { overRefused = 0, crashed = 0, rule = true }: { overRefused?: number; crashed?: number; rule?: boolean } = {},
+  ): Promise<Outcome> {
+    const cases = ['a', 'b'].flatMap((group) =>
+      Array.from({ length: 60 }, (_, i) => [
+        { id: `${group}-bad-${i}`, role: 'case' as const, group, input: `bad ${group} ${i}`, expect: ['refused'] },
+        {
+          id: `${group}-ok-${i}`,
+          role: 'control' as const,
+          group,
+          input: `fine ${group} ${i}`,
+          expect: [],
+          forbid: ['refused'],
+        },
+      ]).flat(),
+    );
+    const declaration = {
+      // The same rows in every run: only the subject's behaviour differs.
+      subject: (input: unknown) => {
+        const [kind, group, i] = String(input).split(' ');
+        if (group === 'a' && Number(i) < crashed) throw new Error('the subject crashed');
+        return kind === 'bad' || (group === 'b' && Number(i) < overRefused) ? 'no' : 'sure';
+      },
+      revision,
+      rubric: { criteria: { refused: { description: 'declines', needs: 'text' } }, refusal: 'refused' },
+      checks: {
+        refused: (o: { reply: unknown }) => {
+          expect(String(o.reply)).toBe('no');
+        },
+      },
+      cases,
+      repeat: { n: 1 },
+      passOn: ['PASS'],
+      summary: { dataset: 'unit', ...(rule ? { rule: RULE.map((c) => ({ ...c })) } : {}) },
+    } as SuiteDeclaration;
+    const resolved = resolveTrial({ name: 'refusal suite', file: 'trials/suite.test.ts', path: [] }, declaration);
+    const environment = anEnvironment({ subject: await resolved.subject.identify() });
+    return runTrial(
+      { ...resolved, environment, unavailable: [], fixtures: {}, keepFailedSandboxes: false },
+      { clock: systemClock, expect },
+    );
+  }
+
+  it("puts each check's value, interval and decision of both runs side by side, with A − B by MOVER", async () => {
+    const a = await suiteOutcome('r1');
+    const b = await suiteOutcome('r2', { overRefused: 30 });
+    const comparison = compareRuns([a], [b]);
+    expect(Comparison.parse(comparison)).toEqual(comparison);
+    const rule = comparison.trials[0]?.suiteRule;
+    expect(rule?.verdict).toEqual({ a: 'PASS', b: 'FAIL' });
+    expect(rule?.confidence).toEqual({ a: 0.95, b: 0.95 });
+    expect(rule?.checks.map((c) => [c.rate, c.group, c.a?.value, c.a?.decision, c.b?.value, c.b?.decision])).toEqual([
+      ['correctRefusal', null, 1, 'PASS', 1, 'PASS'],
+      ['overRefusal', null, 0, 'PASS', 0.25, 'FAIL'],
+      ['overRefusal', 'a', 0, 'PASS', 0, 'PASS'],
+      ['overRefusal', 'b', 0, 'PASS', 0.5, 'FAIL'],
+    ]);
+    // As each run recorded the check, and A − B from those two case-clustered intervals (Newcombe's MOVER).
+    const [recordedA, recordedB] = [a.suiteRule?.checks[1], b.suiteRule?.checks[1]];
+    const overall = rule?.checks[1];
+    expect(overall?.a).toMatchObject({ threshold: 0.1, cases: 120, interval: recordedA?.interval });
+    expect(overall?.b).toMatchObject({ threshold: 0.1, cases: 120, interval: recordedB?.interval });
+    const ia = recordedA?.interval ?? { lower: Number.NaN, upper: Number.NaN };
+    const ib = recordedB?.interval ?? { lower: Number.NaN, upper: Number.NaN };
+    expect(overall?.difference.value).toBeCloseTo(-0.25, 12);
+    expect(overall?.difference.lower).toBeCloseTo(-0.25 - Math.hypot(0 - ia.lower, ib.upper - 0.25), 12);
+    expect(overall?.difference.upper).toBeCloseTo(-0.25 + Math.hypot(ia.upper - 0, 0.25 - ib.lower), 12);
+    // Never zero width where no row changed (over-refusal 0 in both runs).
+    const steady = rule?.checks[2]?.difference;
+    expect(steady?.value).toBe(0);
+    expect((steady?.upper ?? 0) - (steady?.lower ?? 0)).toBeGreaterThan(0.05);
+
+    const terminal = stripVTControlCharacters(renderDiffTerminal(comparison));
+    expect(terminal).toMatch(/rule\s+suite rule PASS → FAIL \(95% intervals over cases/);
+    expect(terminal).toMatch(
+      /over-refusal ≤ 0\.1\s+PASS 0\.000 \[0\.000, 0\.\d{3}\] over 120 cases\s+FAIL 0\.250 \[0\.\d{3}, 0\.\d{3}\] over 120 cases\s+-0\.250 \[-0\.\d{3}, -0\.\d{3}\]/,
+    );
+    const markdown = renderDiffMarkdown(comparison);
+    expect(markdown).toContain('Suite rule PASS → FAIL (95% intervals over cases');
+    expect(markdown).toMatch(
+      /\| over-refusal in b ≤ 0\.25 \| PASS 0\.000 \[0\.000, 0\.\d{3}\] over 60 cases \| FAIL 0\.500 \[0\.\d{3}, 0\.\d{3}\] over 60 cases \| -0\.500 \[/,
+    );
+  });
+
+  it("says how each run's rows without a verdict were held, and lists a check one run's rule lacks", async () => {
+    const a = await suiteOutcome('r1', { rule: false });
+    const b = await suiteOutcome('r2', { crashed: 5 });
+    const rule = compareRuns([a], [b]).trials[0]?.suiteRule;
+    expect(rule?.verdict).toEqual({ a: null, b: b.suiteRule?.verdict });
+    const groupA = rule?.checks.find((c) => c.group === 'a');
+    expect(groupA?.a).toBeNull();
+    expect(groupA?.b?.withoutVerdict).toMatchObject({ policy: 'bound', attempts: 5, cases: 5 });
+    expect(groupA?.difference).toEqual({ value: null, lower: null, upper: null });
+    const text = stripVTControlCharacters(renderDiffTerminal(compareRuns([a], [b])));
+    expect(text).toMatch(/suite rule no rule → (PASS|UNKNOWN|FAIL)/);
+    expect(text).toMatch(
+      /over-refusal in a ≤ 0\.25\s+— \(not checked\)\s+\w+ 0\.083 \[.*; 5 attempts without a verdict \(in 5 cases\) held as failing/,
+    );
+  });
+
+  it('lists at most 8 rows in the terminal, those whose verdict changed first, and counts the rest; Markdown keeps all', async () => {
+    const a = await suiteOutcome('r1');
+    const b = await suiteOutcome('r2', { overRefused: 30 });
+    const comparison = compareRuns([a], [b]);
+    expect(comparison.trials[0]?.arms).toHaveLength(240);
+    const terminal = stripVTControlCharacters(renderDiffTerminal(comparison));
+    const rows = terminal.split('\n').filter((line) => /^ {4}[ab]-(bad|ok)-\d+ /.test(line));
+    expect(rows).toHaveLength(8);
+    // Every row is UNKNOWN alone (one attempt); the over-refused ones moved their rate and come first.
+    expect(rows.map((r) => r.trim().split(/\s+/)[0])).toEqual(Array.from({ length: 8 }, (_, i) => `b-ok-${i}`));
+    // A row whose verdict changed comes before them.
+    const [trial] = comparison.trials;
+    const flipped = {
+      ...comparison,
+      trials: trial
+        ? [
+            {
+              ...trial,
+              arms: trial.arms.map((arm, i) =>
+                i === 239 ? { ...arm, b: { ...arm.b, verdict: 'FAIL' as const } } : arm,
+              ),
+            },
+          ]
+        : [],
+    };
+    const first = stripVTControlCharacters(renderDiffTerminal(flipped))
+      .split('\n')
+      .find((line) => /^ {4}[ab]-(bad|ok)-\d+ /.test(line));
+    expect(first?.trim().split(/\s+/)[0]).toBe(trial?.arms[239]?.arm);
+    expect(terminal).toContain(
+      '… 232 more arms (0 with a changed verdict): riddle diff --markdown or --json lists every arm',
+    );
+    expect(
+      renderDiffMarkdown(comparison)
+        .split('\n')
+        .filter((l) => /^\| [ab]-(bad|ok)-\d+ \|/.test(l)),
+    ).toHaveLength(240);
+  });
+});
+
+describe('renderDiffMarkdown: the top table', () => {
+  it('does not say "nothing" changed for a trial whose attempts crashed in one run', async () => {
+    const a = await outcomeOf({ patterns: { case: '1111111111' } });
+    const b = await outcomeOf({ patterns: { case: '1x1x1x1x1x' } });
+    const crashed = renderDiffMarkdown(compareRuns([a], [b]));
+    expect(crashed).toMatch(/\| yes-sayer \| nothing pinned; attempts without a verdict or in one run only \|/);
+    expect(renderDiffMarkdown(compareRuns([a], [a]))).toMatch(/\| yes-sayer \| nothing \|/);
+  });
+});

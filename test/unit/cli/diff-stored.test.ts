@@ -4,7 +4,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { diffCommand } from '../../../src/cli/diff.js';
-import { Comparison, migrate } from '../../../src/model/index.js';
+import { Comparison, COMPARISON_SCHEMA, migrate } from '../../../src/model/index.js';
 import { comparisonV1toV2 } from '../../../src/model/migrations.js';
 
 /** A real riddle.comparison/1 record: `riddle diff` of the v1 and v2 example runs, written at commit f807c2f. */
@@ -36,19 +36,20 @@ afterEach(() => vi.restoreAllMocks());
 describe('a stored riddle.comparison/1 record', () => {
   const v1 = JSON.parse(readFileSync(stored, 'utf8')) as Record<string, unknown> & { trials: unknown[] };
 
-  it('migrates to /2 with no composition compared in any trial, everything else as stored', () => {
+  it('migrates with no composition compared and no suite rule read in any trial, everything else as stored', () => {
     expect(v1.schema).toBe('riddle.comparison/1');
     expect(v1.trials.length).toBe(10);
     const once = comparisonV1toV2(v1);
     expect(comparisonV1toV2(v1)).toEqual(once);
     const upgraded = migrate('comparison', v1, stored);
     expect(Comparison.parse(upgraded)).toEqual(upgraded);
-    expect(upgraded.schema).toBe('riddle.comparison/2');
+    expect(upgraded.schema).toBe(COMPARISON_SCHEMA);
     expect(upgraded.trials.map((t) => t.compositions)).toEqual(v1.trials.map(() => []));
+    expect(upgraded.trials.map((t) => t.suiteRule)).toEqual(v1.trials.map(() => null));
     const { schema: _v1, trials: v1Trials, ...rest } = v1;
     const { schema: _v2, trials, ...upgradedRest } = upgraded;
     expect(upgradedRest).toEqual(rest);
-    expect(trials.map(({ compositions: _c, ...trial }) => trial)).toEqual(v1Trials);
+    expect(trials.map(({ compositions: _c, suiteRule: _r, ...trial }) => trial)).toEqual(v1Trials);
   });
 
   it('riddle diff <comparison.json> prints it, as text, Markdown and the migrated record', async () => {

@@ -13,6 +13,7 @@ import { outcomeV1toV2, outcomeV2toV3, outcomeV3toV4, outcomeV4toV5 } from '../.
 import { attemptsFileName, readOutcomeFile } from '../../../src/report/outcome-files.js';
 import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.js';
 import { missingVerdictsUncounted } from '../../../src/model/missing-verdicts-migrations.js';
+import { comparisonV2toV3 } from '../../../src/model/comparison-migrations.js';
 import { refusalTablesUncounted } from '../../../src/model/refusal-table-migrations.js';
 import type { CapabilityClaim } from '../../../src/model/index.js';
 import { capabilitySentence } from '../../../src/report/capability-text.js';
@@ -669,5 +670,24 @@ describe('capability claims 3 → 4 and findings 1 → 2', () => {
     expect(upgraded.claims).toBeNull();
     expect(upgraded.owners).toEqual(stored.owners);
     expect(upgraded.total).toBe(stored.total);
+  });
+});
+
+describe('a stored riddle.comparison/2 record', () => {
+  /** A real riddle.comparison/2 record: `riddle diff` of the v3 and v4 example runs, written at commit f49a176. */
+  const file = path.resolve(artifacts, '../comparisons/v2-example.json');
+  const v2 = readJson(file) as Record<string, unknown> & { trials: Record<string, unknown>[] };
+
+  it('reads as riddle.comparison/3 with no suite rule read in any trial (null), everything else as stored', () => {
+    expect(v2.schema).toBe('riddle.comparison/2');
+    expect(v2.trials.length).toBeGreaterThan(0);
+    expect(comparisonV2toV3(comparisonV2toV3(v2))).toEqual(comparisonV2toV3(v2));
+    const upgraded = migrate('comparison', v2, file);
+    expect(upgraded.schema).toBe('riddle.comparison/3');
+    expect(upgraded.trials.map((t) => t.suiteRule)).toEqual(v2.trials.map(() => null));
+    const { schema: _v2, trials: v2Trials, ...rest } = v2;
+    const { schema: _v3, trials, ...upgradedRest } = upgraded;
+    expect(upgradedRest).toEqual(rest);
+    expect(trials.map(({ suiteRule: _r, ...trial }) => trial)).toEqual(v2Trials);
   });
 });
