@@ -149,7 +149,8 @@ describe('exiting at once on a second SIGTERM to the main process only', () => {
       process.kill(run.main, 'SIGTERM');
       // The worker is not signalled; its trial is cancelled through Vitest, and its subject ignores the SIGTERM.
       await waitFor(() => readFileSync(run.log, 'utf8').includes('sigterm'), 'the subject to get SIGTERM');
-      expect(run.output()).toContain('stopping the run');
+      // The main process's line may reach this pipe after the subject logged its SIGTERM: waited for, not assumed.
+      await waitFor(() => run.output().includes('stopping the run'), 'riddle to say it is stopping the run');
       process.kill(run.main, 'SIGTERM');
       const result = await run.child;
       expect(result.exitCode, result.all).not.toBe(0);
