@@ -1,5 +1,15 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, read, readlinkSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  read,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { fingerprint, sha256, type FileChange } from '../model/index.js';
@@ -99,6 +109,50 @@ function textOf(bytes: Buffer, retainBytes: number): string | null {
   }
 }
 
+/**
+ * A regular file of a snapshot's folder with links elsewhere: more links (st_nlink) than the folder holds. A write
+ * through such a link changes the file at its other name without a word to a watch of that name's folder (inotify tells
+ * the folder of the name written through), so the watches outside the workspaces (outside-writes) are told of it here.
+ */
+export interface LinkedFile {
+  /** Its names in the folder, relative and `/`-separated. */
+  paths: string[];
+  dev: number;
+  ino: number;
+}
+
+type LinkListener = (folder: string, files: readonly LinkedFile[]) => void;
+const linkListeners = new Set<LinkListener>();
+
+/**
+ * Hears of every snapshot in this process whose folder holds a file linked from elsewhere: the watches outside the
+ * workspaces have no hand in the attempts' workspaces, which are made and snapshotted by the attempt. Returns the way
+ * to stop hearing.
+ */
+export function hearLinkedFiles(listener: LinkListener): () => void {
+  linkListeners.add(listener);
+  return () => linkListeners.delete(listener);
+}
+
+/** A file with more than one link, by `dev:ino`, as each was read. */
+type Links = Map<string, LinkedFile & { links: number }>;
+
+function noteLinks(links: Links, relative: string, info: Stats): void {
+  if (info.nlink < 2) return;
+  const key = `${info.dev}:${info.ino}`;
+  const known = links.get(key);
+  if (known) known.paths.push(relative);
+  else links.set(key, { paths: [relative], dev: info.dev, ino: info.ino, links: info.nlink });
+}
+
+function tellLinks(folder: string, links: Links): void {
+  // A file whose links are all in the folder (a local git clone's objects, `cp -al`) is no way out of it.
+  const elsewhere = [...links.values()]
+    .filter((file) => file.paths.length < file.links)
+    .map(({ paths, dev, ino }) => ({ paths, dev, ino }));
+  if (elsewhere.length > 0) for (const listener of linkListeners) listener(folder, elsewhere);
+}
+
 function linkEntry(target: string): FileEntry {
   return {
     size: Buffer.byteLength(target),
@@ -143,6 +197,7 @@ async function fileEntry(
   relative: string,
   retainBytes: number,
   reading: Reading,
+  links: Links,
 ): Promise<FileEntry | null> {
   let fd: number;
   try {
@@ -154,6 +209,7 @@ async function fileEntry(
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
+    noteLinks(links, relative, info);
     // Taken before a byte is read: a file past the bounds is not read at all.
     reading.take(info.size, relative);
     if (info.size > SYNC_READ_BYTES) return await hashLarge(fd, info.size, retainBytes, reading, relative);
@@ -189,7 +245,7 @@ function readAll(fd: number, expected: number, reading: Reading, file: string): 
 /**
  * Hash every regular file and symbolic link under `root` (links are recorded by their target, never followed, so
  * a subject cannot make riddle read outside its sandbox). Sockets, FIFOs and devices are skipped. A folder past
- * `bounds` throws a SnapshotBoundError.
+ * `bounds` throws a SnapshotBoundError. Files linked from outside the folder are told to `hearLinkedFiles`.
  */
 export async function snapshotFolder(
   root: string,
@@ -199,24 +255,30 @@ export async function snapshotFolder(
   const reading = new Reading(bounds);
   const entries: [string, FileEntry][] = [];
   const folders: { dir: string; relative: string }[] = [{ dir: root, relative: '' }];
+  const links: Links = new Map();
   let seen = 0;
-  for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
-    // A folder of millions is read a few entries at a time, not listed whole before the bound is reached; a folder its
-    // stat cannot size (replaced since it was listed) is read so too.
-    const size = lstatSync(next.dir, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY;
-    for (const dirent of folderEntries(next.dir, size)) {
-      seen += 1;
-      reading.entry();
-      if (seen % ENTRIES_PER_TURN === 0) await turn();
-      const full = path.join(next.dir, dirent.name);
-      const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
-      if (dirent.isDirectory()) folders.push({ dir: full, relative });
-      else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
-      else if (dirent.isFile()) {
-        const entry = await fileEntry(full, relative, retainBytes, reading);
-        if (entry !== null) entries.push([relative, entry]);
+  try {
+    for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
+      // A folder of millions is read a few entries at a time, not listed whole before the bound is reached; a folder
+      // its stat cannot size (replaced since it was listed) is read so too.
+      const size = lstatSync(next.dir, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY;
+      for (const dirent of folderEntries(next.dir, size)) {
+        seen += 1;
+        reading.entry();
+        if (seen % ENTRIES_PER_TURN === 0) await turn();
+        const full = path.join(next.dir, dirent.name);
+        const relative = next.relative === '' ? dirent.name : `${next.relative}/${dirent.name}`;
+        if (dirent.isDirectory()) folders.push({ dir: full, relative });
+        else if (dirent.isSymbolicLink()) entries.push([relative, linkEntry(readlinkSync(full))]);
+        else if (dirent.isFile()) {
+          const entry = await fileEntry(full, relative, retainBytes, reading, links);
+          if (entry !== null) entries.push([relative, entry]);
+        }
       }
     }
+  } finally {
+    // Told even of a folder past its bounds: a link found there leads out of it all the same.
+    if (links.size > 0) tellLinks(root, links);
   }
   return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

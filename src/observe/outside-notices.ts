@@ -102,6 +102,15 @@ function listUpTo(full: string, room: number, bytes: number): Dirent[] | null {
   return entries;
 }
 
+/** An entry's lstat, or undefined when it is gone or cannot be looked at. */
+function statOf(full: string): Stats | undefined {
+  try {
+    return lstatSync(full, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 const joined = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
 
 /** One root's notifications, kept for the process's life once started. */
@@ -117,6 +126,11 @@ export class Feed {
   private listed = 0;
   /** Folders of the tree past the entry bound, not watched: what happens to them is not told. */
   private readonly unwatched = new Set<string>();
+  /** Notices told so far: the inode index is made again only when some came since (see `whereIs`). */
+  private toldCount = 0;
+  /** Each file's path by `dev:ino`, as of `indexedAt`; null until first asked. */
+  private inodes: Map<string, string> | null = null;
+  private indexedAt = 0;
 
   constructor(
     readonly root: FeedRoot,
@@ -200,6 +214,7 @@ export class Feed {
   /** `exists`: the entry's state when the notification was read, which its last notice in the batch ends with. */
   private tell(relative: string, before: boolean, after: boolean, exists = after): void {
     const notice: Notice = { path: relative, before, after };
+    this.toldCount += 1;
     if (after) this.existing.add(relative);
     else this.existing.delete(relative);
     this.lastInBatch.set(relative, { notice, exists });
@@ -301,6 +316,31 @@ export class Feed {
       else this.existing.delete(relative);
     }
     this.lastInBatch.clear();
+  }
+
+  /**
+   * Which of its files this file (device, inode) is, or null when none within its entry bound is. A link made to one of
+   * them tells no folder watch, so the first ask reads every file's inode (an lstat each, at most `maxEntries`) into an
+   * index; later asks read the index, made again only when notices have come since (a file made, moved or removed).
+   */
+  whereIs(dev: number, ino: number): string | null {
+    const key = `${dev}:${ino}`;
+    const known = this.inodes?.get(key);
+    if (known !== undefined) {
+      const info = statOf(path.join(this.root.path, known));
+      if (info?.dev === dev && info.ino === ino) return known;
+    } else if (this.inodes !== null && this.indexedAt === this.toldCount) return null;
+    const inodes = new Map<string, string>();
+    let looked = 0;
+    for (const relative of this.existing) {
+      if (looked >= this.root.maxEntries) break;
+      looked += 1;
+      const info = statOf(path.join(this.root.path, relative));
+      if (info?.isFile()) inodes.set(`${info.dev}:${info.ino}`, relative);
+    }
+    this.inodes = inodes;
+    this.indexedAt = this.toldCount;
+    return inodes.get(key) ?? null;
   }
 
   close(): void {

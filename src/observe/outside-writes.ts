@@ -2,6 +2,7 @@ import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OutsideWrite, OutsideWrites, WatchedRoot } from '../model/outside-writes.js';
+import { hearLinkedFiles, type LinkedFile } from './file-snapshot.js';
 import {
   type Feed,
   type FeedRoot,
@@ -28,11 +29,15 @@ export interface OutsideRoot extends Omit<FeedRoot, 'maxEntries'> {
 interface Stamp {
   mtimeMs: number;
   size: number;
+  dev: number;
+  ino: number;
 }
 
 interface Walk {
   entries: Map<string, Stamp>;
   truncated: boolean;
+  /** Each entry's path by `dev:ino`, made when a linked file is first looked for in this walk. */
+  inodes?: Map<string, string>;
 }
 
 type Change = { path: string; change: OutsideWrite['change'] };
@@ -110,7 +115,13 @@ function walk(root: OutsideRoot, maxEntries: number): Walk {
       }
       if (info === undefined) continue;
       if (deeper && info.isDirectory()) queue.push({ dir: full, relative, depth: next.depth + 1 });
-      else entries.set(relative, { mtimeMs: info.mtimeMs, size: info.isDirectory() ? 0 : info.size });
+      else
+        entries.set(relative, {
+          mtimeMs: info.mtimeMs,
+          size: info.isDirectory() ? 0 : info.size,
+          dev: info.dev,
+          ino: info.ino,
+        });
     }
   }
   return { entries, truncated: false };
@@ -154,10 +165,30 @@ function changesOf(told: Map<string, Told>): Change[] {
   return changes.sort(byPath);
 }
 
+/** A root's changes with the files linked from a workspace, as modified, where no change of theirs is told already. */
+function withLinked(changes: Change[], linked: ReadonlySet<string> | undefined): Change[] {
+  if (!linked || linked.size === 0) return changes;
+  const told = new Set(changes.map((change) => change.path));
+  const more = [...linked].filter((entry) => !told.has(entry));
+  return [...changes, ...more.map((entry): Change => ({ path: entry, change: 'modified' }))].sort(byPath);
+}
+
+/** Whether a folder lies where a root looks: in a tree root outside what it leaves out, or a depth-1 root itself. */
+function looksAt(root: OutsideRoot, folder: string): boolean {
+  if (!within(root.path, folder)) return false;
+  const relative = path.relative(root.path, folder).split(path.sep).join('/');
+  if (relative === '') return true;
+  if (root.depth !== null) return false;
+  const names = relative.split('/');
+  return !names.some((_, at) => skipped(root, names.slice(0, at + 1).join('/')));
+}
+
 /** The changes between two looks, root by root, and the attempts that ran between them. */
 interface Stretch {
   attempts: string[];
   byRoot: (Change[] | undefined)[];
+  /** Per root: its files a workspace held a link to (see `linkedFrom`). */
+  linked: Set<string>[];
 }
 
 /**
@@ -169,6 +200,12 @@ interface Stretch {
  * A look is a mark in the process's change notifications (observe/outside-notices) where they are to be had: the
  * changes between two marks are known once the second comes through (`finish` waits for it). Elsewhere, or when a
  * root cannot be watched, a look walks the root, comparing (modification time, size) within `maxEntries`.
+ *
+ * A file of a root that a workspace holds a hard link to is recorded as modified: its link count changed, and a write
+ * through the link changes it unseen by the notifications (they tell the folder of the name written through) and, when
+ * it keeps its size and time, by walks. Workspace snapshots tell of such links (file-snapshot `hearLinkedFiles`); the
+ * file is found by its inode among the root's entries. A link made, written through and removed before the snapshot is
+ * not seen.
  */
 export class OutsideWatch implements NoticeListener {
   /** Per root: its feed, or null when it is walked. */
@@ -190,6 +227,9 @@ export class OutsideWatch implements NoticeListener {
   private told: Map<string, Told>[];
   /** Stretches whose marks came through, to be read at the batch's end. */
   private readonly through: { stretch: Stretch; told: OutsideWatch['told'] }[] = [];
+  /** Files linked from outside the roots since the last look, found among the roots' files at the next. */
+  private linked: LinkedFile[] = [];
+  private readonly stopHearing: () => void;
 
   constructor(
     private readonly roots: readonly OutsideRoot[],
@@ -202,6 +242,7 @@ export class OutsideWatch implements NoticeListener {
     this.stream = this.feeds.some((feed) => feed !== null) ? notices : null;
     this.last = roots.map((root, i) => (this.feeds[i] ? null : walk(root, maxEntries)));
     this.truncated = roots.map((_, i) => this.feeds[i]?.truncated ?? this.last[i]?.truncated ?? false);
+    this.stopHearing = hearLinkedFiles((folder, files) => this.linkedFrom(folder, files));
     if (this.stream) {
       this.stream.listen(this);
       this.startMark = this.stream.mark();
@@ -237,6 +278,7 @@ export class OutsideWatch implements NoticeListener {
   close(): void {
     if (this.done) return;
     this.done = true;
+    this.stopHearing();
     this.stream?.unlisten(this);
     for (const { stretch } of this.awaited.splice(0)) {
       this.through.push({ stretch, told: this.told });
@@ -247,7 +289,7 @@ export class OutsideWatch implements NoticeListener {
 
   private look(): void {
     if (this.done) return;
-    const stretch: Stretch = { attempts: [...this.running].sort(), byRoot: [] };
+    const stretch: Stretch = { attempts: [...this.running].sort(), byRoot: [], linked: [] };
     this.stretches.push(stretch);
     this.last = this.roots.map((root, i) => {
       if (this.feeds[i]) return null;
@@ -257,8 +299,39 @@ export class OutsideWatch implements NoticeListener {
       stretch.byRoot[i] = compare(before, now);
       return now;
     });
+    if (this.linked.length > 0) {
+      const linked = this.linked;
+      this.linked = [];
+      stretch.linked = this.roots.map((_, i) => {
+        const found = new Set<string>();
+        for (const file of linked) {
+          const relative = this.whereIs(i, file);
+          if (relative !== null) found.add(relative);
+        }
+        return found;
+      });
+    }
     if (this.stream) this.awaited.push({ mark: this.stream.mark(), stretch });
     this.addKnown();
+  }
+
+  /**
+   * A snapshot found files in `folder` with links elsewhere. A folder where a root looks (the project's fixtures, say)
+   * is no workspace: a link between two of the project's files is no write outside one.
+   */
+  private linkedFrom(folder: string, files: readonly LinkedFile[]): void {
+    if (this.done || this.roots.some((root) => looksAt(root, folder))) return;
+    this.linked.push(...files);
+  }
+
+  /** A linked file's path in root `i`, by its inode: among the feed's files, or the last walk's entries. */
+  private whereIs(i: number, file: LinkedFile): string | null {
+    const feed = this.feeds[i];
+    if (feed) return feed.whereIs(file.dev, file.ino);
+    const walked = this.last[i];
+    if (!walked) return null;
+    walked.inodes ??= new Map([...walked.entries].map(([relative, { dev, ino }]) => [`${dev}:${ino}`, relative]));
+    return walked.inodes.get(`${file.dev}:${file.ino}`) ?? null;
   }
 
   notice(feed: Feed, notice: Notice): void {
@@ -304,7 +377,7 @@ export class OutsideWatch implements NoticeListener {
       if (this.roots.some((_, i) => stretch.byRoot[i] === undefined)) return;
       this.stretches.shift();
       this.roots.forEach((root, i) => {
-        for (const { path: entry, change } of stretch.byRoot[i] ?? []) {
+        for (const { path: entry, change } of withLinked(stretch.byRoot[i] ?? [], stretch.linked[i])) {
           if (this.listed.length < MAX_LISTED_CHANGES)
             this.listed.push({ root: root.name, path: entry, change, attempts: stretch.attempts });
           else this.unlisted += 1;

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   diffSnapshots,
   type FileEntry,
+  hearLinkedFiles,
+  type LinkedFile,
   SnapshotBoundError,
   snapshotFolder,
 } from '../../../src/observe/file-snapshot.js';
@@ -49,6 +51,28 @@ describe('snapshotFolder', () => {
     return dir;
   };
   const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+  test('tells of a file with links outside the folder, not of one whose links are all inside it', async () => {
+    const outside = folder();
+    const dir = folder();
+    writeFileSync(path.join(outside, 'project.txt'), 'p');
+    linkSync(path.join(outside, 'project.txt'), path.join(dir, 'door'));
+    mkdirSync(path.join(dir, 'sub'));
+    writeFileSync(path.join(dir, 'sub', 'object'), 'o');
+    linkSync(path.join(dir, 'sub', 'object'), path.join(dir, 'clone'));
+    writeFileSync(path.join(dir, 'plain'), 'x');
+    const heard: [string, readonly LinkedFile[]][] = [];
+    const stop = hearLinkedFiles((where, files) => heard.push([where, files]));
+    try {
+      expect([...(await snapshotFolder(dir, 0)).keys()]).toEqual(['clone', 'door', 'plain', 'sub/object']);
+    } finally {
+      stop();
+    }
+    const { dev, ino } = lstatSync(path.join(outside, 'project.txt'));
+    expect(heard).toEqual([[dir, [{ paths: ['door'], dev, ino }]]]);
+    await snapshotFolder(dir, 0);
+    expect(heard).toHaveLength(1);
+  });
 
   test('small and large files by their whole content, text kept up to the bound, links by target', async () => {
     const dir = folder();

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { snapshotFolder } from '../../../src/observe/file-snapshot.js';
 import { NoticeStream } from '../../../src/observe/outside-notices.js';
 import {
   defaultOutsideRoots,
@@ -94,6 +95,43 @@ describe.each(ways)('OutsideWatch, looking by %s', (way, notices) => {
       { root: 'home', path: 'src', change: 'modified', attempts: ['case#0'] },
       { root: 'home', path: 'top.txt', change: 'created', attempts: ['case#0'] },
     ]);
+  });
+
+  it("records a project file its workspace's snapshot holds a hard link to as modified, written through or not", async () => {
+    const root = project();
+    writeFileSync(path.join(root.path, 'src', 'b.ts'), 'b');
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'outside-writes-workspace-'));
+    made.push(workspace);
+    const watch = watchOf([root], 'attempt');
+    watch.started('case#0');
+    // A write through a hard link tells only the workspace's folder; the project's watch hears nothing of it.
+    linkSync(path.join(root.path, 'src', 'a.ts'), path.join(workspace, 'h'));
+    writeFileSync(path.join(workspace, 'h'), 'PWNED');
+    await snapshotFolder(workspace, 0);
+    watch.ended('case#0');
+    watch.started('case#1');
+    // Only linked, in a later attempt with nothing else changed: its mtime and size are as they were.
+    linkSync(path.join(root.path, 'src', 'b.ts'), path.join(workspace, 'k'));
+    rmSync(path.join(workspace, 'h'));
+    await snapshotFolder(workspace, 0);
+    watch.ended('case#1');
+    await watch.finish();
+    expect(watch.record().changes).toEqual([
+      { root: 'project', path: 'src/a.ts', change: 'modified', attempts: ['case#0'] },
+      { root: 'project', path: 'src/b.ts', change: 'modified', attempts: ['case#1'] },
+    ]);
+  });
+
+  it("takes no snapshot of a folder it looks at (the project's fixtures) for a workspace linked out of it", async () => {
+    const root = project();
+    mkdirSync(path.join(root.path, 'fixtures'));
+    linkSync(path.join(root.path, 'src', 'a.ts'), path.join(root.path, 'fixtures', 'a.ts'));
+    const watch = watchOf([root], 'attempt');
+    watch.started('case#0');
+    await snapshotFolder(path.join(root.path, 'fixtures'), 0);
+    watch.ended('case#0');
+    await watch.finish();
+    expect(watch.record().changes).toEqual([]);
   });
 
   it('records a link to a folder as an entry, never walking through it; a change behind the link is not seen', async () => {
