@@ -28,7 +28,7 @@ import { serveToolsOverMcp, type McpToolServer } from './mcp-server.js';
 import { AttemptAbort, whenSignalAborts, withAttemptSignal } from './attempt-abort.js';
 import { endAttemptBudget, startAttemptBudget } from './attempt-budget.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
-import { processSecretValues, redactData } from './secrets.js';
+import { attemptSecretValues, redactData, redactText } from './secrets.js';
 import type {
   AttemptContext,
   RoundFailure,
@@ -133,15 +133,17 @@ interface Held {
  */
 export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt> {
   const held: Held = { sandbox: null, server: null, gateway: null };
+  // process.env's secrets and those the subject was declared with (a command's env.set, a service's headers).
+  const secrets = attemptSecretValues(plan.subject.secrets);
   let result: ObservedAttempt;
   try {
     // Subjects may print, write or pass on secrets they were given: scrub the evidence before anyone keeps it.
-    result = redactData(await observe(plan, held), processSecretValues());
+    result = redactData(await observe(plan, held, secrets), secrets);
   } catch (error) {
     result = {
       status: 'harness_error',
       observation: null,
-      error: { where: 'riddle observe', message: message(error) },
+      error: { where: 'riddle observe', message: redactText(message(error), secrets) },
     };
   }
   held.gateway?.close();
@@ -169,7 +171,7 @@ export async function observeAttempt(plan: AttemptPlan): Promise<ObservedAttempt
   return result;
 }
 
-async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> {
+async function observe(plan: AttemptPlan, held: Held, secrets: readonly string[]): Promise<ObservedAttempt> {
   const retain = plan.retainFileBytes ?? DEFAULT_RETAIN_FILE_BYTES;
   const bounds = plan.workspaceBounds ?? WORKSPACE_BOUNDS;
   const notes: string[] = [];
@@ -233,7 +235,14 @@ async function observe(plan: AttemptPlan, held: Held): Promise<ObservedAttempt> 
   // try…finally rather than Promise#finally, which makes three promises more for every attempt.
   let played: RoundsPlayed;
   try {
-    played = await playRounds(plan, { gateway, workspace, abort, mcp: held.server?.endpoints ?? null, recordReceipt });
+    played = await playRounds(plan, {
+      gateway,
+      workspace,
+      abort,
+      mcp: held.server?.endpoints ?? null,
+      recordReceipt,
+      secrets,
+    });
   } finally {
     endAttemptBudget(budget);
     stopWaiting?.();
@@ -358,7 +367,11 @@ function settle(pending: Promise<SubjectResponse>, abort: AttemptAbort, graceMs:
 
 async function playRounds(
   plan: AttemptPlan,
-  io: Pick<AttemptContext, 'workspace' | 'mcp' | 'recordReceipt'> & { gateway: ToolGateway; abort: AttemptAbort },
+  io: Pick<AttemptContext, 'workspace' | 'mcp' | 'recordReceipt'> & {
+    gateway: ToolGateway;
+    abort: AttemptAbort;
+    secrets: readonly string[];
+  },
 ): Promise<RoundsPlayed> {
   const inputs: JsonValue[] = [plan.case.input, ...plan.case.followUps].slice(0, plan.case.stop.maxRounds);
   const graceMs = plan.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
@@ -390,6 +403,7 @@ async function playRounds(
         mcp: io.mcp,
         toolRequests: io.gateway.requests,
         recordReceipt: io.recordReceipt,
+        secrets: io.secrets,
       },
       io.abort,
     );
@@ -413,7 +427,8 @@ async function playRounds(
     }
     if (settled.kind === 'threw') {
       // Kept as long as the Case keeps output: the message is stored with the attempt, its reason and its why alike.
-      const thrown = clippedText(message(settled.error), plan.case.stop.maxOutputBytes);
+      // Scrubbed before it is cut: a secret cut through would no longer be found.
+      const thrown = clippedText(redactText(message(settled.error), io.secrets), plan.case.stop.maxOutputBytes);
       played.failure = { status: 'subject_error', message: io.abort.aborted ? `${overBudget}: ${thrown}` : thrown };
       break;
     }

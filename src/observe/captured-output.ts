@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { sha256, type CapturedOutput } from '../model/index.js';
+import { redactCutEnd } from './secrets.js';
 
 /**
  * One output stream, kept up to a cap. Every byte read is hashed, so a cut stream still carries the fingerprint of
@@ -50,4 +51,12 @@ export class OutputCapture {
       sha256: this.hash === null ? sha256(kept) : this.hash.digest('hex'),
     };
   }
+}
+
+/**
+ * A stream as it may be kept: one cut at its cap (on raw bytes, which its hash is over) may end with part of a secret,
+ * which redacting the whole values later no longer finds; that part is scrubbed here (see redactCutEnd).
+ */
+export function scrubbedCut(output: CapturedOutput, secrets: readonly string[]): CapturedOutput {
+  return output.truncated ? { ...output, text: redactCutEnd(output.text, secrets) } : output;
 }

@@ -33,6 +33,8 @@ import { removeSmallTree } from './sandbox.js';
 import { runProcess } from './process-run.js';
 import { readReceiptsFile } from './receipts.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
+import { attemptSecretValues, jsonParseProblem, redactText, secretValues } from './secrets.js';
+import { scrubbedCut } from './captured-output.js';
 import type { AttemptContext, ClaimInput, Isolation, RoundFailure, Subject, SubjectResponse } from './subject.js';
 
 /** Variables a command gets from riddle's environment unless its allowlist says otherwise: none secret. */
@@ -138,8 +140,6 @@ const StdoutReply = lazySchema(() =>
   }),
 );
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 function inputText(input: JsonValue): string {
   return typeof input === 'string' ? input : JSON.stringify(input);
 }
@@ -165,8 +165,9 @@ function contentRevision(options: CommandSubjectOptions, sourceDir: string): str
   return fingerprint({ declaration, files }).slice(7, 19);
 }
 
-function exitFailure(exit: ProcessExit, exitCodes: readonly number[]): RoundFailure | null {
-  const tail = exit.stderr.text.trim().slice(-400);
+function exitFailure(exit: ProcessExit, exitCodes: readonly number[], secrets: readonly string[]): RoundFailure | null {
+  // Scrubbed before it is cut: the tail of a secret would no longer be found.
+  const tail = redactText(exit.stderr.text, secrets).trim().slice(-400);
   const said = tail === '' ? '' : `: ${tail}`;
   if (exit.signal !== null) return { status: 'subject_error', message: `killed by ${exit.signal}${said}` };
   if (exit.code !== null && !exitCodes.includes(exit.code))
@@ -181,7 +182,7 @@ function readReply(stdout: string, mode: 'text' | 'json'): { reply: JsonValue; c
   try {
     data = JSON.parse(text) as JsonValue;
   } catch (error) {
-    return { status: 'subject_error', message: `stdout is not JSON (${message(error)})` };
+    return { status: 'subject_error', message: `stdout is not JSON (${jsonParseProblem(error)})` };
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data) || !('reply' in data)) return { reply: data };
   const parsed = StdoutReply.safeParse(data);
@@ -230,10 +231,13 @@ export function commandSubject(options: CommandSubjectOptions): Subject {
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
   const exitCodes = options.exitCodes ?? [0];
   const isolation = resolveIsolation(options.isolation);
+  // Values set for the command that are secret by the rule process.env's are (by name or by shape).
+  const secrets = secretValues(options.env?.set ?? {});
   let identity: Promise<SubjectIdentity> | undefined;
   return {
     kind: 'command',
     name: options.name,
+    secrets,
     isolation:
       isolation === null ? null : ({ engine: isolation.engine.name, network: isolation.network } satisfies Isolation),
     identify() {
@@ -252,7 +256,7 @@ export function commandSubject(options: CommandSubjectOptions): Subject {
       const channel = mkdtempSync(path.join(os.tmpdir(), 'riddle-channel-'));
       leftovers.holdFolder(channel);
       try {
-        return await runRound(options, exitCodes, isolation, input, context, channel);
+        return await runRound(options, exitCodes, isolation, input, context, channel, secrets);
       } finally {
         await removeChannel(channel);
         leftovers.releaseFolder(channel);
@@ -268,6 +272,7 @@ async function runRound(
   input: JsonValue,
   context: AttemptContext,
   channel: string,
+  declaredSecrets: readonly string[],
 ): Promise<SubjectResponse> {
   const cwd = options.cwd === undefined || options.cwd === 'workspace' ? context.workspace : options.cwd;
   if (cwd === null)
@@ -368,10 +373,16 @@ async function runRound(
   for (const receipt of received.receipts) context.recordReceipt(receipt);
   const notes = [...run.notes, ...received.notes];
   if (run.exit === null) return { reply: null, resources: run.resources, failure: run.failure ?? undefined, notes };
-  const base = { exit: run.exit, resources: run.resources, notes };
-  const failure = run.failure ?? exitFailure(run.exit, exitCodes);
-  const read = readReply(run.exit.stdout.text, options.stdout ?? 'text');
-  if ('status' in read) return { ...base, reply: run.exit.stdout.text, failure: failure ?? read };
+  const secrets = context.secrets ?? attemptSecretValues(declaredSecrets);
+  const exit = {
+    ...run.exit,
+    stdout: scrubbedCut(run.exit.stdout, secrets),
+    stderr: scrubbedCut(run.exit.stderr, secrets),
+  };
+  const base = { exit, resources: run.resources, notes };
+  const failure = run.failure ?? exitFailure(exit, exitCodes, secrets);
+  const read = readReply(exit.stdout.text, options.stdout ?? 'text');
+  if ('status' in read) return { ...base, reply: exit.stdout.text, failure: failure ?? read };
   return failure === null ? { ...base, ...read } : { ...base, ...read, failure };
 }
 

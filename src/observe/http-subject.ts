@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Claim, Receipt, type JsonValue, type SubjectIdentity, lazySchema } from '../model/index.js';
 import { nonEmpty, optional, optionsChecker, recordOf, text } from '../model/options-check.js';
 import { resolveRevision, type RevisionSource } from './revision.js';
+import { attemptSecretValues, jsonParseProblem, redactText, secretValues } from './secrets.js';
 import type { Subject, SubjectResponse } from './subject.js';
 
 export interface HttpSubjectOptions {
@@ -26,7 +27,32 @@ const ServiceReply = lazySchema(() =>
   }),
 );
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** How much of a failed answer's text the failure's message quotes, in characters. */
+const QUOTED_ANSWER_CHARS = 300;
+/** Errors of a failed request's cause chain named (fetch's own, undici's, the socket's…), and characters of each. */
+const CAUSES_NAMED = 4;
+const CAUSE_CHARS = 200;
+
+/**
+ * Why a request failed, through its causes: fetch says only `fetch failed` or `terminated`, and what went wrong
+ * (`redirect count exceeded`, `read ECONNRESET`, `other side closed`) is its `cause`. Each on one line, scrubbed of
+ * secrets before it is cut, at most CAUSES_NAMED of them.
+ */
+function failureChain(error: unknown, secrets: readonly string[]): string {
+  const said: string[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && said.length < CAUSES_NAMED) {
+    const found = current as { message?: unknown; code?: unknown; cause?: unknown; errors?: unknown };
+    const text = typeof current !== 'object' ? String(current) : typeof found.message === 'string' ? found.message : '';
+    const code = typeof found.code === 'string' && !text.includes(found.code) ? ` (${found.code})` : '';
+    const line = redactText(`${text}${code}`, secrets).replace(/\s+/g, ' ').trim();
+    const part = line.length > CAUSE_CHARS ? `${line.slice(0, CAUSE_CHARS)}…` : line;
+    if (part !== '' && said.at(-1) !== part) said.push(part);
+    // An AggregateError (each address of a host tried) has no message of its own: its first error says why.
+    current = found.cause ?? (Array.isArray(found.errors) ? found.errors[0] : undefined);
+  }
+  return said.join(': ');
+}
 
 /** Most of a service's answer riddle reads, in bytes: a larger one, or one that never ends, is not read on. */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -73,10 +99,13 @@ const checkOptions = optionsChecker<HttpSubjectOptions>(
 export function httpSubject(options: HttpSubjectOptions): Subject {
   checkOptions(options);
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
+  // Headers secret by the rule process.env's variables are (authorization, cookie, *key*, *token*… or by shape).
+  const declaredSecrets = secretValues(options.headers ?? {});
   let identity: Promise<SubjectIdentity> | undefined;
   return {
     kind: 'http',
     name: options.name,
+    secrets: declaredSecrets,
     identify() {
       identity ??= resolveRevision('http', options.name, options.revision, sourceDir);
       return identity;
@@ -92,6 +121,7 @@ export function httpSubject(options: HttpSubjectOptions): Subject {
         workspace: context.workspace,
         mcpUrl: context.mcp?.url ?? null,
       };
+      const secrets = context.secrets ?? attemptSecretValues(declaredSecrets);
       let response: Response;
       let text: string;
       try {
@@ -114,7 +144,7 @@ export function httpSubject(options: HttpSubjectOptions): Subject {
       } catch (error) {
         const why = context.signal.aborted
           ? `stopped at the attempt's budget`
-          : `no answer from ${options.url}: ${message(error)}`;
+          : `no answer from ${options.url}: ${failureChain(error, secrets)}`;
         return { reply: null, failure: { status: 'subject_error', message: why } };
       }
       if (!response.ok)
@@ -122,7 +152,8 @@ export function httpSubject(options: HttpSubjectOptions): Subject {
           reply: text,
           failure: {
             status: 'subject_error',
-            message: `${options.url} answered HTTP ${response.status}: ${text.slice(0, 300)}`,
+            // Scrubbed before it is cut: a secret cut through would no longer be found.
+            message: `${options.url} answered HTTP ${response.status}: ${redactText(text, secrets).slice(0, QUOTED_ANSWER_CHARS)}`,
           },
         };
       if (!(response.headers.get('content-type') ?? '').includes('json')) return { reply: text };
@@ -132,7 +163,7 @@ export function httpSubject(options: HttpSubjectOptions): Subject {
       } catch (error) {
         return {
           reply: text,
-          failure: { status: 'subject_error', message: `${options.url} sent invalid JSON: ${message(error)}` },
+          failure: { status: 'subject_error', message: `${options.url} sent invalid JSON: ${jsonParseProblem(error)}` },
         };
       }
       if (data === null || typeof data !== 'object' || Array.isArray(data) || !('reply' in data))

@@ -62,6 +62,9 @@ export function secretValues(env: Readonly<Record<string, string | undefined>>):
       values.add(bytes.toString('hex').toUpperCase());
       const body = value.replace(KEY_PREFIX, '');
       if (body !== value && body.length >= MIN_SECRET_LENGTH) values.add(body);
+      // An Authorization-like value's credential without its scheme: a service may echo the token alone.
+      const credential = /^(?:bearer|basic|token)\s+(\S+)$/i.exec(value)?.[1];
+      if (credential !== undefined && credential.length >= MIN_SECRET_LENGTH) values.add(credential);
     }
     // A subject may quote the password of a connection string without the rest of it.
     for (const [, , userinfo] of value.matchAll(URL_CREDENTIALS)) {
@@ -97,6 +100,60 @@ export function refreshProcessSecretValues(): readonly string[] {
 let processSecrets: readonly string[] | null = null;
 /** The text of `process.env` that `processSecrets` were read from; null when they were read by processSecretValues. */
 let processSecretsFrom: string | null = null;
+
+/**
+ * The secret values of one attempt: process.env's and those its subject was declared with (`Subject.secrets`),
+ * longest first. The same list is given back while neither changes: redactData keeps what it learnt of member names
+ * for one list, and every attempt of a trial scrubs with the same.
+ */
+export function attemptSecretValues(declared: readonly string[] | undefined): readonly string[] {
+  const fromProcess = processSecretValues();
+  if (declared === undefined || declared.length === 0) return fromProcess;
+  const kept = withDeclared.get(declared);
+  if (kept !== undefined && kept.fromProcess === fromProcess) return kept.values;
+  const values = [...new Set([...declared, ...fromProcess])].sort((a, b) => b.length - a.length);
+  withDeclared.set(declared, { fromProcess, values });
+  return values;
+}
+const withDeclared = new WeakMap<readonly string[], { fromProcess: readonly string[]; values: readonly string[] }>();
+
+/**
+ * Shortest fragment of a secret redacted where output was cut through it. Three characters or fewer are too common
+ * at the end of any text to be told apart from a chance match (a cut after "the" would read as the start of
+ * "thesecret…"), and reveal little of a value of at least MIN_SECRET_LENGTH; from four on, the fragment is replaced.
+ */
+const MIN_CUT_FRAGMENT = 4;
+/** A well-known key, a bearer credential or a PEM key begun at the end of a text and cut off there. */
+const KEY_AT_END =
+  /(?<![A-Za-z0-9_-])(?:(?:sk-|sk_|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|ASIA|AIza|glpat-|hf_|eyJ)[A-Za-z0-9_.-]*|(?:Bearer|Basic)\s+[A-Za-z0-9._~+/=-]*|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*)$/;
+
+/**
+ * A text cut at its end (output kept up to a cap, in raw bytes), scrubbed of what was cut through: a secret whose first
+ * MIN_CUT_FRAGMENT or more characters end the text, or a key of a well-known format begun there, no longer matches the
+ * whole value or the key's pattern when the text is redacted, so it is replaced here. Secrets whole in the text are
+ * left to redactText.
+ */
+export function redactCutEnd(cutText: string, secrets: readonly string[]): string {
+  // A cut through a multi-byte character decodes to U+FFFD: what is before it is what may end with a fragment.
+  const text = cutText.replace(/\uFFFD+$/, '');
+  let cut = 0;
+  for (const secret of secrets) {
+    // The longest piece first: the earliest place among the text's last characters where the secret's start begins
+    // and runs on to the end of the text (found by its first characters, so a long key costs no more than a short).
+    const start = secret.slice(0, MIN_CUT_FRAGMENT);
+    let at = text.indexOf(start, Math.max(0, text.length - secret.length + 1));
+    while (at !== -1 && text.length - at > cut) {
+      if (secret.startsWith(text.slice(at))) {
+        cut = text.length - at;
+        break;
+      }
+      at = text.indexOf(start, at + 1);
+    }
+  }
+  const key = KEY_AT_END.exec(text);
+  if (key !== null) cut = Math.max(cut, key[0].length);
+  return cut === 0 ? cutText : `${text.slice(0, text.length - cut)}${REDACTED}`;
+}
 
 /**
  * A fragment every pattern below needs (case aside): text without one cannot match any of them, and most text an
@@ -177,3 +234,15 @@ const checkedNames: { secrets: readonly string[] | null; names: Map<string, bool
   secrets: null,
   names: new Map(),
 };
+
+/** V8's excerpt of the text it could not parse, in JSON.parse's error: `…, "{"a": tok_1111"... is not valid JSON`. */
+const JSON_EXCERPT = /, "[\s\S]*"(?:\.\.\.)? is not valid JSON$/;
+
+/**
+ * Why a text is not JSON, from JSON.parse's error, without the excerpt of the text V8 quotes: the excerpt is cut at a
+ * fixed length, so a secret in it may be cut through, and no longer found by redactText.
+ */
+export function jsonParseProblem(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(JSON_EXCERPT, ' (not valid JSON)');
+}

@@ -118,6 +118,12 @@ export interface AttemptContext {
   readonly toolRequests?: readonly ToolRequest[];
   /** Variables a command subject gets besides its own (provider base URLs pointed at riddle's recording proxy). */
   readonly variables?: Readonly<Record<string, string>>;
+  /**
+   * The secret values scrubbed from this attempt's evidence (process.env's and the subject's own, longest first): a
+   * subject that cuts text it keeps (an error's excerpt of its output) scrubs it with these first, since a cut secret
+   * no longer matches. Absent in a context built by hand.
+   */
+  readonly secrets?: readonly string[];
   /** Record a provider receipt (id, model, tokens, cost) for a call the subject made. */
   recordReceipt(receipt: Receipt): void;
 }
@@ -137,6 +143,11 @@ export interface Subject {
   readonly isolation?: Isolation | null;
   /** Declared independence of its attempts; default: `not-independent` for replay subjects, else `independent`. */
   readonly independence?: AttemptIndependence;
+  /**
+   * Secret values the subject was declared with (a command's `env.set`, a service's credential headers), in every
+   * written form `secretValues` gives: scrubbed from its attempts' evidence as process.env's are.
+   */
+  readonly secrets?: readonly string[];
   /** The pinned graph when the subject is a Composition Suite (observe/composition-suite.ts). */
   readonly composition?: CompositionSuite;
   /** Resolve the immutable revision the Outcome binds to (declared, git, package version…). */

@@ -176,3 +176,39 @@ describe('HTTP subjects', () => {
     });
   });
 });
+
+describe('a request that fails on the way', () => {
+  // A service that loops redirects, resets the connection, or closes it in the middle of its answer.
+  let broken: Server;
+  let brokenBase = '';
+  beforeAll(async () => {
+    broken = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/loop') res.writeHead(307, { location: '/loop' }).end();
+        else if (req.url === '/reset') req.socket.resetAndDestroy();
+        else {
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
+          res.write('only part', () => req.socket.destroy());
+        }
+      });
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    brokenBase = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    broken.closeAllConnections();
+    return new Promise<void>((resolve) => broken.close(() => resolve()));
+  });
+
+  test.each([
+    ['/loop', 'fetch failed: redirect count exceeded'],
+    ['/reset', 'fetch failed: read ECONNRESET'],
+    ['/mid', 'terminated: other side closed (UND_ERR_SOCKET)'],
+  ])('says why, from the causes fetch gives: %s', async (route, why) => {
+    const url = `${brokenBase}${route}`;
+    const observed = await observeAttempt(plan(httpSubject({ name: 'svc', url, revision: '1' }), 'hi'));
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error?.message).toBe(`no answer from ${url}: ${why}`);
+  });
+});

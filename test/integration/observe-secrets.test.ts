@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +10,7 @@ import {
   captureEnvironment,
   commandSubject,
   functionSubject,
+  httpSubject,
   observeAttempt,
   sqliteObserver,
   type ObservedAttempt,
@@ -166,5 +169,126 @@ describe('planted secrets', () => {
     const all = JSON.stringify(results);
     expect(all).toContain('[redacted]');
     expect(results[0]?.observation?.exit?.stdout.bytes).toBeGreaterThan(0);
+  });
+});
+
+/** Every piece of `secret` `length` characters long: none may be kept, wherever a text was cut. */
+const pieces = (secret: string, length = 6) =>
+  Array.from({ length: secret.length - length + 1 }, (_, i) => secret.slice(i, i + length));
+const expectNoPiece = (kept: unknown, secret: string) => {
+  const text = JSON.stringify(kept);
+  for (const piece of pieces(secret)) expect(text, `${piece} of ${secret} kept`).not.toContain(piece);
+};
+
+describe('secrets a subject was declared with', () => {
+  const TOKEN = 'tok_1111222233334444aaaa';
+  const PASSWORD = 'correcthorsebattery';
+  // 33 characters, as the audit's.
+  const LONG_TOKEN = 'tok_Z9Y8X7W6V5U4T3S2R1Q0PONMLKJIHG';
+  const printsThem = (code: string) =>
+    commandSubject({
+      name: 'prints-set',
+      command: process.execPath,
+      args: ['-e', code],
+      revision: '1',
+      env: { set: { MY_SERVICE_TOKEN: TOKEN, DB_PASSWORD: PASSWORD, MY_LONG_TOKEN: LONG_TOKEN, PLAIN: 'x' } },
+    });
+
+  test("a command's env.set values are scrubbed like process.env's, from its error, output and reply", async () => {
+    const subject = printsThem(
+      `const e = process.env; console.log('reply', e.MY_SERVICE_TOKEN, Buffer.from(e.DB_PASSWORD).toString('base64'));` +
+        ` process.stderr.write('key=' + e.NOPE + ' tok=' + e.MY_SERVICE_TOKEN + ' pw=' + e.DB_PASSWORD); process.exit(1)`,
+    );
+    const observed = await observeAttempt(plan(subject, 'go'));
+    expect(observed.status).toBe('subject_error');
+    expect(observed.error?.message).toBe('exited with code 1: key=undefined tok=[redacted] pw=[redacted]');
+    // (base64's padding is left: a longer text would not end with it)
+    expect(observed.observation?.rounds[0]?.reply).toBe('reply [redacted] [redacted]==');
+    for (const secret of [TOKEN, PASSWORD]) expectNoPiece(observed, secret);
+    // The revision pins the declaration by the names it sets, never their values.
+    expect(JSON.stringify(await subject.identify())).not.toContain(TOKEN);
+  });
+
+  test('stderr cut to its last 400 characters for the message is scrubbed before it is cut', async () => {
+    const subject = printsThem(
+      `process.stderr.write('A'.repeat(1000) + process.env.MY_LONG_TOKEN + 'B'.repeat(380)); process.exit(1)`,
+    );
+    const observed = await observeAttempt(plan(subject, 'go'));
+    expect(observed.error?.message).toMatch(/^exited with code 1: A{10}\[redacted\]B{380}$/);
+    expectNoPiece(observed, LONG_TOKEN);
+  });
+
+  test.each([
+    ['as it is', LONG_TOKEN],
+    ['base64-encoded', Buffer.from(LONG_TOKEN).toString('base64')],
+  ])('stdout cut at maxOutputBytes through a secret (%s) keeps no piece of it', async (_, written) => {
+    const subject = printsThem(`process.stdout.write('A'.repeat(88) + ${JSON.stringify(written)} + 'C'.repeat(50))`);
+    const observed = await observeAttempt(
+      plan(subject, 'go', { caseOverrides: { stop: { timeoutMs: 10_000, maxOutputBytes: 100, maxRounds: 1 } } }),
+    );
+    const stdout = observed.observation?.exit?.stdout;
+    expect(stdout?.truncated).toBe(true);
+    expect(stdout?.text).toBe(`${'A'.repeat(88)}[redacted]`);
+    expectNoPiece(observed, written);
+  });
+
+  test("a function subject's thrown message, cut to maxOutputBytes, is scrubbed before it is cut", async () => {
+    const token = planted.RIDDLE_PLANTED_TOKEN ?? '';
+    const thrower = functionSubject({
+      name: 'throws-long',
+      revision: '1',
+      run: () => {
+        throw new Error(`${'A'.repeat(90)}${token}${'B'.repeat(50)}`);
+      },
+    });
+    const observed = await observeAttempt(
+      plan(thrower, 'go', { caseOverrides: { stop: { timeoutMs: 10_000, maxOutputBytes: 100, maxRounds: 1 } } }),
+    );
+    expect(observed.error?.message).toMatch(/^A{90}\[redacted\]… \(\d+ more characters\)$/);
+    expectNoPiece(observed, token);
+  });
+
+  describe('an HTTP service', () => {
+    const KEY = 'abcd1234efgh5678ijkl';
+    const SERVICE_TOKEN = 'svc_0123456789abcdef';
+    let service: Server;
+    let base = '';
+    beforeAll(async () => {
+      service = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.url === '/echo')
+            res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: req.headers }));
+          else res.writeHead(500).end(`${'A'.repeat(290)}${String(req.headers['x-service-token'])}`);
+        });
+      });
+      await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    });
+    afterAll(() => {
+      service.closeAllConnections();
+      return new Promise<void>((resolve) => service.close(() => resolve()));
+    });
+    const subject = (route: string) =>
+      httpSubject({
+        name: 'svc',
+        url: `${base}${route}`,
+        revision: '1',
+        headers: { 'x-api-key': KEY, 'x-service-token': SERVICE_TOKEN, 'x-plain': 'kept-as-is' },
+      });
+
+    test('given headers that are secret are scrubbed from the reply that echoes them', async () => {
+      const observed = await observeAttempt(plan(subject('/echo'), 'go'));
+      const reply = observed.observation?.rounds[0]?.reply as Record<string, string>;
+      expect(reply['x-service-token']).toBe('[redacted]');
+      expect(reply['x-plain']).toBe('kept-as-is');
+      for (const secret of [KEY, SERVICE_TOKEN]) expectNoPiece(observed, secret);
+    });
+
+    test("an error answer's text is scrubbed before it is cut for the message", async () => {
+      const observed = await observeAttempt(plan(subject('/fail'), 'go'));
+      expect(observed.error?.message).toMatch(/answered HTTP 500: A{290}\[redacted\]$/);
+      expectNoPiece(observed, SERVICE_TOKEN);
+    });
   });
 });
