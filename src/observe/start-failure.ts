@@ -3,7 +3,8 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 // The words riddle has always recorded when a command cannot start, composed as execa 9 composed them (its
-// `shortMessage`), so a stored attempt reads the same whether riddle spawns through execa or child_process.
+// `shortMessage`), so a stored attempt reads the same whether riddle spawns through execa or child_process; its
+// lines are joined into one.
 
 /** Control characters, separators and the like, escaped when a command or message is shown (execa's rule). */
 const SPECIAL = /\p{Separator}|\p{Other}/gu;
@@ -49,12 +50,27 @@ function withCwd(text: string, cwd: string): string {
   return text;
 }
 
-/** Why `command` could not be started in `cwd`, from the error Node's spawn gave. */
+/** What EACCES means for a command given by its path: a folder, or a file without execute permission. */
+function notRunnable(command: string, cwd: string): string | null {
+  if (!command.includes('/')) return null;
+  try {
+    return statSync(path.resolve(cwd, command)).isDirectory() ? 'it is a folder' : 'it is not executable';
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why `command` could not be started in `cwd`, from the error Node's spawn gave, on one line (a finding's layout holds
+ * one): execa's words, the lines of its message joined, and what EACCES means where it can be told.
+ */
 export function startFailureMessage(command: string, args: readonly string[], cwd: string, error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const prefix = code === undefined ? 'Command failed' : `Command failed with ${String(code)}`;
   const original = escapeLines(withCwd(String((error as { message?: unknown } | null)?.message ?? error), cwd));
-  return `${prefix}: ${shownCommand(command, args)}${original === '' ? '' : `\n${original}`}`;
+  const reason = code === 'EACCES' ? notRunnable(command, cwd) : null;
+  const said = [reason, ...original.split('\n')].filter((line) => line !== null && line !== '').join('; ');
+  return `${prefix}: ${shownCommand(command, args)}${said === '' ? '' : `: ${said}`}`;
 }
 
 /** Arguments holding a NUL byte cannot reach a process: a mistake in what the round was given, thrown as before. */

@@ -59,13 +59,28 @@ describe('a command that cannot start', () => {
     ['an environment value with a NUL byte', spec('/bin/true', [], { env: { A: 'a\0b' } })],
     ['arguments too long for the system', spec('/bin/echo', ['x'.repeat(3_000_000)])],
   ];
-  test.each(cases)('is a harness_error in the words execa used: %s', async (_, s) => {
+  test.each(cases)('is a harness_error in the words execa used, on one line: %s', async (_, s) => {
     const run = await runProcess(s);
     expect(run.exit).toBeNull();
+    // execa's first line names the command, the lines after it say why: one line, the command then the reason.
+    const [first, ...why] = (await execaSays(s)).split('\n');
+    const reason =
+      s.command === scratch ? ['it is a folder'] : s.command === notExecutable ? ['it is not executable'] : [];
     expect(run.failure).toEqual({
       status: 'harness_error',
-      message: `could not start ${s.command}: ${await execaSays(s)}`,
+      message: `could not start ${s.command}: ${first}: ${[...reason, ...why].join('; ')}`,
     });
+  });
+
+  test('a folder or a file that is not executable is named with the reason, on one line', async () => {
+    const folder = await runProcess(spec(scratch, []));
+    expect(folder.failure?.message).toBe(
+      `could not start ${scratch}: Command failed with EACCES: ${scratch}: it is a folder; spawn ${scratch} EACCES`,
+    );
+    const plain = await runProcess(spec(notExecutable, []));
+    expect(plain.failure?.message).toBe(
+      `could not start ${notExecutable}: Command failed with EACCES: ${notExecutable}: it is not executable; spawn ${notExecutable} EACCES`,
+    );
   });
 
   test('an argument holding a NUL byte is thrown, as execa threw it', async () => {
