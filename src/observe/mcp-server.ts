@@ -6,7 +6,8 @@ import { isProxy } from 'node:util/types';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { EffectClass, JsonValue } from '../model/index.js';
+import { z } from 'zod';
+import { setOwnMember, type EffectClass, type JsonValue } from '../model/index.js';
 import { findLightBridge, type StdioBridge, type StdioLaunch, writeStdioBridge } from './mcp-bridge.js';
 import type { McpEndpoints } from './subject.js';
 import type { ToolGateway } from './tool-gateway.js';
@@ -36,8 +37,9 @@ const serverCapabilities = () => ({ tools: {} });
 export type McpSdk = Awaited<ReturnType<typeof importMcpSdk>>;
 
 async function importMcpSdk() {
-  const [{ Server }, types, { isJsonContentType }, body, { AjvJsonSchemaValidator }] = await Promise.all([
+  const [{ Server }, { Protocol }, types, { isJsonContentType }, body, { AjvJsonSchemaValidator }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/shared/protocol.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/shared/mediaType.js'),
     import('@modelcontextprotocol/sdk/server/requestBody.js'),
@@ -45,6 +47,7 @@ async function importMcpSdk() {
   ]);
   return {
     Server,
+    Protocol,
     types,
     isJsonContentType,
     body,
@@ -127,6 +130,83 @@ function plainCall(params: unknown): { name: string; args: { [key: string]: unkn
   return { name, args };
 }
 
+/**
+ * The arguments of a parsed `tools/call` as they were sent: zod's record parse leaves out a member named `__proto__`,
+ * which a subject may send, and the recorded request must keep (as an own member, never a prototype).
+ */
+function sentArguments(
+  sent: unknown,
+  parsed: { [key: string]: unknown } | undefined,
+): { [key: string]: unknown } | undefined {
+  if (parsed === undefined || sent === null || typeof sent !== 'object' || isProxy(sent)) return parsed;
+  if (!Object.hasOwn(sent, '__proto__')) return parsed;
+  const kept: { [key: string]: unknown } = {};
+  for (const name of Object.keys(sent))
+    setOwnMember(kept, name, name === '__proto__' ? (sent as { [key: string]: unknown })[name] : parsed[name]);
+  return kept;
+}
+
+/** At most this many of zod's issues are named when a `tools/call` is refused. */
+const ISSUES_NAMED = 3;
+
+/**
+ * A `tools/call` that CallToolRequestSchema refuses (arguments that are not an object, a name that is not a string):
+ * recorded by the gateway as denied when it names a tool, and answered Invalid params with the issues on one line, as
+ * the SDK's Server means to (its own parse fails first, into an Internal error with zod's issues over many lines).
+ */
+function refusedCall(sdk: McpSdk, gateway: ToolGateway, params: unknown, issues: readonly ZodIssueLike[]): Error {
+  const said = issues
+    .slice(0, ISSUES_NAMED)
+    .map((issue) => `${issue.path.map(String).join('.') || 'request'}: ${issue.message}`)
+    .join('; ')
+    .replace(/\s+/g, ' ');
+  const why = `Invalid tools/call request: ${said}`;
+  const { name, arguments: args } = (typeof params === 'object' && params !== null ? params : {}) as {
+    name?: unknown;
+    arguments?: unknown;
+  };
+  if (typeof name === 'string') gateway.deny(name, (args ?? {}) as JsonValue, why);
+  return new sdk.types.McpError(sdk.types.ErrorCode.InvalidParams, why);
+}
+
+/** What of a zod issue a refusal names. */
+interface ZodIssueLike {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/**
+ * A `tools/call` answered: its tool called through the gateway, the result checked against CallToolResultSchema as the
+ * SDK's Server checks it (a failing check the same McpError); a request the schema refuses is `refusedCall`. Both the
+ * quick answers and the Server answer with it, so the two give the same replies and record the same requests.
+ */
+function answerCall<T>(
+  sdk: McpSdk,
+  gateway: ToolGateway,
+  request: JSONRPCMessage,
+  answer: (result: CallToolResult) => T,
+): Promise<T> {
+  const { types } = sdk;
+  const params = (request as { params?: unknown }).params;
+  // Most calls are a name and plain arguments, which the Server's two parses would give back as they are.
+  let call = plainCall(params);
+  if (call === null) {
+    const parsed = types.CallToolRequestSchema.safeParse(request);
+    // Rejected rather than thrown: the quick answers hand what throws to the Server, which would record it again.
+    if (!parsed.success) return Promise.reject(refusedCall(sdk, gateway, params, parsed.error.issues));
+    const { name, arguments: args } = parsed.data.params;
+    call = { name, args: sentArguments((params as { arguments?: unknown }).arguments, args) };
+  }
+  // One `then`, the answer made in it (not an async function, nor a `then` after): each promise more is one more of
+  // the few an answer makes.
+  return callTool(gateway, call.name, call.args).then((result) => {
+    if (takenAsIs(result)) return answer(result);
+    const checked = types.CallToolResultSchema.safeParse(result);
+    if (checked.success) return answer(checked.data);
+    throw new types.McpError(types.ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
+  });
+}
+
 /** Whether a result is taken as it is: `plainResult`, which a tool's proxy may make throw (then the parse decides). */
 function takenAsIs(result: CallToolResult): boolean {
   try {
@@ -151,8 +231,11 @@ export function mcpServer(sdk: McpSdk, gateway: ToolGateway): Server {
   const { Server, types } = sdk;
   const server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), jsonSchemaValidator: sdk.validator });
   server.setRequestHandler(types.ListToolsRequestSchema, () => listedTools(gateway));
-  server.setRequestHandler(types.CallToolRequestSchema, (request) =>
-    callTool(gateway, request.params.name, request.params.arguments),
+  // Protocol's registration rather than the Server's: the Server parses a tools/call with CallToolRequestSchema before
+  // any handler, so a malformed one was an Internal error and never recorded. answerCall checks what it would.
+  const toolsCall = z.looseObject({ method: z.literal('tools/call') });
+  sdk.Protocol.prototype.setRequestHandler.call(server, toolsCall, (request) =>
+    answerCall(sdk, gateway, request as JSONRPCMessage, (result) => result),
   );
   return server;
 }
@@ -182,10 +265,9 @@ export type QuickAnswer = (request: JSONRPCMessage) => JSONRPCMessage | Promise<
  * agent), made without it: the Server answers each through a chain of promises, an AbortController and a
  * context object per request, a few milliseconds of the worker's CPU an attempt. Each request is checked with the
  * schema the Server checks it with, and only one it accepts is answered here, with the same handlers and the same
- * JSON-RPC reply (a `tools/call` result checked against CallToolResultSchema, as the Server checks it, a failing
- * check the same McpError); everything else (a request the schema refuses, one asking for a task, which the Server
- * refuses before its handler) goes to the Server as before. A request whose schema fails never reaches the gateway on
- * either path, so the gateway sees the tool calls in the order they arrive.
+ * JSON-RPC reply (a `tools/call` answered by answerCall, as the Server answers it); everything else (a request the
+ * schema refuses, but a `tools/call`; one asking for a task, which the Server refuses before its handler) goes to the
+ * Server as before. The gateway sees the tool calls in the order they arrive on either path.
  */
 export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
   const { types } = sdk;
@@ -193,7 +275,9 @@ export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
   return (request) => {
     if (!isCheckedRequest(request) || !('method' in request)) return null;
     const params = (request as { params?: { task?: unknown } }).params;
-    if (params?.task !== undefined) return null;
+    // A task is refused by the Server before any handler; a tools/call's malformed `task` is not one (answerCall's).
+    if (params?.task !== undefined && (request.method !== 'tools/call' || types.isTaskAugmentedRequestParams(params)))
+      return null;
     switch (request.method) {
       case 'ping':
         return types.PingRequestSchema.safeParse(request).success ? reply(request.id, {}) : null;
@@ -210,29 +294,8 @@ export function quickAnswers(sdk: McpSdk, gateway: ToolGateway): QuickAnswer {
       }
       case 'tools/list':
         return types.ListToolsRequestSchema.safeParse(request).success ? reply(request.id, listedTools(gateway)) : null;
-      case 'tools/call': {
-        // Most calls are a name and plain arguments, which the Server's two parses would give back as they are.
-        let call = plainCall(params);
-        if (call === null) {
-          const parsed = types.CallToolRequestSchema.safeParse(request);
-          if (!parsed.success) return null;
-          call = { name: parsed.data.params.name, args: parsed.data.params.arguments };
-        }
-        return callTool(gateway, call.name, call.args).then((result) => {
-          if (takenAsIs(result)) return reply(request.id, result);
-          const checked = types.CallToolResultSchema.safeParse(result);
-          if (checked.success) return reply(request.id, checked.data);
-          const error = new types.McpError(
-            types.ErrorCode.InvalidParams,
-            `Invalid tools/call result: ${checked.error.message}`,
-          );
-          return {
-            jsonrpc: '2.0',
-            id: request.id,
-            error: { code: error.code, message: error.message },
-          } as JSONRPCMessage;
-        });
-      }
+      case 'tools/call':
+        return answerCall(sdk, gateway, request, (result) => reply(request.id, result));
       default:
         return null;
     }

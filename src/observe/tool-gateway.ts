@@ -36,6 +36,12 @@ export interface ToolGateway extends ToolCaller {
    * refused with a ToolDeniedError saying so). Null while within them.
    */
   readonly overflow: { reason: string; refused: number } | null;
+  /**
+   * Record a request that cannot be made as sent (an MCP `tools/call` whose arguments are not an object): denied, with
+   * `reason`, at the tool's effect (the strongest when no such tool is offered). Past the bounds, or once the attempt
+   * is over, it is refused unrecorded as any request is.
+   */
+  deny(name: string, args: JsonValue, reason: string): void;
   /** Round that subsequent requests belong to. */
   setRound(round: number): void;
   /** End the attempt: later requests (from a subject that would not stop) are refused and not recorded. */
@@ -77,6 +83,23 @@ export function createToolGateway(options: {
       return 0;
     }
   };
+  /** A request's record so far, once it is within the bounds; else a ToolDeniedError saying why it is not recorded. */
+  const admitToRecord = (name: string, args: JsonValue) => {
+    if (closed) throw new ToolDeniedError(name, 'the attempt is over');
+    const argumentsJson = gateway.overflow === null ? weight(args) : 0;
+    if (gateway.overflow === null && requests.length >= bounds.count)
+      gateway.overflow = {
+        reason: `it made more than ${bounds.count} tool requests, the most riddle records`,
+        refused: 0,
+      };
+    if (gateway.overflow === null && jsonChars + argumentsJson > bounds.jsonChars) gateway.overflow = tooMuchJson();
+    if (gateway.overflow !== null) {
+      gateway.overflow.refused += 1;
+      throw new ToolDeniedError(name, `not recorded: ${gateway.overflow.reason}`);
+    }
+    jsonChars += argumentsJson;
+    return { id: `t${requests.length + 1}`, round, tool: name, arguments: args, atMs: options.elapsedMs() };
+  };
   // A data member rather than a getter: V8 keeps an object literal with a getter of its own in dictionary mode, and
   // every attempt makes a gateway (held, with the tools' context, as long as the attempt's subject runs).
   const gateway: Omit<ToolGateway, 'overflow'> & { overflow: { reason: string; refused: number } | null } = {
@@ -89,22 +112,18 @@ export function createToolGateway(options: {
     close() {
       closed = true;
     },
-    async call(name, args: JsonValue) {
-      if (closed) throw new ToolDeniedError(name, 'the attempt is over');
-      const argumentsJson = gateway.overflow === null ? weight(args) : 0;
-      if (gateway.overflow === null && requests.length >= bounds.count)
-        gateway.overflow = {
-          reason: `it made more than ${bounds.count} tool requests, the most riddle records`,
-          refused: 0,
-        };
-      if (gateway.overflow === null && jsonChars + argumentsJson > bounds.jsonChars) gateway.overflow = tooMuchJson();
-      if (gateway.overflow !== null) {
-        gateway.overflow.refused += 1;
-        throw new ToolDeniedError(name, `not recorded: ${gateway.overflow.reason}`);
+    deny(name, args, reason) {
+      try {
+        const base = admitToRecord(name, args);
+        const effect = byName.get(name)?.effect ?? 'irreversible';
+        requests.push({ ...base, effect, admitted: false, reason, result: null, error: null });
+      } catch (error) {
+        // Refused unrecorded (the attempt is over, or past the bounds): counted in the overflow as any request.
+        if (!(error instanceof ToolDeniedError)) throw error;
       }
-      jsonChars += argumentsJson;
-      const id = `t${requests.length + 1}`;
-      const base = { id, round, tool: name, arguments: args, atMs: options.elapsedMs() };
+    },
+    async call(name, args: JsonValue) {
+      const base = admitToRecord(name, args);
       const tool = byName.get(name);
       if (!tool) {
         const reason = `no tool named "${name}" is offered`;

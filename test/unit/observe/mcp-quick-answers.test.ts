@@ -238,7 +238,13 @@ describe('quick answers', () => {
       jsonrpc: '2.0',
       id: 7,
     });
-    expect(ask({ id: 5, method: 'tools/call', params: { arguments: {} } })).toBeNull();
+    // A tools/call the schema refuses is answered too, Invalid params on one line (the Server's own parse made it an
+    // Internal error with zod's issues over many lines); without a tool's name there is no request to record.
+    await expect(ask({ id: 5, method: 'tools/call', params: { arguments: {} } })).rejects.toMatchObject({
+      code: -32602,
+      message:
+        'MCP error -32602: Invalid tools/call request: params.name: Invalid input: expected string, received undefined',
+    });
     expect(ask({ id: 6, method: 'tools/call', params: { name: 'text', task: { ttl: 1 } } })).toBeNull();
     expect(ask({ method: 'notifications/initialized' })).toBeNull();
     expect(tools.requests.map((r) => r.tool)).toEqual(['text']);
@@ -304,4 +310,44 @@ describe('quick answers', () => {
     ];
     for (const [i, value] of left.entries()) expect(copiesAsIs(value), `case ${i}`).toBe(false);
   });
+});
+
+describe('a tools/call the schema refuses', () => {
+  // As an agent sends it, parsed from its JSON (so a `__proto__` member is an own member).
+  const call = (params: string) =>
+    JSON.parse(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${params}}`) as JSONRPCMessage;
+
+  test.each([true, false])(
+    'is Invalid params on one line and recorded as denied, answered quickly or by the Server (quick: %s)',
+    async (quick) => {
+      const { tools, exchange, close } = await side(quick);
+      const reply = await exchange([call('{"name":"echo","arguments":["x"]}')]);
+      const why = 'Invalid tools/call request: params.arguments: Invalid input: expected record, received array';
+      expect(JSON.parse(reply ?? 'null')).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32602, message: `MCP error -32602: ${why}` },
+      });
+      expect(tools.requests).toEqual([
+        expect.objectContaining({ tool: 'echo', arguments: ['x'], effect: 'read', admitted: false, reason: why }),
+      ]);
+      // The gateway still answers the next, well-formed call.
+      await exchange([call('{"name":"echo","arguments":{"path":"a"}}')]);
+      expect(tools.requests.map((r) => r.admitted)).toEqual([false, true]);
+      await close();
+    },
+  );
+
+  test.each([true, false])(
+    'an argument named __proto__ is kept as an own member of the recorded arguments (quick: %s)',
+    async (quick) => {
+      const { tools, exchange, close } = await side(quick);
+      await exchange([call('{"name":"echo","arguments":{"__proto__":{"x":1},"n":1}}')]);
+      const recorded = tools.requests[0]?.arguments as Record<string, unknown>;
+      expect(Object.hasOwn(recorded, '__proto__')).toBe(true);
+      expect(Object.getPrototypeOf(recorded)).toBe(Object.prototype);
+      expect(JSON.stringify(recorded)).toBe('{"__proto__":{"x":1},"n":1}');
+      await close();
+    },
+  );
 });
