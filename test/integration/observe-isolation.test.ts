@@ -76,6 +76,39 @@ describe('isolation by bubblewrap', async () => {
     expect(existsSync('/tmp/private.txt')).toBe(false);
   });
 
+  test('the sandboxed process holds no capabilities, even run as root: it cannot remount the root writable and write outside', async () => {
+    // On the root file system, not the sandbox's private /tmp: where a writable remount of / would let it write.
+    const hostTarget = `/var/tmp/.riddle-isolation-escape-${process.pid}`;
+    const script = [
+      'mount -o remount,bind,rw / 2>/dev/null; echo "remount $?"',
+      `for target in ${hostTarget} ${absoluteTarget}; do (echo x > "$target") 2>/dev/null && echo "wrote $target"; done`,
+      'grep -E "^Cap(Inh|Prm|Eff|Amb)" /proc/$$/status',
+    ].join('; ');
+    const subject = commandSubject({
+      name: 'remount',
+      command: '/bin/sh',
+      args: ['-c', script],
+      isolation: 'bubblewrap',
+    });
+    try {
+      const observed = await observeAttempt(plan(subject, ''));
+      const reply = String(observed.observation?.rounds[0]?.reply);
+      // mount ran (not 127, not found) and failed.
+      expect(reply).toMatch(/^remount (?!0\n|127\n)\d+$/m);
+      expect(reply).not.toContain('wrote');
+      expect(reply.split('\n').slice(1)).toEqual([
+        'CapInh:\t0000000000000000',
+        'CapPrm:\t0000000000000000',
+        'CapEff:\t0000000000000000',
+        'CapAmb:\t0000000000000000',
+      ]);
+      expect(existsSync(hostTarget)).toBe(false);
+      expect(existsSync(absoluteTarget)).toBe(false);
+    } finally {
+      rmSync(hostTarget, { force: true });
+    }
+  });
+
   test('without isolation the same write outside succeeds (what the option is for)', async () => {
     const observed = await observeAttempt(plan(probeSubject(undefined), JSON.stringify([['write', absoluteTarget]])));
     expect(probes(observed.observation?.rounds[0]?.reply)[0]?.result).toBe('written');

@@ -19,6 +19,18 @@ export interface IsolationAvailability {
 }
 
 /**
+ * The processes an engine's command line starts before the subject's own: riddle samples and signals only what runs
+ * below them. A launcher hands on its subject's exit as its own, a subject killed by signal n as exit code 128 + n
+ * (as bwrap and container runtimes do).
+ */
+export interface Launcher {
+  /** Named in notes about what the launcher hides. */
+  name: string;
+  /** How many generations of processes are the launcher's: the subject is their child (bwrap: itself and its reaper). */
+  depth: number;
+}
+
+/**
  * An isolation engine runs a command subject inside an OS sandbox. riddle owns neither isolation nor execution:
  * an engine only rewrites the command line (`wrap`); riddle still starts, observes and kills the process tree.
  * bubblewrap is the one shipped; a container engine fits the same shape.
@@ -26,5 +38,9 @@ export interface IsolationAvailability {
 export interface IsolationEngine {
   readonly name: string;
   available(): Promise<IsolationAvailability>;
-  wrap(command: string, args: readonly string[], bounds: IsolationBounds): { command: string; args: string[] };
+  wrap(
+    command: string,
+    args: readonly string[],
+    bounds: IsolationBounds,
+  ): { command: string; args: string[]; launcher?: Launcher };
 }
