@@ -1,9 +1,11 @@
 import { clearTimeout, setTimeout } from 'node:timers';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import type { ProcessExit } from '../model/index.js';
 import { OutputCapture } from './captured-output.js';
 import { killGroup, leftovers } from './leftovers.js';
-import { sampleTree } from './process-sampler.js';
+import type { Launcher } from './isolation/engine.js';
+import { processTree, sampleTree } from './process-sampler.js';
 import { checkArguments, startFailureMessage } from './start-failure.js';
 import type { RoundFailure, RoundResources } from './subject.js';
 
@@ -25,6 +27,8 @@ export interface ProcessSpec {
   killGraceMs: number;
   /** Aborting it stops the process tree (the attempt's budget ran out). */
   signal: AbortSignal;
+  /** The isolation engine's processes the command starts the subject under, if any (`wrap`'s `launcher`). */
+  launcher?: Launcher;
 }
 
 export interface ProcessRun {
@@ -38,7 +42,7 @@ export interface ProcessRun {
 /**
  * Run a command in its own process group and observe it: exit code or signal, both output streams (capped,
  * hashed whole), CPU time and peak memory. A stop condition (the budget's abort, output past the cap) ends the
- * whole tree with SIGTERM, then SIGKILL after the grace period. When the command exits, whatever it left running
+ * whole tree with SIGTERM (under a launcher, the subject's processes only), then SIGKILL after the grace period. When the command exits, whatever it left running
  * in its group is killed too, so no subject process outlives its round. A process that moves itself into another
  * session escapes the group; stopping that needs an OS sandbox (cgroups), which riddle does not require.
  */
@@ -82,13 +86,13 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     subprocess.stdin.end(spec.stdin);
   }
   leftovers.holdGroup(pid);
-  const sampler = sampleTree(pid);
+  const sampler = sampleTree(pid, spec.launcher?.depth ?? 0);
   let stopReason: 'timeout' | 'output_limit' | null = null;
   let graceTimer: NodeJS.Timeout | undefined;
   const stop = (reason: 'timeout' | 'output_limit') => {
     if (stopReason !== null) return;
     stopReason = reason;
-    killGroup(pid, 'SIGTERM');
+    terminate(pid, spec.launcher);
     graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), spec.killGraceMs);
   };
   const onAbort = () => stop('timeout');
@@ -105,6 +109,8 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
   let pipesHeld = false;
   let drainTimer: NodeJS.Timeout | undefined;
   subprocess.once('exit', () => {
+    // The last reading, of what still runs, before it is killed (the root itself Node has already reaped).
+    sampler.stop();
     killGroup(pid, 'SIGKILL');
     drainTimer = setTimeout(() => {
       pipesHeld = true;
@@ -134,14 +140,48 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
     );
   if (sampler.note === null && resources.cpuMs === null)
     notes.push('the process ended before its resources could be sampled');
+  const { launcher } = spec;
+  const signalled = launcher === undefined || exit.code === null ? undefined : SIGNAL_NAMES.get(exit.code - 128);
+  if (launcher !== undefined && signalled !== undefined)
+    notes.push(
+      `${launcher.name} reports a subject killed by signal n as exit code 128 + n: code ${exit.code} is ${signalled} or the subject's own exit(${exit.code}), which it cannot tell apart`,
+    );
   return { exit, resources, failure: failureOf(exit, spec), notes };
+}
+
+/** Signal names by number; the first of two names for one number (SIGABRT, not SIGIOT). */
+const SIGNAL_NAMES = new Map(
+  Object.entries(constants.signals)
+    .reverse()
+    .map(([name, number]) => [number, name]),
+);
+
+/**
+ * SIGTERM, so the subject may wind down in the grace period. Under a launcher only the subject's processes get it:
+ * the launcher (bwrap) would die of it and tear the sandbox down at once, the subject with it. With no subject
+ * process yet, there is nothing to wind down.
+ */
+function terminate(pid: number, launcher: Launcher | undefined): void {
+  const inside = launcher === undefined ? [] : processTree(pid, launcher.depth);
+  if (inside.length === 0) {
+    killGroup(pid, 'SIGTERM');
+    return;
+  }
+  for (const member of inside) {
+    try {
+      process.kill(member, 'SIGTERM');
+    } catch {
+      // It ended in the meantime.
+    }
+  }
 }
 
 function failureOf(exit: ProcessExit, spec: ProcessSpec): RoundFailure | null {
   if (exit.stopReason === 'timeout')
     return {
       status: 'subject_error',
-      message: `stopped at the attempt's budget (killed with ${exit.signal ?? 'SIGKILL'})`,
+      // A process that handled SIGTERM may exit with a code of its own; a launcher passes a signal on as 128 + n.
+      message: `stopped at the attempt's budget (${exit.signal !== null ? `killed with ${exit.signal}` : `exited with code ${exit.code} after SIGTERM`})`,
     };
   if (exit.stopReason === 'output_limit') {
     const stream = exit.stdout.truncated ? 'stdout' : 'stderr';

@@ -15,12 +15,19 @@ const SAMPLE_INTERVAL_MS = 100;
 const DISCOVER_EVERY = 2;
 /** Every how many samples (1 s) each thread list is read again: threads start children, and rarely change. */
 const THREADS_EVERY = 10;
+const OPENING_PAREN = 0x28;
 const CLOSING_PAREN = 0x29;
 const SPACE = 0x20;
 const DIGIT_ZERO = 0x30;
 const VM_HWM = /^VmHWM:\s+(\d+) kB/m;
 
 const buffer = Buffer.alloc(16 * 1024);
+
+interface Reading {
+  cpuMs: number;
+  rssBytes: number;
+  named: boolean;
+}
 
 /**
  * Read a /proc file through a descriptor kept open, from its start: an order of magnitude cheaper than opening it
@@ -49,22 +56,31 @@ class Member {
 
   private constructor(
     readonly pid: number,
+    /** Generations below the sampled root (0 for the root). */
+    readonly depth: number,
     private readonly stat: number,
     private readonly status: number | null,
   ) {
     this.readThreads();
   }
 
-  static open(pid: number): Member | null {
+  static open(pid: number, depth: number): Member | null {
     const stat = open(`/proc/${pid}/stat`);
-    return stat === null ? null : new Member(pid, stat, open(`/proc/${pid}/status`));
+    return stat === null ? null : new Member(pid, depth, stat, open(`/proc/${pid}/status`));
+  }
+
+  /** The command name (what exec gives it), or null once it has ended. */
+  name(): string | null {
+    const stat = readAt(this.stat);
+    return stat === null ? null : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   }
 
   /**
    * CPU time of the process and its reaped descendants (utime + stime + cutime + cstime, in ms) into `cpuMs`, its RSS
-   * into `rssBytes`; false once it has ended. Read from the bytes as they come, without making a string of the line.
+   * into `rssBytes`, and whether its command name is `named`; false once it has ended. Read from the bytes as they
+   * come, without making a string of the line.
    */
-  sample(into: { cpuMs: number; rssBytes: number }): boolean {
+  sample(into: Reading, named: Buffer | null): boolean {
     let length: number;
     try {
       length = readSync(this.stat, buffer, 0, buffer.length, 0);
@@ -74,6 +90,8 @@ class Member {
     // The command name may hold spaces and parentheses: fields start after the last ')', at field 3.
     const paren = length === 0 ? -1 : buffer.lastIndexOf(CLOSING_PAREN, length - 1);
     if (paren < 0) return false;
+    const nameStart = buffer.indexOf(OPENING_PAREN) + 1;
+    into.named = named !== null && buffer.compare(named, 0, named.length, nameStart, paren) === 0;
     let field = 2;
     let value = 0;
     let ticks = 0;
@@ -137,35 +155,43 @@ class Member {
 
 /**
  * The root and every live descendant, found through `/proc/<pid>/task/<tid>/children` (each thread lists the
- * children it started), so only the subject's own processes are read rather than every process on the host.
+ * children it started), so only the subject's own processes are read rather than every process on the host. With
+ * `from`, only those that many generations below the root or deeper (past a launcher).
  */
-export function processTree(root: number): number[] {
-  const pids = [root];
-  for (let i = 0; i < pids.length; i += 1) {
-    const member = Member.open(pids[i] ?? -1);
+export function processTree(root: number, from = 0): number[] {
+  const found: [number, number][] = [[root, 0]];
+  for (let i = 0; i < found.length; i += 1) {
+    const [pid, depth] = found[i] ?? [-1, 0];
+    const member = Member.open(pid, depth);
     if (member === null) continue;
-    pids.push(...member.childPids());
+    for (const child of member.childPids()) found.push([child, depth + 1]);
     member.close();
   }
-  return pids;
+  return found.filter(([, depth]) => depth >= from).map(([pid]) => pid);
 }
 
 export interface TreeSampler {
-  /** Stop sampling and give the figures; null where nothing could be read. */
+  /** Take a last reading of what still runs, stop sampling and give the figures; null where nothing was read. */
   stop(): RoundResources;
   /** Why figures are missing, when they are. */
   readonly note: string | null;
 }
 
 /**
- * Sample the CPU time and resident memory of a process and its descendants from /proc every 100 ms, through
- * descriptors kept open (new descendants are looked for every 200 ms); no other process is read. Summing `cutime`/`cstime` of live members
- * counts every reaped descendant once (in its reaper), so CPU time covers the whole tree, short-lived descendants
- * included; the last interval before the tree ends is not seen, and a descendant orphaned away from the tree (its
- * parent gone) is no longer followed, so both figures are lower bounds. Peak memory is the larger of the tree's
- * summed RSS at any sample and any single member's own high-water mark.
+ * Sample the CPU time and resident memory of a process and its descendants from /proc every 100 ms, and once more at
+ * `stop`, through descriptors kept open (new descendants are looked for every 200 ms); no other process is read.
+ * Nothing is read as the root starts: it has run nothing yet (its RSS is a few pages), and a root that ends before
+ * the first sample is not measured (null) rather than given those figures. Below a launcher (`launcherDepth`
+ * generations of an isolation engine's own processes) only the subject's processes count, not the launcher's nor a
+ * copy of it that has not yet exec'd the subject (its command name is still the launcher's); until one is found
+ * the tree is searched at every sample. Summing `cutime`/`cstime` of live members counts every reaped descendant
+ * once (in its reaper), so CPU time covers the whole tree, short-lived descendants included. Node reaps the root
+ * before telling riddle it ended, so the root's last interval is never read; a peak between two samples is missed;
+ * and a descendant orphaned away from the tree (its parent gone) is no longer followed: both figures are lower
+ * bounds. Peak memory is the larger of the tree's summed RSS at any sample and any single member's own high-water
+ * mark.
  */
-export function sampleTree(root: number): TreeSampler {
+export function sampleTree(root: number, launcherDepth = 0): TreeSampler {
   if (!existsSync(`/proc/${process.pid}/task/${process.pid}/children`)) {
     return {
       stop: () => ({ cpuMs: null, peakRssBytes: null }),
@@ -176,50 +202,71 @@ export function sampleTree(root: number): TreeSampler {
   let cpuMs: number | null = null;
   let peakRssBytes: number | null = null;
   let round = 0;
-  const reading = { cpuMs: 0, rssBytes: 0 };
-  const discover = (rereadThreads: boolean) => {
-    // Only the first search starts from the root's pid: later, that pid may belong to some other process.
-    const queue = round === 0 ? [root] : [...members.values()].flatMap((m) => m.childPids());
+  let subjectFound = launcherDepth === 0;
+  let stopped = false;
+  const reading: Reading = { cpuMs: 0, rssBytes: 0, named: false };
+  const adopt = (queue: [number, number][]) => {
     while (queue.length > 0) {
-      const pid = queue.pop() ?? -1;
+      const [pid, depth] = queue.pop() ?? [-1, 0];
       if (members.has(pid)) continue;
-      const member = Member.open(pid);
+      const member = Member.open(pid, depth);
       if (member === null) continue;
       members.set(pid, member);
-      queue.push(...member.childPids());
+      if (depth >= launcherDepth) subjectFound = true;
+      for (const child of member.childPids()) queue.push([child, depth + 1]);
     }
+  };
+  const discover = (rereadThreads: boolean) => {
+    adopt([...members.values()].flatMap((m) => m.childPids().map((child): [number, number] => [child, m.depth + 1])));
     for (const member of members.values()) {
       if (rereadThreads) member.readThreads();
       member.readHighWater();
     }
   };
-  const sample = () => {
-    if (round % DISCOVER_EVERY === 0) discover(round % THREADS_EVERY === 0 && round > 0);
-    round += 1;
+  // Only this first search starts from the root's pid: later, that pid may belong to some other process.
+  adopt([[root, 0]]);
+  const launcherName = launcherDepth === 0 ? null : (members.get(root)?.name() ?? null);
+  const named = launcherName === null ? null : Buffer.from(launcherName, 'latin1');
+  const read = () => {
     let cpu = 0;
     let rss = 0;
     let hwm = 0;
+    let counted = 0;
     for (const [pid, member] of members) {
-      if (!member.sample(reading)) {
+      if (!member.sample(reading, member.depth >= launcherDepth ? named : null)) {
         member.close();
         members.delete(pid);
         continue;
       }
+      if (member.depth < launcherDepth) continue;
+      if (reading.named) {
+        // The high-water mark the copy reached is the launcher's, not the subject's it is about to exec.
+        member.hwmBytes = 0;
+        continue;
+      }
+      counted += 1;
       cpu += reading.cpuMs;
       rss += reading.rssBytes;
       hwm = Math.max(hwm, member.hwmBytes);
     }
-    if (members.size === 0) return;
+    if (counted === 0) return;
     cpuMs = Math.max(cpuMs ?? 0, cpu);
     peakRssBytes = Math.max(peakRssBytes ?? 0, rss, hwm);
   };
-  sample();
-  const timer = setInterval(sample, SAMPLE_INTERVAL_MS);
+  const timer = setInterval(() => {
+    if (round % DISCOVER_EVERY === 0 || !subjectFound) discover(round % THREADS_EVERY === 0 && round > 0);
+    round += 1;
+    read();
+  }, SAMPLE_INTERVAL_MS);
   timer.unref();
   return {
     note: null,
     stop() {
+      if (stopped) return { cpuMs, peakRssBytes };
+      stopped = true;
       clearInterval(timer);
+      discover(false);
+      read();
       for (const member of members.values()) member.close();
       members.clear();
       return { cpuMs, peakRssBytes };
