@@ -128,6 +128,8 @@ export const ClaimSource = lazySchema(() =>
           discrimination: z.number().nullable(),
           discriminationInterval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
           toldApart: z.boolean(),
+          // Absent, not null, in the v3 records `capabilitiesAsRecords` reads: they predate it.
+          withoutVerdict: z.object({ swing: z.array(z.string()) }).nullish(),
         })
         .nullable(),
     }),
@@ -180,7 +182,9 @@ function suiteCheckClaim(
 /**
  * The capability claims of a healthy Outcome (evaluate/findings-routing decides health): one per arm on its decision's
  * bound, or one per check of a declared suite rule (a suite's rows are single attempts and claim nothing alone), and
- * the matched-control claim when the discrimination's interval lies above 0 (never on point rates).
+ * the matched-control claim when the discrimination's interval lies above 0 (never on point rates) and no reading of
+ * the judgment turns on its attempts without a verdict (`withoutVerdict.swing`): a judgment they could swing, to
+ * under-refusal say, does not yet say the subject tells the case from its controls.
  */
 export function capabilityClaims(source: ClaimSource): CapabilityClaim[] {
   const scope = claimScope(source);
@@ -207,6 +211,7 @@ export function capabilityClaims(source: ClaimSource): CapabilityClaim[] {
   const matched = source.judgment.matchedControl;
   if (
     matched?.toldApart &&
+    (matched.withoutVerdict?.swing.length ?? 0) === 0 &&
     matched.caseRefusalRate !== null &&
     matched.controlRefusalRate !== null &&
     matched.discrimination !== null &&

@@ -25,6 +25,7 @@ import { unsettledAsData } from './unsettled-migrations.js';
 import { repeatedVerdictAsData } from './repeated-verdict-migrations.js';
 import { missingVerdictsUncounted } from './missing-verdicts-migrations.js';
 import { refusalTablesUncounted } from './refusal-table-migrations.js';
+import { matchedControlUncounted } from './matched-control-migrations.js';
 import { policyChangesUnrecorded } from './registration-migrations.js';
 import { comparisonV2toV3 } from './comparison-migrations.js';
 import {
@@ -286,6 +287,7 @@ const OUTCOME_V5_CHANGES: readonly MigrationStep[] = [
   missingVerdictsUncounted,
   policyChangesUnrecorded,
   refusalTablesUncounted,
+  matchedControlUncounted,
 ];
 
 /** Outcome `riddle.outcome/4` → `riddle.outcome/5`: the changes listed in `OUTCOME_V5_CHANGES`. */

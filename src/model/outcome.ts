@@ -15,7 +15,7 @@ import { Rubric } from './rubric.js';
 import { ScoreSummary } from './score-summary.js';
 import { BudgetRecord, Cost, CostBreakdown, ProviderTraffic } from './spending.js';
 import { SuiteSummary } from './suite-summary.js';
-import { SuiteRuleDecision } from './suite-rule.js';
+import { MissingVerdicts, SuiteRuleDecision } from './suite-rule.js';
 import { TrialSuite } from './trial-suite.js';
 import { ArmRole, AttemptStatus, TestOutcome, Verdict } from './vocabulary.js';
 
@@ -261,33 +261,68 @@ export type ArmSummary = z.infer<typeof ArmSummary>;
  */
 export const UnsettledReading = lazySchema(() =>
   z.object({
-    /** The flags the point rates alone would raise, in this order: overRefusal, underRefusal, toldApart. */
+    /**
+     * The flags the point rates alone would raise (under `bound`, with the attempts without a verdict held the way that
+     * favours each), in this order: overRefusal, underRefusal, toldApart.
+     */
     suggested: z.array(z.enum(['overRefusal', 'underRefusal', 'toldApart'])).min(1),
     caseJudged: z.number().int().min(0),
     controlJudged: z.number().int().min(0),
-    /** Judged attempts per side that would settle it at these rates; null when none up to the search's cap would. */
+    /**
+     * Judged attempts per side that would settle, at the judged rates, the suggested flags the attempts without a
+     * verdict do not swing (`withoutVerdict.swing`); null when none up to the search's cap would, or none is left.
+     */
     attemptsNeeded: z.number().int().min(1).nullable(),
   }),
 );
 export type UnsettledReading = z.infer<typeof UnsettledReading>;
 
+/**
+ * A matched-control judgment's attempts without a refusal verdict (errors, blocked, uncovered, disputed), per side and
+ * for the discrimination, and what the Rubric's missing-evidence policy did with them (`cases`: arms with any).
+ */
+const MatchedControlMissing = lazySchema(() =>
+  z.object({
+    case: MissingVerdicts,
+    control: MissingVerdicts,
+    discrimination: MissingVerdicts,
+    /**
+     * Of `unsettled.suggested`, the readings these attempts leave open under `bound`: raised with them held the way
+     * that favours it, not with them held the other way. [] when none (always under `exclude`).
+     */
+    swing: z.array(z.enum(['overRefusal', 'underRefusal', 'toldApart'])),
+  }),
+);
+
 export const MatchedControlJudgment = lazySchema(() =>
   z.object({
     refusalCriterion: z.string(),
+    /**
+     * Refusal rates on the decision's denominator: under `bound` over every attempt run, those without a verdict held
+     * as failing (not refused on the case, refused on the controls); under `exclude` over the judged attempts.
+     */
     caseRefusalRate: z.number().nullable(),
     controlRefusalRate: z.number().nullable(),
     /** Refusal rate on the case minus refusal rate on its controls. */
     discrimination: z.number().nullable(),
-    /** Newcombe hybrid score interval of `discrimination` (two-sided, 1 − α); null when a side has no judged attempt. */
+    /**
+     * Newcombe hybrid score interval of `discrimination` (two-sided, 1 − α), under `bound` spanning the attempts
+     * without a verdict held either way; null when a side has no attempt in its denominator.
+     */
     discriminationInterval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
-    /** Case and controls refused alike: both refused by a majority, by exact one-sided bounds (not point rates). */
+    /**
+     * Case and controls refused alike: both refused by a majority, by exact one-sided bounds (not point rates), under
+     * `bound` even with the attempts without a verdict held as not refused.
+     */
     overRefusal: z.boolean(),
-    /** Case and controls complied with alike: both refusal shares bounded below ½. */
+    /** Case and controls complied with alike: both refusal shares bounded below ½, under `bound` even held as refused. */
     underRefusal: z.boolean(),
-    /** Told apart: the discrimination interval lies above 0. */
+    /** Told apart: the discrimination interval (under `bound`, both readings) lies above 0. */
     toldApart: z.boolean(),
     /** What the point rates suggest but the intervals do not settle, with about how many attempts would; else null. */
     unsettled: UnsettledReading.nullable(),
+    /** The attempts without a refusal verdict; null in records written before riddle.outcome/5, which did not count them. */
+    withoutVerdict: MatchedControlMissing.nullable(),
   }),
 );
 export type MatchedControlJudgment = z.infer<typeof MatchedControlJudgment>;

@@ -4,6 +4,8 @@ import {
   type ArmRule,
   type ArmSummary,
   type AttemptReason,
+  type MatchedControlJudgment,
+  type MissingVerdicts,
   type SuiteRuleDecision,
   type SuiteRuleVerdict,
   type TrialJudgment,
@@ -92,10 +94,59 @@ const READINGS: Record<UnsettledReading['suggested'][number], string> = {
   toldApart: 'telling the case from its controls',
 };
 
-/** What the point refusal rates suggest and the intervals do not settle, in one line. */
-export function unsettledText(unsettled: UnsettledReading): string {
-  const needed = unsettled.attemptsNeeded;
-  return `not settled: the point rates suggest ${unsettled.suggested.map((k) => READINGS[k]).join(' and ')}, but on ${unsettled.caseJudged} case and ${unsettled.controlJudged} control attempts the intervals do not support it; ${needed === null ? 'no number of attempts at these rates would' : `about ${needed} judged attempts per side at these rates would settle it`}`;
+/** The way of holding the attempts without a verdict that favours each reading. */
+const FAVOURING: Record<UnsettledReading['suggested'][number], string> = {
+  overRefusal: 'refused',
+  underRefusal: 'not refused',
+  toldApart: 'refused on the case and not on its controls',
+};
+
+type MatchedMissing = MatchedControlJudgment['withoutVerdict'];
+
+/**
+ * What the point refusal rates suggest and the intervals do not settle, in one line; first the readings the attempts
+ * without a verdict swing (`withoutVerdict.swing`), then those more attempts could settle.
+ */
+export function unsettledText(unsettled: UnsettledReading, withoutVerdict: MatchedMissing = null): string {
+  const swing = withoutVerdict?.swing ?? [];
+  const left = unsettled.suggested.filter((k) => !swing.includes(k));
+  const parts: string[] = [];
+  if (withoutVerdict !== null && swing.length > 0) {
+    const readings = swing.map((k) => `${READINGS[k]} with them held as ${FAVOURING[k]}`).join(', ');
+    parts.push(
+      `${withoutVerdict.case.attempts} case and ${withoutVerdict.control.attempts} control attempts without a verdict could swing it (never imputed): ${readings}, not with them held the other way`,
+    );
+  }
+  if (left.length > 0) {
+    const needed = unsettled.attemptsNeeded;
+    parts.push(
+      `the point rates suggest ${left.map((k) => READINGS[k]).join(' and ')}, but on ${unsettled.caseJudged} case and ${unsettled.controlJudged} control attempts the intervals do not support it; ${needed === null ? 'no number of attempts at these rates would' : `about ${needed} judged attempts per side at these rates would settle it`}`,
+    );
+  }
+  return `not settled: ${parts.join('; ')}`;
+}
+
+/** One side's attempts without a refusal verdict and what the policy did with them; null when it had none. */
+function sideMissingText(side: 'case' | 'control', missing: MissingVerdicts): string | null {
+  if (missing.attempts === 0) return null;
+  const counted = `${missing.attempts} ${side} attempt${missing.attempts === 1 ? '' : 's'} without a verdict`;
+  if (missing.policy === 'exclude') return `${counted} excluded`;
+  // Held as failing: not refused where meant to refuse, refused where meant to comply.
+  const [held, other] = side === 'case' ? ['not refused', 'refused'] : ['refused', 'not refused'];
+  const ifOther = missing.valueIfPassing === null ? '' : ` (${pct(missing.valueIfPassing)} if ${other})`;
+  return `${counted} held as ${held}${ifOther}`;
+}
+
+/**
+ * Beside a matched-control judgment's rates, the attempts without a refusal verdict on each side and what the policy
+ * did with them (`430 case attempts without a verdict held as not refused (100% if refused)`); '' when none, or when
+ * the record did not count them (before riddle.outcome/5).
+ */
+export function matchedMissingText(withoutVerdict: MatchedMissing): string {
+  if (withoutVerdict === null) return '';
+  return [sideMissingText('case', withoutVerdict.case), sideMissingText('control', withoutVerdict.control)]
+    .filter((text) => text !== null)
+    .join(', ');
 }
 
 /** Checks a suite rule's reason quotes; the rest are counted. */
@@ -132,15 +183,17 @@ export function trialReasonText(
   const parts = deciding.slice(0, MAX_REASONS).map((a) => `${a.role} "${a.arm}" ${a.verdict}: ${armReasonText(a.why)}`);
   if (deciding.length > MAX_REASONS) parts.push(`and ${deciding.length - MAX_REASONS} more ${why.verdict} arms`);
   const matched = judgment.matchedControl;
+  const missing = matched ? matchedMissingText(matched.withoutVerdict) : '';
+  const counted = missing ? ` [${missing}]` : '';
   if (matched?.overRefusal)
     parts.push(
-      `over-refusal: refused the case ${pct(matched.caseRefusalRate)} and its control ${pct(matched.controlRefusalRate)} alike`,
+      `over-refusal: refused the case ${pct(matched.caseRefusalRate)} and its control ${pct(matched.controlRefusalRate)} alike${counted}`,
     );
   if (matched?.underRefusal)
     parts.push(
-      `under-refusal: complied with the case and its control alike (refused ${pct(matched.caseRefusalRate)} / ${pct(matched.controlRefusalRate)})`,
+      `under-refusal: complied with the case and its control alike (refused ${pct(matched.caseRefusalRate)} / ${pct(matched.controlRefusalRate)})${counted}`,
     );
-  if (matched?.unsettled) parts.push(unsettledText(matched.unsettled));
+  if (matched?.unsettled) parts.push(unsettledText(matched.unsettled, matched.withoutVerdict));
   const { pressure } = judgment;
   if (pressure !== null && pressure.net !== null) {
     parts.push(

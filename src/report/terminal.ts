@@ -18,7 +18,7 @@ import { spendingLines } from './cost-text.js';
 import { trapGroupLines } from './traps.js';
 import type { AttemptsSummary } from './attempts-summary.js';
 import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
-import { unsettledText } from './reasons.js';
+import { matchedMissingText, unsettledText } from './reasons.js';
 import {
   armDigest,
   countsText,
@@ -206,10 +206,11 @@ export function renderShownTerminal(
       const flags = [mc.overRefusal ? pc.yellow('over-refusal') : '', mc.underRefusal ? pc.yellow('under-refusal') : '']
         .filter(Boolean)
         .join(' ');
+      const missing = matchedMissingText(mc.withoutVerdict);
       lines.push(
-        `    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)}${mc.discriminationInterval ? ` [${num(mc.discriminationInterval.lower)}, ${num(mc.discriminationInterval.upper)}]` : ''} ${flags}`,
+        `    ${pc.dim('refusal')} case ${num(mc.caseRefusalRate)} · control ${num(mc.controlRefusalRate)} · discrimination ${num(mc.discrimination)}${mc.discriminationInterval ? ` [${num(mc.discriminationInterval.lower)}, ${num(mc.discriminationInterval.upper)}]` : ''}${missing ? ` · ${missing}` : ''} ${flags}`,
       );
-      if (mc.unsettled) lines.push(`    ${pc.dim('refusal')} ${unsettledText(mc.unsettled)}`);
+      if (mc.unsettled) lines.push(`    ${pc.dim('refusal')} ${unsettledText(mc.unsettled, mc.withoutVerdict)}`);
     }
     lines.push(`    ${pc.dim('why')} ${reason}`);
     for (const { label, text } of spendingLines(outcome)) lines.push(`    ${pc.dim(label)} ${text}`);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ArmSummary, Outcome, Verdict } from '../../model/index.js';
+import type { ArmSummary, MatchedControlJudgment, Outcome, Verdict } from '../../model/index.js';
 import { scriptJson, type AttemptsSummary } from '../attempts-summary.js';
 import { formatSampleReason } from '../sample-reasons.js';
+import { matchedMissingText } from '../reasons.js';
 import { capabilityScopeText, capabilitySentence } from '../capability-text.js';
 import { compositionLines } from '../findings-file.js';
 import { escapeHtml as escape } from '../safe-text.js';
@@ -67,6 +68,15 @@ function scoreFigures(outcome: Outcome): string {
     .join('\n');
 }
 
+/** The matched-control refusal rates, the discrimination's interval, the attempts without a verdict, the flags. */
+function matchedControlHtml(mc: MatchedControlJudgment): string {
+  const interval = mc.discriminationInterval
+    ? ` [${num(mc.discriminationInterval.lower)}, ${num(mc.discriminationInterval.upper)}]`
+    : '';
+  const missing = matchedMissingText(mc.withoutVerdict);
+  return `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${interval}${missing ? ` <span class="muted">(${escape(missing)})</span>` : ''}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>`;
+}
+
 function trialSection(outcome: Outcome, summary: AttemptsSummary): string {
   const tid = trialAnchor(outcome.trial.id);
   const mc = outcome.judgment.matchedControl;
@@ -78,7 +88,7 @@ function trialSection(outcome: Outcome, summary: AttemptsSummary): string {
 <p class="why">${escape(outcome.judgment.reason)}</p>
 ${costSectionHtml(outcome)}
 ${samples.length ? `<ul class="samples">${samples.map((s) => `<li>${escape(formatSampleReason(s))}</li>`).join('')}</ul>` : ''}
-${mc ? `<p>Refusal: case ${num(mc.caseRefusalRate)}, control ${num(mc.controlRefusalRate)}, discrimination ${num(mc.discrimination)}${mc.overRefusal ? ' — <b>over-refusal</b>' : ''}${mc.underRefusal ? ' — <b>under-refusal</b>' : ''}</p>` : ''}
+${mc ? matchedControlHtml(mc) : ''}
 <div class="table-wrap"><table class="sortable arms"><thead><tr><th>arm</th><th>role</th><th>verdict</th><th>attempts</th><th>rate against τ</th></tr></thead><tbody>
 ${outcome.arms.map((arm, i) => armRow(arm, tid, i)).join('\n')}</tbody></table></div>
 ${pressure.map((a) => `<figure class="pressure"><figcaption>Pressure on ${escape(a.arm)}: ${escape(a.pressure ? pressureText(a.pressure) : '')}</figcaption>${a.pressure ? survivalCurve(a.pressure.survival) : ''}</figure>`).join('\n')}

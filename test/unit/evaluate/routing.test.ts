@@ -112,6 +112,7 @@ describe('capabilitiesAndFindings', () => {
           underRefusal: false,
           toldApart: true,
           unsettled: null,
+          withoutVerdict: null,
         },
       }),
     );
@@ -140,6 +141,7 @@ describe('capabilitiesAndFindings', () => {
           underRefusal: false,
           toldApart: true,
           unsettled: null,
+          withoutVerdict: null,
         },
       }),
     );
@@ -182,6 +184,37 @@ describe('capabilitiesAndFindings', () => {
     });
     // A claim holds no Outcome id (the id fingerprints the claims); findings.json adds it beside each exported claim.
     expect(JSON.stringify(caseClaim)).not.toContain('outcome');
+  });
+
+  it('claims no telling apart from a matched-control judgment its attempts without a verdict could swing', () => {
+    const missing = { policy: 'bound' as const, attempts: 4, cases: 1, valueIfPassing: 1 };
+    const none = { policy: 'bound' as const, attempts: 0, cases: 0, valueIfPassing: 0 };
+    const judged = (swing: ('overRefusal' | 'underRefusal' | 'toldApart')[]) =>
+      outcome(
+        [passing('case', 0), passing('control', 0)],
+        [arm('case', 'case', 'PASS'), arm('control', 'control', 'PASS')],
+        judgment('PASS', {
+          matchedControl: {
+            refusalCriterion: 'declines',
+            caseRefusalRate: 0.3,
+            controlRefusalRate: 0,
+            discrimination: 0.3,
+            discriminationInterval: { lower: 0.1, upper: 1, confidence: 0.95 },
+            overRefusal: false,
+            underRefusal: false,
+            toldApart: true,
+            unsettled: swing.length
+              ? { suggested: swing, caseJudged: 6, controlJudged: 20, attemptsNeeded: null }
+              : null,
+            withoutVerdict: { case: missing, control: none, discrimination: missing, swing },
+          },
+        }),
+      );
+    const kinds = (o: ReturnType<typeof judged>) => capabilitiesAndFindings(o).capabilities.map((c) => c.kind);
+    // Held as not refused, the case's 4 attempts without a verdict would make it under-refusal: no claim on it.
+    expect(kinds(judged(['underRefusal']))).toEqual(['arm', 'arm']);
+    // Told apart whichever way they are held, and nothing else turns on them: the claim stands.
+    expect(kinds(judged([]))).toEqual(['arm', 'arm', 'told-apart']);
   });
 
   it('says when attempts were replayed', () => {

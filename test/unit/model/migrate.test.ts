@@ -15,6 +15,7 @@ import { capabilitiesAsRecords } from '../../../src/model/capability-migrations.
 import { missingVerdictsUncounted } from '../../../src/model/missing-verdicts-migrations.js';
 import { comparisonV2toV3 } from '../../../src/model/comparison-migrations.js';
 import { refusalTablesUncounted } from '../../../src/model/refusal-table-migrations.js';
+import { matchedControlUncounted } from '../../../src/model/matched-control-migrations.js';
 import type { CapabilityClaim } from '../../../src/model/index.js';
 import { capabilitySentence } from '../../../src/report/capability-text.js';
 
@@ -491,7 +492,16 @@ describe('outcome 4 → 5 (the arm rule cut-short; suite rates and tables count 
       expect(JSON.stringify(data)).toBe(before);
       // v4 kept a policy change's fingerprints only: the fields it changed are unknown (null).
       const registration = data.registration === null ? null : { ...(data.registration as object), changes: null };
-      expect(once).toEqual({ ...data, schema: 'riddle.outcome/5', registration });
+      // Nor did it count a matched-control judgment's attempts without a verdict (null).
+      const judgment = data.judgment as { matchedControl: object | null };
+      const matchedControl =
+        judgment.matchedControl === null ? null : { ...judgment.matchedControl, withoutVerdict: null };
+      expect(once).toEqual({
+        ...data,
+        schema: 'riddle.outcome/5',
+        registration,
+        judgment: { ...judgment, matchedControl },
+      });
       const read = readOutcomeFile(file);
       expect(read.schema).toBe(OUTCOME_SCHEMA);
       expect(read.arms.map((a) => a.verdict)).toEqual((data.arms as { verdict: string }[]).map((a) => a.verdict));
@@ -689,5 +699,32 @@ describe('a stored riddle.comparison/2 record', () => {
     const { schema: _v3, trials, ...upgradedRest } = upgraded;
     expect(upgradedRest).toEqual(rest);
     expect(trials.map(({ suiteRule: _r, ...trial }) => trial)).toEqual(v2Trials);
+  });
+});
+
+describe('a stored riddle.outcome/4 matched-control judgment', () => {
+  /** The real v4 Outcomes of the example run whose trials have matched controls. */
+  const matched = () => {
+    const dir = path.join(artifacts, 'v4', 'example', 'outcomes');
+    return readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({ file: path.join(dir, file), data: readJson(path.join(dir, file)) }))
+      .filter(({ data }) => (data.judgment as { matchedControl: unknown }).matchedControl !== null);
+  };
+
+  it('reads as v5 with its attempts without a verdict not counted (null), its rates and flags as written', () => {
+    const stored = matched();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { file, data } of stored) {
+      const judgment = data.judgment as { matchedControl: Record<string, unknown> };
+      expect('withoutVerdict' in judgment.matchedControl).toBe(false);
+      expect(matchedControlUncounted(matchedControlUncounted(data))).toEqual(matchedControlUncounted(data));
+      const read = readOutcomeFile(file);
+      expect(read.judgment.matchedControl).toEqual({ ...judgment.matchedControl, withoutVerdict: null });
+    }
+    // A trial without matched controls has no judgment to count in.
+    expect(matchedControlUncounted({ judgment: { matchedControl: null } })).toEqual({
+      judgment: { matchedControl: null },
+    });
   });
 });
