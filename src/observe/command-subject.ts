@@ -331,7 +331,7 @@ async function runRound(
     if (value !== undefined) env[name] = value;
   }
   Object.assign(env, options.env?.set ?? {}, context.variables ?? {}, riddleEnv);
-  let launch = { command: options.command, args };
+  let launch: ReturnType<IsolationEngine['wrap']> = { command: options.command, args };
   if (isolation !== null) {
     const { engine } = isolation;
     const availability = await engine.available();
@@ -362,6 +362,8 @@ async function runRound(
   const run = await runProcess({
     command: launch.command,
     args: launch.args,
+    // The engine's own processes (bwrap and its reaper): sampled and signalled below them, at the subject.
+    ...(launch.launcher ? { launcher: launch.launcher } : {}),
     cwd,
     env,
     stdin: asArgument ? null : text,

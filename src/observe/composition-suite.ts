@@ -305,9 +305,13 @@ export function compositionSuite(options: CompositionSuiteOptions): CompositionS
     revision: `${graph.record.version}+${graph.fingerprint.slice(7, 19)}`,
     revisionSource: 'content',
   };
+  // The parts' declared secrets (a command part's env.set, an HTTP part's headers) are the suite's: its Observation
+  // holds what every part said.
+  const secrets = [...new Set([...graph.nodes.values()].flatMap((node) => node.subject.secrets ?? []))];
   return {
     kind: 'function',
     name: graph.record.name,
+    ...(secrets.length > 0 ? { secrets } : {}),
     composition: graph.record,
     fingerprint: graph.fingerprint,
     identify: async () => identity,

@@ -64,7 +64,14 @@ export {
   type EnvironmentInput,
   type RunFacts,
 } from './environment.js';
-export { processSecretValues, redactVariable, redactText, redactData, secretValues } from './secrets.js';
+export {
+  attemptSecretValues,
+  processSecretValues,
+  redactVariable,
+  redactText,
+  redactData,
+  secretValues,
+} from './secrets.js';
 export { checkDependency, type DependencyCheck } from './dependencies.js';
 export { sweepLeftovers } from './leftovers.js';
 export { eitherSignal } from './attempt-abort.js';

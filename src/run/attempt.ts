@@ -148,6 +148,7 @@ async function observeAndJudge(slot: AttemptSlot, sequence: number, setup: Attem
     expect: setup.expect,
     ...(setup.softAssertions ? { softAssertions: setup.softAssertions } : {}),
     claims: { extractors: setup.claimExtractors },
+    ...(setup.subject.secrets ? { secrets: setup.subject.secrets } : {}),
   });
   // Written out member by member: a spread followed by a member made V8 build a new hidden class for every attempt.
   const record = finish({

@@ -14,7 +14,7 @@ import {
   type ClaimCheckOptions,
   type GatherInput,
 } from '../evaluate/index.js';
-import { processSecretValues, redactText } from '../observe/index.js';
+import { attemptSecretValues, redactText } from '../observe/index.js';
 import { judgePressure } from './pressure.js';
 
 type Judged = Extract<AttemptRecord, { status: 'completed' | 'evaluator_error' }>;
@@ -28,6 +28,8 @@ export type Judgment = Judged extends infer R
 
 export interface JudgeInput extends GatherInput {
   claims: ClaimCheckOptions;
+  /** The secrets the subject was declared with (observe/subject `secrets`), scrubbed from notes as process.env's are. */
+  secrets?: readonly string[];
 }
 
 /** The last completed judgment under each rubric (a trial's own): reused for the next attempt that finds alike. */
@@ -48,9 +50,12 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * Findings whose notes may quote a secret scrubbed of it: a check's assertion or error can hold what it compared (a
  * check that the reply leaves out an API key names the key). A met finding's note is riddle's own.
  */
-function withSecretsScrubbed(findings: CriterionFinding[]): CriterionFinding[] {
+function withSecretsScrubbed(
+  findings: CriterionFinding[],
+  declared: readonly string[] | undefined,
+): CriterionFinding[] {
   if (findings.every((f) => f.result === 'met')) return findings;
-  const secrets = processSecretValues();
+  const secrets = attemptSecretValues(declared);
   return findings.map((f) => {
     if (f.result === 'met') return f;
     const note = redactText(f.note, secrets);
@@ -67,9 +72,9 @@ export async function judgeObservation(input: JudgeInput): Promise<Judgment> {
   const { observation, rubric } = input;
   let findings;
   try {
-    findings = withSecretsScrubbed(await gatherFindings(input));
+    findings = withSecretsScrubbed(await gatherFindings(input), input.secrets);
   } catch (error) {
-    const failure = { where: 'evaluators', message: redactText(message(error), processSecretValues()) };
+    const failure = { where: 'evaluators', message: redactText(message(error), attemptSecretValues(input.secrets)) };
     const { verdict, why, reason } = decideAttempt({
       status: 'evaluator_error',
       error: failure,

@@ -380,7 +380,7 @@ export async function runTrial(plan: TrialPlan, services: RunServices): Promise<
   // Listening to the process's uncaught errors from here until the attempts are done, whatever ends them: a trial that
   // failed (its attempts file could not be written, say) and kept listening would leave every later uncaught error of
   // the process its own, and a host without listeners of its own (riddle/core in plain Node) would never crash on one.
-  const stray = new StrayErrors();
+  const stray = new StrayErrors(plan.subject.secrets);
   try {
     await Promise.all(Array.from({ length: concurrency }, worker));
     await judging?.settled();

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { clippedText, type AttemptRecord, type Case, type Rubric } from '../model/index.js';
-import { processSecretValues, redactText } from '../observe/index.js';
+import { attemptSecretValues, redactText } from '../observe/index.js';
 import { decideAttempt } from './attempt-decision.js';
 
 /** The attempt an asynchronous callback was started from, carried through timers and promises. */
@@ -20,24 +20,26 @@ const watches = new Set<StrayErrors>();
 function strayed(kind: string, error: unknown, event: StrayEvent, promise?: unknown): void {
   // Kept with the attempt (its reason and why alike) and shown in every report: cut when it runs to megabytes, and
   // scrubbed of the secrets the subject was given, as its output is.
-  const text = clippedText(describe(error), MESSAGE_CHARS);
-  const message = redactText(`${kind} outside the awaited call: ${text}`, processSecretValues());
+  // Scrubbed whole, then cut: a secret cut through would no longer match.
+  const raw = `${kind} outside the awaited call: ${describe(error)}`;
+  const scrubbed = (watch: StrayErrors | null) =>
+    clippedText(redactText(raw, attemptSecretValues(watch?.secrets)), MESSAGE_CHARS);
   const owner = scope.getStore();
   if (owner && watches.has(owner.watch)) {
-    owner.watch.record(owner.attempt, { message, by: fromExpect(error) ? 'check' : 'subject' });
+    owner.watch.record(owner.attempt, { message: scrubbed(owner.watch), by: fromExpect(error) ? 'check' : 'subject' });
     return;
   }
   if (owner) {
     // An attempt of a trial that has ended: no trial here is its own, and kept by none it would be lost.
-    handToHost(event, error, promise, message);
+    handToHost(event, error, promise, scrubbed(owner.watch));
     return;
   }
   // No async context (e.g. a rejection noticed later): it is the running attempt's when only one runs here.
   const running = [...watches].flatMap((watch) => watch.runningAttempts().map((attempt) => ({ watch, attempt })));
   const [only] = running;
   if (running.length === 1 && only)
-    only.watch.record(only.attempt, { message, by: fromExpect(error) ? 'check' : 'subject' });
-  else for (const watch of watches) watch.unattributed.push(message);
+    only.watch.record(only.attempt, { message: scrubbed(only.watch), by: fromExpect(error) ? 'check' : 'subject' });
+  else for (const watch of watches) watch.unattributed.push(scrubbed(watch));
 }
 
 /** An error attributed to an attempt, and whose it is. */
@@ -120,7 +122,8 @@ export class StrayErrors {
    */
   private readonly running: string[] = [];
 
-  constructor() {
+  /** @param secrets the secrets the trial's subject was declared with (observe/subject `secrets`), scrubbed too. */
+  constructor(readonly secrets?: readonly string[]) {
     if (watches.size === 0) {
       process.on('uncaughtException', onException);
       process.on('unhandledRejection', onRejection);

@@ -43,3 +43,23 @@ describe('a finding’s note that quotes a secret', () => {
     ]);
   });
 });
+
+describe('a secret the subject was declared with (a command’s env.set, an HTTP subject’s headers)', () => {
+  it('is scrubbed from a finding’s note as process.env’s are', async () => {
+    const declared = 'tok_declaredfixture0987654321';
+    const judgment = await judgeObservation({
+      observation: observation({ reply: 'nothing secret' }),
+      case: testCase(['leaks']),
+      arm: 'case',
+      attempt: 0,
+      rubric: rubric(criterion('leaks', { needs: 'text' })),
+      evaluators: [
+        mechanicalEvaluator({ id: 'm', revision: '1', checks: { leaks: () => expect('the reply').toBe(declared) } }),
+      ],
+      expect,
+      claims: {},
+      secrets: [declared],
+    });
+    expect(JSON.stringify(judgment)).not.toContain(declared);
+  });
+});
