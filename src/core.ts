@@ -433,6 +433,7 @@ export {
   captureEnvironment,
   type EnvironmentInput,
   type RunFacts,
+  attemptSecretValues,
   processSecretValues,
   redactText,
   redactData,
