@@ -94,7 +94,7 @@ function listedChecks(rule: SuiteRuleDecision): { shown: DecidedSuiteCheck[]; mo
   return {
     shown: checks.slice(0, MAX_LISTED),
     more: rest.length
-      ? `and ${rest.length} more checks (${tally.join(', ')}); every check is in the run's HTML report`
+      ? `${rest.length} more checks (${tally.join(', ')}); every check is in the run's HTML report`
       : null,
   };
 }
@@ -108,7 +108,7 @@ export function suiteRuleLines(rule: SuiteRuleDecision): { label: string; text: 
       label: check.decision,
       text: `${conditionText(check)}: ${fixed(check.value)} ${interval(check.decision === 'FAIL' ? check.failInterval : check.interval)}${check.decision === 'FAIL' ? ` at ${percent(rule.failConfidence)}` : ''}, ${check.cases} cases${missingLine(check)}`,
     })),
-    ...(more === null ? [] : [{ label: 'suite rule', text: more }]),
+    ...(more === null ? [] : [{ label: 'and', text: more }]),
   ];
 }
 
@@ -124,7 +124,7 @@ export function suiteRuleMarkdown(rule: SuiteRuleDecision): string[] {
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
     ...shown.map((check) => `| ${cells(check).map(md).join(' | ')} |`),
-    ...(more === null ? [] : ['', `_${md(more)}_`]),
+    ...(more === null ? [] : ['', `_and ${md(more)}_`]),
   ];
 }
 
