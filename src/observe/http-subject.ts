@@ -96,11 +96,21 @@ const checkOptions = optionsChecker<HttpSubjectOptions>(
  * receipts? }` is taken apart; any other JSON or text body is the reply. A non-2xx answer, or no answer, is a
  * subject error.
  */
+/** The URL's query parameters by name (`?api_key=…`); none when it does not parse (fetch then says why). */
+function queryParameters(url: string): Record<string, string> {
+  try {
+    return Object.fromEntries(new URL(url).searchParams);
+  } catch {
+    return {};
+  }
+}
+
 export function httpSubject(options: HttpSubjectOptions): Subject {
   checkOptions(options);
   const sourceDir = path.resolve(options.sourceDir ?? process.cwd());
-  // Headers secret by the rule process.env's variables are (authorization, cookie, *key*, *token*… or by shape).
-  const declaredSecrets = secretValues(options.headers ?? {});
+  // Headers and query parameters secret by the rule process.env's variables are (authorization, cookie, *key*,
+  // *token*… or by shape): the URL is quoted in every failure message.
+  const declaredSecrets = secretValues({ ...queryParameters(options.url), ...(options.headers ?? {}) });
   let identity: Promise<SubjectIdentity> | undefined;
   return {
     kind: 'http',

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { scrubbedCut } from '../../../src/observe/captured-output.js';
+import { httpSubject } from '../../../src/observe/http-subject.js';
 import {
   attemptSecretValues,
   jsonParseProblem,
@@ -32,6 +33,17 @@ describe('secrets a subject was declared with', () => {
     // The credential of an Authorization-like value alone too: a service may echo the token without its scheme.
     expect(redactText('got opaque0bearer0value', headers)).toBe(`got ${REDACTED}`);
     expect(headers).not.toContain('application/json, text/plain');
+  });
+
+  test('include an HTTP subject’s secret-looking query parameters: its URL is quoted in every failure message', () => {
+    const subject = httpSubject({
+      name: 'svc',
+      url: 'http://127.0.0.1:9/answer?api_key=query0key0abcdef123&page=2',
+      revision: 'svc@1',
+    });
+    expect(subject.secrets).toContain('query0key0abcdef123');
+    expect(subject.secrets).not.toContain('2');
+    expect(httpSubject({ name: 'odd', url: 'not a url', revision: 'r' }).secrets).toEqual([]);
   });
 
   test('join process.env’s for an attempt, in one list kept while neither changes', () => {
