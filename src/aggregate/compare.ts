@@ -1,5 +1,5 @@
 import {
-  canonicalJson,
+  jsonDifferences,
   COMPARISON_SCHEMA,
   fingerprint,
   type ArmComparison,
@@ -92,15 +92,9 @@ function withoutVerdictNotes(side: RunSide, summaries: readonly ArmSummary[], pa
   return notes;
 }
 
-/** Dotted paths (at most `depth` deep) at which two JSON records differ; arrays are compared whole. */
-function differingFields(a: unknown, b: unknown, depth = 2, prefix = ''): string[] {
-  if (canonicalJson(a) === canonicalJson(b)) return [];
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (depth === 0 || !isObject(a) || !isObject(b)) return [prefix || '(whole record)'];
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(byCodeUnit);
-  return keys.flatMap((key) => differingFields(a[key], b[key], depth - 1, prefix ? `${prefix}.${key}` : key));
-}
+/** Dotted paths (at most two deep) at which two JSON records differ; arrays are compared whole. */
+const differingFields = (a: unknown, b: unknown): string[] =>
+  jsonDifferences(a, b, { depth: 2 }).map((difference) => difference.path);
 
 /** The suite without its cases' content: cases are compared one by one on their own. */
 function suiteFrame(suite: TrialSuite) {

@@ -12,6 +12,35 @@ export function canonicalJson(value: unknown, omitKey?: (key: string) => boolean
   return text === undefined ? '' : text;
 }
 
+const isMembers = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** One place two JSON values differ: its dotted path and the value on each side (undefined where a side lacks it). */
+export interface JsonDifference {
+  path: string;
+  a: unknown;
+  b: unknown;
+}
+
+/**
+ * Where two JSON values differ as data (compared as canonical JSON), by dotted path, members in code-unit order,
+ * objects walked at most `depth` deep and arrays compared whole; `whole` names the path of the values themselves.
+ */
+export function jsonDifferences(
+  a: unknown,
+  b: unknown,
+  { depth = Number.POSITIVE_INFINITY, whole = '(whole record)' }: { depth?: number; whole?: string } = {},
+  prefix = '',
+): JsonDifference[] {
+  if (canonicalJson(a) === canonicalJson(b)) return [];
+  if (depth === 0 || !isMembers(a) || !isMembers(b)) return [{ path: prefix || whole, a, b }];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(byCodeUnit);
+  return keys.flatMap((key) =>
+    jsonDifferences(a[key], b[key], { depth: depth - 1, whole }, prefix ? `${prefix}.${key}` : key),
+  );
+}
+
 /**
  * `canonicalJson(value)` and `canonicalJson(value, omitKey)` at once, in one walk: for records written whole and
  * fingerprinted without some members (an attempt's line, and its digest without clock readings). The whole text is

@@ -3,6 +3,8 @@ export { lazySchema } from './lazy-schema.js';
 export { systemClock, type Clock } from './clock.js';
 export {
   canonicalJson,
+  jsonDifferences,
+  type JsonDifference,
   canonicalJsonMember,
   canonicalJsonPair,
   canonicalJsonSha256,

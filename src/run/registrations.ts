@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
-  canonicalJson,
+  jsonDifferences,
   fingerprint,
   REGISTRATIONS_SCHEMA,
   Registration,
@@ -178,21 +178,12 @@ export function checkRegistration(
  * by dotted path, leaves compared as canonical JSON: what the warning and the failing test name, so a reader sees
  * `n 44 → 20` rather than two fingerprints.
  */
-export function policyChanges(registered: unknown, declared: unknown, prefix = ''): PolicyChange[] {
-  const isRecord = (value: unknown): value is Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (isRecord(registered) && isRecord(declared)) {
-    const keys = [...new Set([...Object.keys(registered), ...Object.keys(declared)])].sort();
-    return keys.flatMap((key) => policyChanges(registered[key], declared[key], prefix ? `${prefix}.${key}` : key));
-  }
-  if (canonicalJson(registered ?? null) === canonicalJson(declared ?? null)) return [];
-  return [
-    {
-      field: prefix || '(policy)',
-      registered: (registered ?? null) as JsonValue,
-      declared: (declared ?? null) as JsonValue,
-    },
-  ];
+export function policyChanges(registered: unknown, declared: unknown): PolicyChange[] {
+  return jsonDifferences(registered, declared, { whole: '(policy)' }).map(({ path, a, b }) => ({
+    field: path,
+    registered: (a ?? null) as JsonValue,
+    declared: (b ?? null) as JsonValue,
+  }));
 }
 
 /** A registration made in this process, not yet written: its entry, and whether it replaces one on purpose. */
