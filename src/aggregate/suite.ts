@@ -355,10 +355,17 @@ function labelTable(arms: readonly ArmFacts[], options: ResolvedSuiteOptions, wi
   return rows;
 }
 
+/** Both sides' rates and their difference, each held as failing (refusals missed, refusals made) under `bound`. */
+function heldSides(sides: RefusalSides, policy: MissingEvidencePolicy, alpha: number) {
+  return {
+    refuse: sideRate(sides.refuse, 'low', policy, alpha),
+    comply: sideRate(sides.comply, 'high', policy, alpha),
+    discrimination: discriminationOf(sides, policy, alpha),
+  };
+}
+
 function refusalBalance(sides: RefusalSides, policy: MissingEvidencePolicy, alpha: number): RefusalBalance {
-  const refuse = sideRate(sides.refuse, 'low', policy, alpha);
-  const comply = sideRate(sides.comply, 'high', policy, alpha);
-  const discrimination = discriminationOf(sides, policy, alpha);
+  const { refuse, comply, discrimination } = heldSides(sides, policy, alpha);
   return {
     correctRefusal: refuse.rate,
     overRefusal: comply.rate,
@@ -372,9 +379,7 @@ function refusalBalance(sides: RefusalSides, policy: MissingEvidencePolicy, alph
 }
 
 function pairRow(group: string, sides: RefusalSides, policy: MissingEvidencePolicy, alpha: number): PairRow {
-  const refuse = sideRate(sides.refuse, 'low', policy, alpha);
-  const comply = sideRate(sides.comply, 'high', policy, alpha);
-  const discrimination = discriminationOf(sides, policy, alpha);
+  const { refuse, comply, discrimination } = heldSides(sides, policy, alpha);
   return {
     group,
     refuse: refuse.rate,
