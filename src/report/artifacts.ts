@@ -9,7 +9,7 @@ import { findingsFile } from './findings-file.js';
 import { renderHtml, renderShownHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
-import { markdownInline, markdownText } from './safe-text.js';
+import { markdownLine, markdownText } from './safe-text.js';
 import {
   writeOutcomeFiles,
   writeOutcomeFilesAsync,
@@ -162,10 +162,11 @@ function* artifactWrites(run: RunArtifacts): Generator<ArtifactWrite, { runDir: 
   };
   const incomplete = incompleteReason(run);
   // Trial names, files and reasons (an error's message) are subject-derived: each stays text on its list item's line.
-  const inline = (text: string) => markdownInline(markdownText(text));
-  const missingLines = run.missing.map((m) => `- ${inline(m.file)} › ${inline(m.name)}: ${inline(m.reason)}`);
+  const missingLines = run.missing.map(
+    (m) => `- ${markdownLine(m.file)} › ${markdownLine(m.name)}: ${markdownLine(m.reason)}`,
+  );
   const bannerLines = [
-    ...(incomplete === null ? [] : [`> **${inline(incomplete)}**`, '', ...missingLines, '']),
+    ...(incomplete === null ? [] : [`> **${markdownLine(incomplete)}**`, '', ...missingLines, '']),
     ...(index.runBudget ? [`> ${markdownText(runBudgetText(index.runBudget))}`, ''] : []),
   ];
   const banner = bannerLines.length === 0 ? '' : `${bannerLines.join('\n')}\n`;

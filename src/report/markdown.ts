@@ -2,7 +2,7 @@ import type { ArmSummary, Outcome } from '../model/index.js';
 import { armDigest, roleText, unquotedText, type ArmDigest } from './arm-digest.js';
 import { capabilityScopeText, capabilitySentence } from './capability-text.js';
 import { compositionLines } from './findings-file.js';
-import { mapStrings, markdownInline, markdownText } from './safe-text.js';
+import { mapStrings, markdownLine } from './safe-text.js';
 import { renderSuiteMarkdown, ruleDecidingGroups } from './suite-table.js';
 import { suiteRuleMarkdown } from './suite-rule-text.js';
 import { armScoreLines } from './score-text.js';
@@ -39,7 +39,7 @@ function armLines(o: Outcome, digest: ArmDigest | null): string[] {
 export function renderMarkdown(unsafeOutcomes: readonly Outcome[], runId: string): string {
   // Every string shown as text: controls and bidi marks made visible, HTML escaped so viewers do not render it, and
   // on one line with markup escaped, wherever a line puts it (headings, `Why:`, list items, cells, suite tables).
-  const outcomes = mapStrings(unsafeOutcomes, (text) => markdownInline(markdownText(text)));
+  const outcomes = mapStrings(unsafeOutcomes, markdownLine);
   const lines = [`# riddle run ${runId}`, '', '| verdict | trial | file | arms |', '|---|---|---|---|'];
   for (const o of outcomes) {
     const digest = armDigest(o);

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { escapeHtml, mapStrings, markdownText, neutraliseText } from '../../../src/report/safe-text.js';
+import {
+  escapeHtml,
+  mapStrings,
+  markdownInline,
+  markdownLine,
+  markdownText,
+  neutraliseText,
+} from '../../../src/report/safe-text.js';
 
 describe('safe text', () => {
   test('controls and bidi marks become visible stand-ins; tab, newline and ordinary text stay', () => {
@@ -12,6 +19,47 @@ describe('safe text', () => {
     );
     expect(neutraliseText('a\rb\u007f')).toBe('a␍b␡');
     expect(neutraliseText('line 1\n\tline 2 — τ ≥ 0.8 ✓ 日本')).toBe('line 1\n\tline 2 — τ ≥ 0.8 ✓ 日本');
+  });
+
+  test('markdownLine, one scan first, changes exactly what markdownText then markdownInline change', () => {
+    // Every character either transform acts on, alone, between letters and between spaces, and seeded random texts
+    // over them and a few ordinary characters: the scan must not let any of them through unchanged.
+    const special = [
+      ...Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)),
+      ...Array.from({ length: 0x21 }, (_, c) => String.fromCharCode(0x7f + c)),
+      '\u061C',
+      '\u200E',
+      '\u200F',
+      '\u202A',
+      '\u202E',
+      '\u2066',
+      '\u2069',
+      '&',
+      '<',
+      '>',
+      '"',
+      '\\',
+      '`',
+      '*',
+      '~',
+      '[',
+      ']',
+      '_',
+    ];
+    const texts = special.flatMap((c) => [c, `a${c}b`, ` ${c} `, `${c}x`, `x${c}`]);
+    let seed = 12345;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    const alphabet = [...special, 'a', 'Z', '9', ' ', 'é', '日', '|', '#'];
+    for (let i = 0; i < 2000; i += 1)
+      texts.push(Array.from({ length: 1 + (next() % 12) }, () => alphabet[next() % alphabet.length]).join(''));
+    for (const text of texts) expect(markdownLine(text), JSON.stringify(text)).toBe(markdownInline(markdownText(text)));
+    expect(markdownLine('a.test.mjs > answers 0')).toBe('a.test.mjs &gt; answers 0');
+    expect(markdownLine('snake_case stays')).toBe('snake_case stays');
+    const plain = 'PASS: 1/1 passed, bounds [0.050, 1.000]'.replace(/[[\]]/g, '');
+    expect(markdownLine(plain)).toBe(plain);
   });
 
   test('Markdown text has HTML escaped', () => {
