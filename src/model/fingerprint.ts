@@ -313,13 +313,23 @@ function orderedKeys(value: object): readonly string[] {
   if (keys.length < 2) return keys;
   const first = keys[0] as string;
   if (!isIndexKey(first)) {
-    // Records of one kind list their names in one order, seldom the sorted one: the last such list seen with this first
-    // name is kept beside its sorted copy, and a list equal to it, name for name, takes that copy instead of a sort.
+    // Records of one kind list their names in one order, seldom the sorted one: the last few such lists seen with this
+    // first name are kept beside their sorted copies, and a list equal to one of them, name for name, takes that copy
+    // instead of a sort. Several kinds share a first name (`schema` begins every stored record, `criterion` a finding and
+    // a criterion's result): with one list kept per name they took turns, and every record of a trial was sorted.
     const known = SORTED_AFTER.get(first);
-    if (known !== undefined && sameNames(known.names, keys)) return known.sorted;
+    if (known !== undefined)
+      for (let i = 0; i < known.length; i += 1) {
+        const list = known[i] as SortedNames;
+        if (sameNames(list.names, keys)) return list.sorted;
+      }
     if (inOrder(keys)) return keys;
     const sorted = [...keys].sort();
-    if (SORTED_AFTER.size < 1024 || known !== undefined) SORTED_AFTER.set(first, { names: keys, sorted });
+    if (known !== undefined) {
+      // The newest first; the oldest goes past SORTED_KINDS (kinds met once, as a user's free-form data, pass through).
+      known.unshift({ names: keys, sorted });
+      if (known.length > SORTED_KINDS) known.pop();
+    } else if (SORTED_AFTER.size < 1024) SORTED_AFTER.set(first, [{ names: keys, sorted }]);
     return sorted;
   }
   let firstName = 1;
@@ -328,8 +338,15 @@ function orderedKeys(value: object): readonly string[] {
   return [...keys.slice(0, firstName), ...keys.slice(firstName).sort()];
 }
 
-/** The last list of names out of order met for each first name, and its sorted copy (never changed: read only). */
-const SORTED_AFTER = new Map<string, { names: readonly string[]; sorted: readonly string[] }>();
+/** A list of names out of order, and its sorted copy (neither ever changed: read only). */
+interface SortedNames {
+  names: readonly string[];
+  sorted: readonly string[];
+}
+/** Lists of names out of order kept per first name, the newest first. */
+const SORTED_KINDS = 8;
+/** The last SORTED_KINDS lists of names out of order met for each first name. */
+const SORTED_AFTER = new Map<string, SortedNames[]>();
 
 /** Whether two lists hold the same names in the same order (names are interned: each comparison is of two pointers). */
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

@@ -66,6 +66,30 @@ describe('canonical JSON and fingerprints', () => {
     }
   });
 
+  it('sort each kind of record by its own names when many kinds share a first name, in any order met', () => {
+    // Twelve kinds beginning with `schema` (more than are kept sorted per first name), met in turn, then in reverse
+    // and again shuffled by a seed: each must be written in its own sorted order every time, never another kind's.
+    const kinds = Array.from({ length: 12 }, (_, k) =>
+      Object.fromEntries([['schema', `kind/${k}`], ...Array.from({ length: 3 + k }, (_, m) => [`z${k}m${11 - m}`, m])]),
+    );
+    const expected = (record: Record<string, unknown>) =>
+      `{${Object.keys(record)
+        .sort()
+        .map((key) => `"${key}":${JSON.stringify(record[key])}`)
+        .join(',')}}`;
+    let seed = 7;
+    const order = [...kinds.keys(), ...[...kinds.keys()].reverse()];
+    for (let i = 0; i < 60; i += 1) {
+      seed = (seed * 48271) % 2147483647;
+      order.push(seed % kinds.length);
+    }
+    for (const k of order) {
+      const record = kinds[k] as Record<string, unknown>;
+      // A fresh object each time, names in the same (unsorted) order: as records of one kind are built.
+      expect(canonicalJson({ ...record })).toBe(expected(record));
+    }
+  });
+
   it('leave out members by name at every depth when asked', () => {
     expect(canonicalJson({ aMs: 1, b: [{ aMs: 2, c: 3 }] }, (key) => key.endsWith('Ms'))).toBe('{"b":[{"c":3}]}');
   });
