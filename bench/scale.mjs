@@ -91,14 +91,21 @@ export default defineConfig({
   test: { include: ['*.test.mjs'], testTimeout: 1_800_000, hookTimeout: 600_000 },
 });
 `;
-/** One trial of BENCH_N attempts of a function subject with one mechanical check; afterAll notes the phase. */
-const TEST = `import { writeFileSync } from 'node:fs';
+/** The test phase noted by afterAll, for every workload. */
+const PHASE = `import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { trial } from 'riddle/trial';
 let phaseStart = 0;
 beforeAll(() => { phaseStart = Date.now(); });
 afterAll(() => { writeFileSync(process.env.BENCH_TIMES, JSON.stringify({ start: phaseStart, end: Date.now() })); });
-trial('answers', {
+`;
+/**
+ * The workloads, each BENCH_N attempts in one trial of a function subject with one mechanical check: `case`, one Case
+ * repeated BENCH_N times; `suite`, a data-driven suite of BENCH_N / 2 rows (Cases) of 2 attempts each, as a dataset of
+ * prompts is run. Every tenth row's reply fails its check, so the rows' verdicts differ.
+ */
+const TESTS = {
+  case: `${PHASE}trial('answers', {
   subject: (input) => 'Sure: ' + input,
   revision: 'bench@1',
   rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
@@ -107,7 +114,23 @@ trial('answers', {
   repeat: { n: Number(process.env.BENCH_N), stop: 'fixed' },
   passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
 });
-`;
+`,
+  suite: `${PHASE}trial.suite('rows', {
+  subject: (input) => (Number(input.slice(4)) % 10 === 0 ? 'No' : 'Sure: ' + input),
+  revision: 'bench@1',
+  rubric: { criteria: { answers: { description: 'answers', needs: 'text' } } },
+  checks: { answers: (o) => { expect(String(o.reply)).toMatch(/^Sure/); } },
+  cases: Array.from({ length: Number(process.env.BENCH_N) / 2 }, (_, i) => ({
+    id: 'row-' + i,
+    role: 'case',
+    input: 'row ' + i,
+    expect: ['answers'],
+  })),
+  repeat: { n: 2, stop: 'fixed' },
+  passOn: ['PASS', 'UNKNOWN', 'PARTIAL', 'FAIL'],
+});
+`,
+};
 
 /** Lines of a file, counted a chunk at a time. */
 function lineCount(file) {
@@ -130,15 +153,15 @@ function checkArtifacts(report, n) {
 }
 
 /**
- * One measured run of a trial of n attempts against the riddle built at `riddleRoot`, in a workload folder under
- * `workDir` (see bench/run.mjs on where workloads run).
+ * One measured run of a trial of n attempts (`kind`: one Case, or a suite of n / 2 rows, see TESTS) against the riddle
+ * built at `riddleRoot`, in a workload folder under `workDir` (see bench/run.mjs on where workloads run).
  */
-export async function measureScale(n, riddleRoot = root, workDir = defaultWork) {
-  const dir = path.join(workDir, 'riddle-scale');
+export async function measureScale(n, riddleRoot = root, workDir = defaultWork, kind = 'case') {
+  const dir = path.join(workDir, `riddle-scale-${kind}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), PACKAGE);
   writeFileSync(path.join(dir, 'vitest.config.mjs'), CONFIG);
-  writeFileSync(path.join(dir, 'workload.test.mjs'), TEST);
+  writeFileSync(path.join(dir, 'workload.test.mjs'), TESTS[kind]);
   installRiddle(riddleRoot, dir);
   const times = path.join(dir, `times-${n}.json`);
   const report = path.join(dir, 'riddle-report');
@@ -151,7 +174,15 @@ export async function measureScale(n, riddleRoot = root, workDir = defaultWork) 
   const artifactBytes = folderBytes(report);
   rmSync(report, { recursive: true, force: true });
   const warned = /Timeout terminating/.test(run.output);
-  return { n, ...run, phaseMs: phase.end - phase.start, afterPhaseMs: run.exitedAt - phase.end, artifactBytes, warned };
+  return {
+    n,
+    kind,
+    ...run,
+    phaseMs: phase.end - phase.start,
+    afterPhaseMs: run.exitedAt - phase.end,
+    artifactBytes,
+    warned,
+  };
 }
 
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
@@ -193,6 +224,23 @@ export async function benchScale({ quick = false, sizes = null, copies = [{ labe
     );
     const peak = Math.max(...mine.map((r) => r.peakRss));
     goal(`peak RSS of the process tree ≤ 300 MB at ${measured.at(-1)} attempts`, peak <= 300 * 2 ** 20, mb(peak));
+  }
+  // The same goal for a trial of as many attempts that is a data-driven suite: a dataset's rows are each an arm with
+  // its own Case and summary in the Outcome, which one repeated Case does not have. The largest size only (a suite of
+  // 50,000 rows runs for a minute).
+  const largest = measured.at(-1);
+  console.log(`\nat scale, a data-driven suite: ${largest / 2} rows of 2 attempts each (one run)`);
+  for (const copy of copies) {
+    const run = await measureScale(largest, copy.root, copy.workDir, 'suite');
+    line(
+      `  ${String(largest / 2).padStart(7)} rows${copy.label}: after the tests ${fmt(run.afterPhaseMs)} ms, test phase ${fmt(run.phaseMs)} ms, wall ${fmt(run.wallMs)} ms, CPU ${fmt(run.cpuMs)} ms, peak RSS ${mb(run.peakRss)} (per-process peaks: main ${mb(run.peakMain)}, largest worker ${mb(run.peakWorker)}), artifacts ${mb(run.artifactBytes)}${run.warned ? ', worker-stop timeout warned' : ''}`,
+    );
+    if (copy.label === '')
+      goal(
+        `peak RSS of the process tree ≤ 300 MB for a suite of ${largest} attempts (${largest / 2} rows)`,
+        run.peakRss <= 300 * 2 ** 20,
+        mb(run.peakRss),
+      );
   }
 }
 
