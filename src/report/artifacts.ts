@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
 import { RUN_SCHEMA, type BudgetRecord, type Outcome, type RunIndex } from '../model/index.js';
 import { findingsFile } from './findings-file.js';
-import { renderHtml, renderShownHtml } from './html.js';
+import { shownHtmlChunks } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
 import { markdownLine, markdownText } from './safe-text.js';
@@ -17,19 +17,54 @@ import {
   writeThroughTemporaryAsync,
 } from './outcome-files.js';
 import type { AttemptsSummary } from './attempts-summary.js';
-import type { ShownOutcomes } from './shown-outcomes.js';
+import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
 import { fileNameSlug } from './file-name-slug.js';
 
-/** Write a file whole or not at all: a temp file beside it, then a rename (the temp file removed if it failed). */
-export function writeFileAtomic(file: string, content: string): void {
+/**
+ * Write a file whole or not at all: a temp file beside it, then a rename (the temp file removed if it failed). Content
+ * given in chunks is written as it is made, never joined into one string.
+ */
+export function writeFileAtomic(file: string, content: string | Iterable<string>): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  writeThroughTemporary(file, (temp) => writeFileSync(temp, content));
+  writeThroughTemporary(file, (temp) => {
+    if (typeof content === 'string') return writeFileSync(temp, content);
+    const fd = openSync(temp, 'w');
+    try {
+      for (const chunk of gathered(content)) writeSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** `writeFileAtomic` without blocking the event loop. */
-async function writeFileAtomicAsync(file: string, content: string): Promise<void> {
+async function writeFileAtomicAsync(file: string, content: string | Iterable<string>): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeThroughTemporaryAsync(file, (temp) => writeFile(temp, content));
+  await writeThroughTemporaryAsync(file, async (temp) => {
+    if (typeof content === 'string') return writeFile(temp, content);
+    const handle = await open(temp, 'w');
+    try {
+      for (const chunk of gathered(content)) await handle.write(chunk);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Characters gathered before each write of chunked content: few system calls, and never the whole file at once. */
+const WRITE_CHARS = 1 << 20;
+
+/** Chunks joined into pieces of about WRITE_CHARS characters. */
+function* gathered(chunks: Iterable<string>): Generator<string, void, undefined> {
+  let piece = '';
+  for (const chunk of chunks) {
+    piece += chunk;
+    if (piece.length >= WRITE_CHARS) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
 }
 
 /** Stable JSON for artifacts: two-space indent, trailing newline. */
@@ -74,7 +109,7 @@ export interface RunArtifacts {
 /** One file of a run's artifacts, its content made only when it is written. */
 type ArtifactWrite =
   | { kind: 'outcome'; file: string; outcome: Outcome; streamedFrom: string | null }
-  | { kind: 'file'; file: string; content: () => string };
+  | { kind: 'file'; file: string; content: () => string | Iterable<string> };
 
 const trials = (count: number) => `${count} trial${count === 1 ? '' : 's'}`;
 
@@ -170,15 +205,14 @@ function* artifactWrites(run: RunArtifacts): Generator<ArtifactWrite, { runDir: 
     ...(index.runBudget ? [`> ${markdownText(runBudgetText(index.runBudget))}`, ''] : []),
   ];
   const banner = bannerLines.length === 0 ? '' : `${bannerLines.join('\n')}\n`;
-  const file = (name: string, content: () => string): ArtifactWrite => ({
+  const file = (name: string, content: () => string | Iterable<string>): ArtifactWrite => ({
     kind: 'file',
     file: path.join(runDir, name),
     content,
   });
   yield file('summary.md', () => banner + renderMarkdown(run.outcomes, run.runId));
-  yield file('index.html', () =>
-    run.shown ? renderShownHtml(run.shown, run.runId) : renderHtml(run.outcomes, run.runId, run.summaries),
-  );
+  // Written as it is made: a suite of thousands of rows makes a page of tens of megabytes.
+  yield file('index.html', () => shownHtmlChunks(run.shown ?? shownOutcomes(run.outcomes, run.summaries), run.runId));
   const suites = run.outcomes.flatMap((o) => (o.suite ? [o.suite] : []));
   // Judges calibrated across every subject of a dataset: only a run holding all of them can compute this.
   if (suites.length > 0) yield file('suite-calibration.json', () => artifactJson(calibrateAcrossSuites(suites)));

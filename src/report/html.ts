@@ -1,6 +1,6 @@
 import type { Outcome } from '../model/index.js';
 import type { AttemptsSummary } from './attempts-summary.js';
-import { renderHtmlPage } from './html/page.js';
+import { htmlPageChunks, renderHtmlPage } from './html/page.js';
 import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
 
 /**
@@ -21,4 +21,9 @@ export function renderHtml(
 /** `renderHtml` of Outcomes already neutralised (report/shown-outcomes), e.g. shared with the terminal report. */
 export function renderShownHtml(shown: ShownOutcomes, runId: string): string {
   return renderHtmlPage(shown.outcomes, runId, shown.attempts);
+}
+
+/** `renderShownHtml` a chunk at a time (report/html/page `htmlPageChunks`), for writing the page to a file. */
+export function shownHtmlChunks(shown: ShownOutcomes, runId: string): Iterable<string> {
+  return htmlPageChunks(shown.outcomes, runId, shown.attempts);
 }

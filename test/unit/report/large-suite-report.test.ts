@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
@@ -5,12 +8,17 @@ import type { ArmSummary, Outcome } from '../../../src/model/index.js';
 import type { SuiteDeclaration } from '../../../src/run/index.js';
 import {
   formatVerdictFailure,
+  renderHtml,
   renderJobSummary,
   renderMarkdown,
   renderSuiteTerminal,
   renderTerminal,
   summaryLine,
+  writeRunArtifacts,
+  writeRunArtifactsAsync,
 } from '../../../src/report/index.js';
+import { htmlPageChunks } from '../../../src/report/html/page.js';
+import { shownOutcomes } from '../../../src/report/shown-outcomes.js';
 import { suiteTables } from '../../../src/report/suite-table.js';
 import { runOutcome } from './run-outcome.js';
 
@@ -119,6 +127,28 @@ describe('a suite of 1000 rows, as people read it', () => {
     expect(renderJobSummary([outcome], [], { runDir: 'r', html: 'r/index.html', runUrl: null }).length).toBeLessThan(
       3000,
     );
+  });
+  it('writes its HTML page a few hundred rows at a time, the same page as made whole', async () => {
+    const shown = shownOutcomes([outcome]);
+    const chunks = [...htmlPageChunks(shown.outcomes, 'run-1', shown.attempts)];
+    const page = renderHtml([outcome], 'run-1');
+    expect(chunks.join('')).toBe(page);
+    // 1000 arms' rows, 1000 attempts' rows and the suite tables' 1000 and 500 rows: no piece holds more than 256 of any.
+    expect(chunks.length).toBeGreaterThanOrEqual(16);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(page.length / 4);
+    for (const write of [writeRunArtifacts, writeRunArtifactsAsync]) {
+      const outputDir = mkdtempSync(path.join(os.tmpdir(), 'riddle-html-chunks-'));
+      const { runDir } = await write({
+        outputDir,
+        runId: 'run-1',
+        startedAt: '2026-12-03T00:00:00.000Z',
+        finishedAt: '2026-12-03T00:00:01.000Z',
+        versions: { riddle: '0', vitest: '0', node: process.version },
+        outcomes: [outcome],
+        missing: [],
+      });
+      expect(readFileSync(path.join(runDir, 'index.html'), 'utf8')).toBe(page);
+    }
   });
 });
 
