@@ -14,13 +14,24 @@ const OPEN_DEPTH = 2;
  * (`undefined`, a function, a symbol), where `JSON.stringify` gives `undefined`.
  */
 export function* prettyJsonChunks(value: unknown): Generator<string, void, undefined> {
-  const writing: Writing = { text: '' };
+  yield* chunks(value, true);
+}
+
+/** `JSON.stringify(value)` a chunk at a time, the same text: `prettyJsonChunks` without the whitespace. */
+export function* jsonChunks(value: unknown): Generator<string, void, undefined> {
+  yield* chunks(value, false);
+}
+
+function* chunks(value: unknown, pretty: boolean): Generator<string, void, undefined> {
+  const writing: Writing = { text: '', pretty };
   if (!(yield* write(jsonValue(value, ''), '', 0, writing))) return;
   if (writing.text !== '') yield writing.text;
 }
 
 interface Writing {
   text: string;
+  /** Indented two spaces a level, as `JSON.stringify(value, null, 2)`; else without whitespace. */
+  readonly pretty: boolean;
 }
 
 /** What JSON.stringify writes for a member: its `toJSON` result when it has one. */
@@ -42,8 +53,9 @@ function opens(value: unknown, depth: number): value is object {
   return depth < OPEN_DEPTH && (proto === Object.prototype || proto === null);
 }
 
-/** A value not opened, as JSON.stringify writes it at `indent`. */
-const whole = (value: unknown, indent: string) => {
+/** A value not opened, as JSON.stringify writes it (at `indent`, when pretty). */
+const whole = (value: unknown, indent: string, pretty: boolean) => {
+  if (!pretty) return JSON.stringify(value);
   const text = JSON.stringify(value, null, 2);
   return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 };
@@ -56,11 +68,14 @@ function* write(
   writing: Writing,
 ): Generator<string, boolean, undefined> {
   if (hasNoJson(value)) return false;
+  const { pretty } = writing;
   if (!opens(value, depth)) {
-    writing.text += whole(value, indent);
+    writing.text += whole(value, indent, pretty);
     return true;
   }
   const inner = `${indent}  `;
+  // Where a pretty text breaks its line and indents; a compact one writes nothing there.
+  const lineAt = (at: string) => (pretty ? `\n${at}` : '');
   if (Array.isArray(value)) {
     if (value.length === 0) {
       writing.text += '[]';
@@ -68,24 +83,24 @@ function* write(
     }
     writing.text += '[';
     for (let i = 0; i < value.length; i += 1) {
-      writing.text += `${i > 0 ? ',' : ''}\n${inner}`;
+      writing.text += `${i > 0 ? ',' : ''}${lineAt(inner)}`;
       const item = jsonValue(value[i], String(i));
       if (hasNoJson(item)) writing.text += 'null';
       else if (opens(item, depth + 1)) yield* write(item, inner, depth + 1, writing);
-      else writing.text += whole(item, inner);
+      else writing.text += whole(item, inner, pretty);
       if (writing.text.length >= CHUNK_CHARS) {
         yield writing.text;
         writing.text = '';
       }
     }
-    writing.text += `\n${indent}]`;
+    writing.text += `${lineAt(indent)}]`;
     return true;
   }
   let first = true;
   for (const key of Object.keys(value)) {
     const member = jsonValue((value as Record<string, unknown>)[key], key);
     if (hasNoJson(member)) continue;
-    writing.text += `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+    writing.text += `${first ? '{' : ','}${lineAt(inner)}${JSON.stringify(key)}:${pretty ? ' ' : ''}`;
     first = false;
     yield* write(member, inner, depth + 1, writing);
     if (writing.text.length >= CHUNK_CHARS) {
@@ -93,6 +108,6 @@ function* write(
       writing.text = '';
     }
   }
-  writing.text += first ? '{}' : `\n${indent}}`;
+  writing.text += first ? '{}' : `${lineAt(indent)}}`;
   return true;
 }

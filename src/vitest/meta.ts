@@ -1,3 +1,8 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { writeThroughTemporary } from '../report/outcome-files.js';
+import { jsonChunks } from '../report/pretty-json.js';
+import type { OutcomeInTransit } from '../run/outcome-transit.js';
 /**
  * What a trial's Vitest test carries to the reporter: its Outcome, built in the worker, as it travels (without the
  * order and cost rows its attempts file gives back, run/outcome-transit).
@@ -15,14 +20,78 @@ export interface RiddleTaskMeta {
   outcome?: string;
 }
 
-/** The Outcome in transit a meta carries: parsed from its text, or the object earlier versions sent; undefined when it carries none, the text itself when it is not JSON. */
+/**
+ * Meta text naming the file that holds an Outcome in transit, rather than the Outcome's JSON (which begins with `{`).
+ */
+const IN_FILE = 'riddle-outcome-in-file:';
+
+/**
+ * Arms past which an Outcome whose attempts were written to a file travels through a file beside them. A suite of
+ * 50,000 rows made an Outcome text of about 180 MB (two bytes a character): made whole in the worker, copied into
+ * Node's channel, and kept in Vitest's task tree of both processes until the run's end. Smaller Outcomes travel as
+ * text: a file for each would cost a one-attempt trial more than its text does.
+ */
+export const ARMS_IN_FILE = 256;
+
+const ATTEMPTS_SUFFIX = '.attempts.jsonl';
+
+/**
+ * What a trial's meta carries of its Outcome in transit: its JSON text, or, for an Outcome of more than ARMS_IN_FILE
+ * arms whose attempts are in a file already, a reference to a file beside that one, written a chunk at a time (never
+ * the whole text at once). Its attempts file is on this machine only, so its Outcome may as well be.
+ */
+export function carriedOutcome(transit: OutcomeInTransit): string {
+  const attempts = transit.outcome.attemptsFile;
+  if (attempts === null || !path.isAbsolute(attempts) || transit.outcome.arms.length <= ARMS_IN_FILE)
+    return JSON.stringify(transit);
+  const base = attempts.endsWith(ATTEMPTS_SUFFIX) ? attempts.slice(0, -ATTEMPTS_SUFFIX.length) : attempts;
+  const file = `${base}.outcome-in-transit.json`;
+  // Whole or not at all (a temporary file renamed into place), a chunk of at most 64 Ki characters at a time.
+  writeThroughTemporary(file, (temp) => {
+    const fd = openSync(temp, 'w');
+    try {
+      for (const chunk of jsonChunks(transit)) writeSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  return `${IN_FILE}${file}`;
+}
+
+/** An Outcome in transit that a meta names a file for, and the file could not be read back. */
+export interface UnreadableOutcome {
+  unreadable: string;
+}
+
+export const isUnreadableOutcome = (value: unknown): value is UnreadableOutcome =>
+  typeof value === 'object' && value !== null && typeof (value as { unreadable?: unknown }).unreadable === 'string';
+
+/**
+ * The Outcome in transit a meta carries: parsed from its text or from the file it names (which is then removed), or the
+ * object earlier versions sent; undefined when it carries none, the text itself when it is not JSON, and an
+ * UnreadableOutcome saying why when the file it names cannot be read.
+ */
 export function outcomeInTransitOf(carried: unknown): unknown {
   if (typeof carried !== 'string') return carried;
+  if (carried.startsWith(IN_FILE)) return readOutcomeInFile(carried.slice(IN_FILE.length));
   try {
     return JSON.parse(carried);
   } catch {
     return carried;
   }
+}
+
+function readOutcomeInFile(file: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { unreadable: `its Outcome could not be read from ${file}: ${why}` } satisfies UnreadableOutcome;
+  }
+  // Read once, by this run's reporter: the Outcome files it writes hold it from here on.
+  rmSync(file, { force: true });
+  return value;
 }
 
 declare module 'vitest' {

@@ -25,7 +25,7 @@ import { shownOutcomes } from '../report/shown-outcomes.js';
 // Single modules rather than the layers' indexes: the main process loads only what the reporter uses.
 import { readRunLedger } from '../run/run-budget.js';
 import type { OutcomeInTransit } from '../run/outcome-transit.js';
-import { outcomeInTransitOf } from './meta.js';
+import { isUnreadableOutcome, outcomeInTransitOf } from './meta.js';
 import type {} from './plugin.js';
 import { InterruptHandover } from './interrupt-host.js';
 import type { AnnotatedTrials } from './annotated-trials.js';
@@ -115,6 +115,7 @@ export function collectOutcomes(
       // Built and typed by riddle in the worker: its version is checked, not the whole record parsed again (that
       // took seconds for a trial of many attempts).
       if (isCurrentOutcome(stored)) outcomes.push(stored);
+      else if (isUnreadableOutcome(stored)) missing.push({ name: test.name, file, reason: stored.unreadable });
       else missing.push({ name: test.name, file, reason: `not a ${OUTCOME_SCHEMA} Outcome (another riddle version?)` });
     }
   }

@@ -17,7 +17,7 @@ import {
   outcomeForTransit,
   writePendingRegistrations,
 } from '../run/index.js';
-import type {} from './meta.js';
+import { carriedOutcome } from './meta.js';
 import type {} from './plugin.js';
 import { CUT_SHORT_WAIT_MS, deliverCutShort, guardTrial } from './cut-short.js';
 import { progressReport } from './progress-writer.js';
@@ -199,7 +199,7 @@ function register(name: string, declaration: TrialDeclaration | SuiteDeclaration
     try {
       if (annotatesTrial(test.outcome === 'fail')) await annotateUnlocated(context, summaryLine(outcome), 'riddle');
     } finally {
-      context.task.meta.riddle = { trial: name, line, outcome: JSON.stringify(outcomeForTransit(outcome, prices)) };
+      context.task.meta.riddle = { trial: name, line, outcome: carriedOutcome(outcomeForTransit(outcome, prices)) };
     }
     if (test.outcome === 'skip') context.skip(test.reason);
     if (test.outcome === 'fail') throw new TrialVerdictError(outcome, declaredAt.frames(), samplesForMessage(outcome));

@@ -1,10 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
+import { jsonChunks, prettyJsonChunks } from '../../../src/report/pretty-json.js';
 
 const pretty = (value: unknown) => [...prettyJsonChunks(value)].join('');
 const stringify = (value: unknown) => JSON.stringify(value, null, 2) ?? '';
+const compact = (value: unknown) => [...jsonChunks(value)].join('');
+/** Both writers against JSON.stringify: pretty against its two-space text, compact against its plain one. */
+const expectBoth = (value: unknown) => {
+  expect(pretty(value)).toBe(stringify(value));
+  expect(compact(value)).toBe(JSON.stringify(value) ?? '');
+};
 
 /** Every stored Outcome under fixtures/artifacts (older versions included). */
 function storedOutcomes(): string[] {
@@ -20,7 +26,7 @@ function storedOutcomes(): string[] {
   return found;
 }
 
-describe('prettyJsonChunks writes what JSON.stringify(value, null, 2) writes, a chunk at a time', () => {
+describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pretty and compact), a chunk at a time', () => {
   it('for edge cases: empty and nested containers, members without JSON, toJSON, non-finite numbers, escapes', () => {
     const values: unknown[] = [
       {},
@@ -38,9 +44,10 @@ describe('prettyJsonChunks writes what JSON.stringify(value, null, 2) writes, a 
       42,
       null,
     ];
-    for (const value of values) expect(pretty(value)).toBe(stringify(value));
+    for (const value of values) expectBoth(value);
     expect([...prettyJsonChunks(undefined)]).toEqual([]);
     expect([...prettyJsonChunks(() => 1)]).toEqual([]);
+    expect([...jsonChunks(undefined)]).toEqual([]);
   });
 
   it('for long arrays at any depth, seeded random records, and chunks far smaller than the whole', () => {
@@ -59,10 +66,7 @@ describe('prettyJsonChunks writes what JSON.stringify(value, null, 2) writes, a 
       for (let i = Math.floor(random() * 5); i > 0; i -= 1) out[`k${Math.floor(random() * 9)}`] = make(depth + 1);
       return out;
     };
-    for (let i = 0; i < 300; i += 1) {
-      const value = make(0);
-      expect(pretty(value)).toBe(stringify(value));
-    }
+    for (let i = 0; i < 300; i += 1) expectBoth(make(0));
     const outcomeLike = {
       cost: { attempts: Array.from({ length: 20_000 }, (_, index) => ({ arm: 'case', index, usd: null, tokens: 0 })) },
       execution: { order: Array.from({ length: 20_000 }, (_, index) => `case#${index}`) },
@@ -71,14 +75,16 @@ describe('prettyJsonChunks writes what JSON.stringify(value, null, 2) writes, a 
     expect(chunks.join('')).toBe(stringify(outcomeLike));
     expect(chunks.length).toBeGreaterThan(10);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(stringify(outcomeLike).length / 10);
+    const compactChunks = [...jsonChunks(outcomeLike)];
+    expect(compactChunks.join('')).toBe(JSON.stringify(outcomeLike));
+    expect(Math.max(...compactChunks.map((c) => c.length))).toBeLessThan(JSON.stringify(outcomeLike).length / 10);
   });
 
   it('for every stored Outcome of every version', () => {
     const files = storedOutcomes();
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
-      const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      expect(pretty(value)).toBe(stringify(value));
+      expectBoth(JSON.parse(readFileSync(file, 'utf8')));
     }
   });
 });

@@ -1,5 +1,9 @@
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
+import { ARMS_IN_FILE, carriedOutcome } from '../../../src/vitest/meta.js';
 import { collectOutcomes } from '../../../src/vitest/reporter.js';
 import { exampleOutcomes } from '../report/example-run.js';
 
@@ -62,6 +66,61 @@ describe('the reporter reading Outcomes from the task tree', () => {
     expect(collected.missing.map((missing) => [missing.name, missing.reason])).toEqual([
       ['cut text', expect.stringMatching(/^not a riddle\.outcome\/\d+ Outcome/)],
       ['older', expect.stringMatching(/^not a riddle\.outcome\/\d+ Outcome/)],
+    ]);
+  });
+
+  it('carries an Outcome of many arms whose attempts are in a file through a file beside them, read once and removed', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'riddle-transit-'));
+    const attemptsFile = path.join(dir, 'rows-0123456789ab.attempts.jsonl');
+    writeFileSync(attemptsFile, '');
+    // A suite's Outcome: the first example Outcome with its arm repeated past the bound, its attempts streamed.
+    const arm = first.arms[0];
+    if (!arm) throw new Error('the example Outcome has no arm');
+    const arms = Array.from({ length: ARMS_IN_FILE + 1 }, (_, i) => ({
+      ...arm,
+      arm: `row-${i}`,
+      reason: `row ${i} < τ`,
+    }));
+    const large = { outcome: { ...first, arms, attemptsFile }, leftOut: null };
+    const carried = carriedOutcome(large);
+    expect(carried.length).toBeLessThan(400);
+    expect(readdirSync(dir).sort()).toEqual([
+      'rows-0123456789ab.attempts.jsonl',
+      'rows-0123456789ab.outcome-in-transit.json',
+    ]);
+    // Fewer arms, or attempts not in a file: the text itself.
+    const few = { outcome: { ...first, arms: arms.slice(0, ARMS_IN_FILE), attemptsFile }, leftOut: null };
+    expect(JSON.parse(carriedOutcome(few))).toEqual(few);
+    const inline = { outcome: { ...first, arms, attemptsFile: null }, leftOut: null };
+    expect(JSON.parse(carriedOutcome(inline))).toEqual(inline);
+
+    const collected = collectOutcomes([
+      moduleOf([{ name: first.trial.name, meta: { riddle: { trial: first.trial.name, outcome: carried } } }]),
+    ]);
+    expect(collected.missing).toEqual([]);
+    expect(collected.outcomes).toEqual([large]);
+    expect(existsSync(path.join(dir, 'rows-0123456789ab.outcome-in-transit.json'))).toBe(false);
+    // A cut-short trial's Outcome (moved into its suite's meta as it was carried) is read the same way.
+    const cutShort = carriedOutcome(large);
+    const fromSuite = collectOutcomes([
+      moduleOf([{ name: first.trial.name, meta: { riddle: { trial: first.trial.name } } }], {
+        riddleCutShort: [cutShort],
+      }),
+    ]);
+    expect(fromSuite.outcomes).toEqual([large]);
+    // Read again (its file gone): the trial is missing, and the reason names the file.
+    const again = collectOutcomes([
+      moduleOf([{ name: first.trial.name, meta: { riddle: { trial: first.trial.name, outcome: carried } } }]),
+    ]);
+    expect(again.outcomes).toEqual([]);
+    expect(again.missing).toEqual([
+      {
+        name: first.trial.name,
+        file: 'trials/a.test.ts',
+        reason: expect.stringMatching(
+          /^its Outcome could not be read from .*rows-0123456789ab\.outcome-in-transit\.json: ENOENT/,
+        ),
+      },
     ]);
   });
 });
