@@ -34,6 +34,8 @@ const IN_FILE = 'riddle-outcome-in-file:';
 export const ARMS_IN_FILE = 256;
 
 const ATTEMPTS_SUFFIX = '.attempts.jsonl';
+/** The end of the name of an Outcome's file beside its attempts file (`<name>.attempts.jsonl`). */
+export const OUTCOME_IN_TRANSIT_SUFFIX = '.outcome-in-transit.json';
 
 /**
  * What a trial's meta carries of its Outcome in transit: its JSON text, or, for an Outcome of more than ARMS_IN_FILE
@@ -45,7 +47,7 @@ export function carriedOutcome(transit: OutcomeInTransit): string {
   if (attempts === null || !path.isAbsolute(attempts) || transit.outcome.arms.length <= ARMS_IN_FILE)
     return JSON.stringify(transit);
   const base = attempts.endsWith(ATTEMPTS_SUFFIX) ? attempts.slice(0, -ATTEMPTS_SUFFIX.length) : attempts;
-  const file = `${base}.outcome-in-transit.json`;
+  const file = `${base}${OUTCOME_IN_TRANSIT_SUFFIX}`;
   // Whole or not at all (a temporary file renamed into place), a chunk of at most 64 Ki characters at a time.
   writeThroughTemporary(file, (temp) => {
     const fd = openSync(temp, 'w');

@@ -4,6 +4,7 @@ import type { Outcome, RunIndex } from '../model/index.js';
 import { OutcomeFromTransit, type OutcomeInTransit } from '../run/outcome-transit.js';
 import { summarizeAttempts, summarizeAttemptsFile, type AttemptsSummary } from '../report/index.js';
 import { attemptsFileSlug, isAttemptsFileOf } from './attempts-file-name.js';
+import { OUTCOME_IN_TRANSIT_SUFFIX } from './meta.js';
 
 /** The folder a run's trials write their attempts into while they run, before the reporter files them. */
 export function streamingDir(outputDir: string, runId: string): string {
@@ -120,12 +121,18 @@ export function unfiledAttempts(
   };
 }
 
-/** Move the unfiled attempts files into the run folder's `unfiled`. */
+/**
+ * Move the unfiled attempts files into the run folder's `unfiled`, with any Outcome in transit left beside them
+ * (vitest/meta `carriedOutcome`): the reporter removes each one it reads, so one still here is of a trial whose test
+ * never reported it (its worker died after writing it), and it is kept with that trial's attempts.
+ */
 export function fileUnfiledAttempts(dir: string, runDir: string, unfiled: readonly UnfiledAttempts[]): void {
   if (unfiled.length === 0) return;
   const into = path.join(runDir, UNFILED_DIR);
   mkdirSync(into, { recursive: true });
-  for (const { name } of unfiled) renameSync(path.join(dir, name), path.join(into, name));
+  const outcomes = readdirSync(dir).filter((name) => name.endsWith(OUTCOME_IN_TRANSIT_SUFFIX));
+  for (const name of [...unfiled.map((file) => file.name), ...outcomes])
+    renameSync(path.join(dir, name), path.join(into, name));
 }
 
 /** Lines in a file, read a chunk at a time. */
