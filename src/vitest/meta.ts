@@ -52,26 +52,12 @@ export function carriedOutcome(transit: OutcomeInTransit): string {
   writeThroughTemporary(file, (temp) => {
     const fd = openSync(temp, 'w');
     try {
-      for (const chunk of jsonChunks(transit)) writeSync(fd, asciiJson(chunk));
+      for (const chunk of jsonChunks(transit)) writeSync(fd, chunk);
     } finally {
       closeSync(fd);
     }
   });
   return `${IN_FILE}${file}`;
-}
-
-/** Characters past ASCII: in JSON text they stand only inside strings, where `\uXXXX` may stand for each code unit. */
-const NON_ASCII = /[\u0080-\uffff]/g;
-const HAS_NON_ASCII = /[\u0080-\uffff]/;
-
-/**
- * JSON text with every character past ASCII written as its `\uXXXX` escape, which JSON.parse reads back as the same
- * string. The reporter reads the file whole to parse it, and text all ASCII is held at a byte a character: a suite's
- * reasons hold "τ" and "—", and one such character made V8 hold the whole text at two (180 MB at 50,000 rows).
- */
-function asciiJson(text: string): string {
-  if (!HAS_NON_ASCII.test(text)) return text;
-  return text.replace(NON_ASCII, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** An Outcome in transit that a meta names a file for, and the file could not be read back. */
