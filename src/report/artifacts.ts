@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { calibrateAcrossSuites } from '../aggregate/index.js';
@@ -10,12 +10,7 @@ import { shownHtmlChunks } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { runBudgetText } from './run-budget-text.js';
 import { markdownLine, markdownText } from './safe-text.js';
-import {
-  writeOutcomeFiles,
-  writeOutcomeFilesAsync,
-  writeThroughTemporary,
-  writeThroughTemporaryAsync,
-} from './outcome-files.js';
+import { writeAtomically, writeAtomicallyAsync, writeOutcomeFiles, writeOutcomeFilesAsync } from './outcome-files.js';
 import type { AttemptsSummary } from './attempts-summary.js';
 import { shownOutcomes, type ShownOutcomes } from './shown-outcomes.js';
 import { fileNameSlug } from './file-name-slug.js';
@@ -26,45 +21,13 @@ import { fileNameSlug } from './file-name-slug.js';
  */
 export function writeFileAtomic(file: string, content: string | Iterable<string>): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  writeThroughTemporary(file, (temp) => {
-    if (typeof content === 'string') return writeFileSync(temp, content);
-    const fd = openSync(temp, 'w');
-    try {
-      for (const chunk of gathered(content)) writeSync(fd, chunk);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  writeAtomically(file, content);
 }
 
 /** `writeFileAtomic` without blocking the event loop. */
 async function writeFileAtomicAsync(file: string, content: string | Iterable<string>): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeThroughTemporaryAsync(file, async (temp) => {
-    if (typeof content === 'string') return writeFile(temp, content);
-    const handle = await open(temp, 'w');
-    try {
-      for (const chunk of gathered(content)) await handle.write(chunk);
-    } finally {
-      await handle.close();
-    }
-  });
-}
-
-/** Characters gathered before each write of chunked content: few system calls, and never the whole file at once. */
-const WRITE_CHARS = 1 << 20;
-
-/** Chunks joined into pieces of about WRITE_CHARS characters. */
-function* gathered(chunks: Iterable<string>): Generator<string, void, undefined> {
-  let piece = '';
-  for (const chunk of chunks) {
-    piece += chunk;
-    if (piece.length >= WRITE_CHARS) {
-      yield piece;
-      piece = '';
-    }
-  }
-  if (piece !== '') yield piece;
+  await writeAtomicallyAsync(file, content);
 }
 
 /** Stable JSON for artifacts: two-space indent, trailing newline. */

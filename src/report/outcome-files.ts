@@ -122,17 +122,51 @@ function* prettyJsonLines(value: unknown): Generator<string, void, undefined> {
   yield '\n';
 }
 
-/** Write a file whole or not at all: into a temporary beside it, then renamed into place. */
-function writeAtomically(file: string, text: string | Iterable<string>): void {
+/**
+ * Write a file whole or not at all: into a temporary beside it, then renamed into place. Text given in chunks is
+ * written as it is made, gathered into pieces of about CHUNK_CHARS (never the whole text at once).
+ */
+export function writeAtomically(file: string, text: string | Iterable<string>): void {
   writeThroughTemporary(file, (temp) => {
     const out = openSync(temp, 'w');
     try {
-      if (typeof text === 'string') writeSync(out, text);
-      else for (const chunk of text) writeSync(out, chunk);
+      for (const piece of pieces(text)) writeSync(out, piece);
     } finally {
       closeSync(out);
     }
   });
+}
+
+/**
+ * `writeAtomically` without blocking the event loop. Each asynchronous write is a round trip through the thread pool,
+ * so chunks are gathered first: a page of hundreds of trials comes in thousands of small chunks.
+ */
+export async function writeAtomicallyAsync(file: string, text: string | Iterable<string>): Promise<void> {
+  await writeThroughTemporaryAsync(file, async (temp) => {
+    const handle = await open(temp, 'w');
+    try {
+      for (const piece of pieces(text)) await handle.write(piece);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** A text as it is, or chunks joined into pieces of about CHUNK_CHARS characters. */
+function* pieces(text: string | Iterable<string>): Generator<string, void, undefined> {
+  if (typeof text === 'string') {
+    yield text;
+    return;
+  }
+  let piece = '';
+  for (const chunk of text) {
+    piece += chunk;
+    if (piece.length >= CHUNK_CHARS) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
 }
 
 /**
@@ -179,16 +213,8 @@ export async function writeOutcomeFilesAsync(
       }
     });
   const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
-  await writeThroughTemporaryAsync(file, async (compactTemp) => {
-    const handle = await open(compactTemp, 'w');
-    try {
-      // A chunk at a time: the compact Outcome of 100,000 attempts is still megabytes of text (cost rows, order run).
-      for (const chunk of prettyJsonChunks(compact)) await handle.write(chunk);
-      await handle.write('\n');
-    } finally {
-      await handle.close();
-    }
-  });
+  // A chunk at a time: the compact Outcome of 100,000 attempts is still megabytes of text (cost rows, order run).
+  await writeAtomicallyAsync(file, prettyJsonLines(compact));
 }
 
 function writeAttemptLines(lines: string, outcome: Outcome): void {

@@ -1,6 +1,6 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeThroughTemporary } from '../report/outcome-files.js';
+import { writeAtomically } from '../report/outcome-files.js';
 import { jsonChunks } from '../report/pretty-json.js';
 import type { OutcomeInTransit } from '../run/outcome-transit.js';
 /**
@@ -48,15 +48,7 @@ export function carriedOutcome(transit: OutcomeInTransit): string {
     return JSON.stringify(transit);
   const base = attempts.endsWith(ATTEMPTS_SUFFIX) ? attempts.slice(0, -ATTEMPTS_SUFFIX.length) : attempts;
   const file = `${base}${OUTCOME_IN_TRANSIT_SUFFIX}`;
-  // Whole or not at all (a temporary file renamed into place), a chunk of at most 64 Ki characters at a time.
-  writeThroughTemporary(file, (temp) => {
-    const fd = openSync(temp, 'w');
-    try {
-      for (const chunk of jsonChunks(transit)) writeSync(fd, chunk);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  writeAtomically(file, jsonChunks(transit));
   return `${IN_FILE}${file}`;
 }
 
