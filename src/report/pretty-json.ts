@@ -1,7 +1,10 @@
 /** Text gathered before a chunk is handed out. */
 const CHUNK_CHARS = 1 << 16;
 
-/** Arrays at least this long are written item by item at any depth (an Outcome's per-attempt cost rows and order). */
+/**
+ * Arrays at least this long, and objects of as many members, are written item by item at any depth (an Outcome's
+ * per-attempt cost rows and order, a suite's rows), and so are the objects holding them.
+ */
 const LONG_ARRAY = 64;
 
 /** Depth down to which objects and arrays are written member by member; below it each value is stringified whole. */
@@ -45,12 +48,34 @@ function jsonValue(value: unknown, key: string): unknown {
 
 const hasNoJson = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
+const isPlainObject = (value: object) => {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * Whether a plain object is long (LONG_ARRAY members or more) or holds something long, among its members or theirs
+ * (through objects only). Such an object is opened at any depth: a data-driven suite's TrialSuite record holds a Case
+ * per row, and its pinned Cases are a map of one fingerprint per row, both at the third level; stringified whole, each
+ * was megabytes of text made at once (twice, when re-indented).
+ */
+function holdsLong(value: object): boolean {
+  let members = 0;
+  for (const key in value) {
+    members += 1;
+    if (members >= LONG_ARRAY) return true;
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member !== 'object' || member === null) continue;
+    if (Array.isArray(member) ? member.length >= LONG_ARRAY : isPlainObject(member) && holdsLong(member)) return true;
+  }
+  return false;
+}
+
 /** Plain arrays and objects are opened here; anything else (boxed primitives, leaves) goes to JSON.stringify. */
 function opens(value: unknown, depth: number): value is object {
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return depth < OPEN_DEPTH || value.length >= LONG_ARRAY;
-  const proto = Object.getPrototypeOf(value);
-  return depth < OPEN_DEPTH && (proto === Object.prototype || proto === null);
+  return isPlainObject(value) && (depth < OPEN_DEPTH || holdsLong(value));
 }
 
 /** A value not opened, as JSON.stringify writes it (at `indent`, when pretty). */

@@ -80,6 +80,27 @@ describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pret
     expect(Math.max(...compactChunks.map((c) => c.length))).toBeLessThan(JSON.stringify(outcomeLike).length / 10);
   });
 
+  it('for long arrays and maps deep in objects (a suite record, its pinned Cases): chunks far smaller than the whole', () => {
+    const rows = Array.from({ length: 20_000 }, (_, index) => ({
+      id: `row-${index}`,
+      input: `row ${index}`,
+      expect: ['a'],
+    }));
+    const suiteLike = { records: { suite: { name: 'rows', arms: rows, repeat: { n: 2 } }, rubric: { r: 1 } } };
+    const deeper = { a: { b: { c: { d: { list: rows } } } }, other: [{ short: [1, 2] }] };
+    const pinned = {
+      pinned: { cases: Object.fromEntries(rows.map((row) => [row.id, `sha256:${row.input.padEnd(64, '0')}`])) },
+    };
+    for (const value of [suiteLike, deeper, pinned]) {
+      const chunks = [...prettyJsonChunks(value)];
+      expect(chunks.join('')).toBe(stringify(value));
+      expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(stringify(value).length / 10);
+      const compactChunks = [...jsonChunks(value)];
+      expect(compactChunks.join('')).toBe(JSON.stringify(value));
+      expect(Math.max(...compactChunks.map((c) => c.length))).toBeLessThan(JSON.stringify(value).length / 10);
+    }
+  });
+
   it('for every stored Outcome of every version', () => {
     const files = storedOutcomes();
     expect(files.length).toBeGreaterThan(5);
