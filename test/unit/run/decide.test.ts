@@ -1,4 +1,5 @@
 import path from 'node:path';
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { mechanicalEvaluator } from '../../../src/evaluate/index.js';
@@ -51,6 +52,27 @@ describe('decideTrial', () => {
       });
       expect(decided).toEqual({ arms: outcome.arms, judgment: outcome.judgment });
     }
+  });
+
+  it('gives every arm one hidden class (a suite of thousands of rows held one per arm, 45 MB at 50,000)', async () => {
+    // V8's own test natives say whether two objects share a hidden class (see observe/hidden-classes.test.ts).
+    v8.setFlagsFromString('--allow-natives-syntax');
+    const sameHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    const { outcome } = await ranTrial('fixed');
+    const { suite } = outcome.records;
+    const rows = Array.from({ length: 40 }, (_, i) => ({ ...suite.arms[i % 2], id: `row-${i}` }));
+    const { arms } = decideTrial({
+      suite: { ...suite, arms: rows as typeof suite.arms },
+      rubric: outcome.records.rubric,
+      attempts: outcome.attempts.map((a, i) => ({ ...a, arm: `row-${i % 40}` })),
+      notRun: () => ({ count: 0, reason: '' }),
+      blocked: null,
+      cutShort: () => 0,
+      strayErrors: [],
+    });
+    const [first, ...rest] = arms;
+    expect(rest).toHaveLength(39);
+    expect(rest.filter((arm) => first === undefined || !sameHiddenClass(arm, first))).toEqual([]);
   });
 });
 
