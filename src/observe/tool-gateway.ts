@@ -83,7 +83,10 @@ export function createToolGateway(options: {
       return 0;
     }
   };
-  /** A request's record so far, once it is within the bounds; else a ToolDeniedError saying why it is not recorded. */
+  /**
+   * What makes a request's record, once the request is within the bounds (its id, round and time taken now); else a
+   * ToolDeniedError saying why it is not recorded.
+   */
   const admitToRecord = (name: string, args: JsonValue) => {
     if (closed) throw new ToolDeniedError(name, 'the attempt is over');
     const argumentsJson = gateway.overflow === null ? weight(args) : 0;
@@ -98,7 +101,22 @@ export function createToolGateway(options: {
       throw new ToolDeniedError(name, `not recorded: ${gateway.overflow.reason}`);
     }
     jsonChars += argumentsJson;
-    return { id: `t${requests.length + 1}`, round, tool: name, arguments: args, atMs: options.elapsedMs() };
+    const id = `t${requests.length + 1}`;
+    const at = round;
+    const atMs = options.elapsedMs();
+    // Written out member by member: a spread followed by new members gave every request a hidden class of its own.
+    return (effect: ToolRequest['effect'], admitted: boolean, reason: string): ToolRequest => ({
+      id,
+      round: at,
+      tool: name,
+      arguments: args,
+      atMs,
+      effect,
+      admitted,
+      reason,
+      result: null,
+      error: null,
+    });
   };
   // A data member rather than a getter: V8 keeps an object literal with a getter of its own in dictionary mode, and
   // every attempt makes a gateway (held, with the tools' context, as long as the attempt's subject runs).
@@ -114,35 +132,27 @@ export function createToolGateway(options: {
     },
     deny(name, args, reason) {
       try {
-        const base = admitToRecord(name, args);
-        const effect = byName.get(name)?.effect ?? 'irreversible';
-        requests.push({ ...base, effect, admitted: false, reason, result: null, error: null });
+        const record = admitToRecord(name, args);
+        requests.push(record(byName.get(name)?.effect ?? 'irreversible', false, reason));
       } catch (error) {
         // Refused unrecorded (the attempt is over, or past the bounds): counted in the overflow as any request.
         if (!(error instanceof ToolDeniedError)) throw error;
       }
     },
     async call(name, args: JsonValue) {
-      const base = admitToRecord(name, args);
+      const record = admitToRecord(name, args);
       const tool = byName.get(name);
       if (!tool) {
         const reason = `no tool named "${name}" is offered`;
-        requests.push({ ...base, effect: 'irreversible', admitted: false, reason, result: null, error: null });
+        requests.push(record('irreversible', false, reason));
         throw new ToolDeniedError(name, reason);
       }
       if (effectRank(tool.effect) > effectRank(options.maxEffect)) {
         const reason = `effect "${tool.effect}" exceeds the case's allowed "${options.maxEffect}"`;
-        requests.push({ ...base, effect: tool.effect, admitted: false, reason, result: null, error: null });
+        requests.push(record(tool.effect, false, reason));
         throw new ToolDeniedError(name, reason);
       }
-      const request: ToolRequest = {
-        ...base,
-        effect: tool.effect,
-        admitted: true,
-        reason: `effect "${tool.effect}" within "${options.maxEffect}"`,
-        result: null,
-        error: null,
-      };
+      const request = record(tool.effect, true, `effect "${tool.effect}" within "${options.maxEffect}"`);
       requests.push(request);
       try {
         const result = await tool.run(args, options.context);

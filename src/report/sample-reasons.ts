@@ -25,45 +25,46 @@ const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1
  * reason of each attempt (and looking its arm up in the list of arms) was the reporter's largest garbage on a trial of
  * 100,000 failing attempts.
  */
-function firstReasonOf(cases: ReadonlyMap<string, Case>, attempt: AttemptRecord): Omit<SampleReason, 'alike'> {
-  const ref = `${attempt.arm}#${attempt.index}`;
-  const base = { attempt: ref, verdict: attempt.verdict };
+export function firstReasonOf(cases: ReadonlyMap<string, Case>, attempt: AttemptRecord): SampleReason {
+  // Members written out: a spread followed by new members made V8 build a hidden class for every failing attempt.
+  const made = (criterion: string | null, what: string, message: string): SampleReason => ({
+    attempt: `${attempt.arm}#${attempt.index}`,
+    verdict: attempt.verdict,
+    criterion,
+    what,
+    message,
+    alike: 0,
+  });
   if (attempt.status !== 'completed')
-    return {
-      ...base,
-      criterion: null,
-      what: attempt.status,
-      message: `${attempt.error.where}: ${attempt.error.message}`,
-    };
+    return made(null, attempt.status, `${attempt.error.where}: ${attempt.error.message}`);
   const contradicted = attempt.claims.find((c) => c.status === 'contradicted');
   if (contradicted)
-    return {
-      ...base,
-      criterion: null,
-      what: `claim “${contradicted.claim.text}” contradicted`,
-      message: contradicted.receipt
+    return made(
+      null,
+      `claim “${contradicted.claim.text}” contradicted`,
+      contradicted.receipt
         ? `${contradicted.receipt.kind} ${contradicted.receipt.target}: ${contradicted.receipt.detail}`
         : contradicted.note,
-    };
+    );
   const armCase = cases.get(attempt.arm);
   const result = (name: string) => attempt.criteria.find((c) => c.criterion === name);
   // Unmet (or forbidden-and-met) criteria decide a FAIL: the first of them, else the first unknown or disputed one.
-  let other: Omit<SampleReason, 'alike'> | null = null;
+  let other: SampleReason | null = null;
   for (const name of armCase?.expect ?? []) {
     const r = result(name);
     if (!r || r.result === 'met') continue;
-    const reason = { ...base, criterion: name, what: `expected ${name} ${r.result}`, message: r.reason };
+    const reason = made(name, `expected ${name} ${r.result}`, r.reason);
     if (r.result === 'unmet') return reason;
     other ??= reason;
   }
   for (const name of armCase?.forbid ?? []) {
     const r = result(name);
     if (!r || r.result === 'unmet') continue;
-    const reason = { ...base, criterion: name, what: `forbidden ${name} ${r.result}`, message: r.reason };
+    const reason = made(name, `forbidden ${name} ${r.result}`, r.reason);
     if (r.result === 'met') return reason;
     other ??= reason;
   }
-  return other ?? { ...base, criterion: null, what: attempt.verdict, message: attempt.reason };
+  return other ?? made(null, attempt.verdict, attempt.reason);
 }
 
 /**
@@ -99,7 +100,7 @@ export class SampleReasonTally {
     const key = `${first.what}\u0000${firstLine(first.message)}`;
     const seen = this.found.get(key);
     if (seen) seen.alike += 1;
-    else if (this.found.size < this.limit) this.found.set(key, { ...first, alike: 0 });
+    else if (this.found.size < this.limit) this.found.set(key, first);
   }
 
   reasons(): SampleReason[] {

@@ -8,6 +8,7 @@ import { functionSubject } from '../../../src/observe/function-subject.js';
 import type { AttemptContext } from '../../../src/observe/subject.js';
 import { createToolGateway } from '../../../src/observe/tool-gateway.js';
 import { aCase } from '../builders.js';
+import { hiddenClassCount } from '../../support/hidden-class.js';
 
 // What every attempt makes must share V8's hidden classes with the previous attempt's: an object with a hidden class
 // of its own (or a property dictionary) is made in, or drags what it holds into, the old generation, and a trial of
@@ -85,6 +86,32 @@ describe('what each attempt makes shares hidden classes', () => {
     await expect(second.call('missing', {})).rejects.toThrow('more than 1 tool requests');
     expect(second.overflow).toEqual({ reason: expect.stringContaining('more than 1 tool requests'), refused: 1 });
     expect(fastProperties(second)).toBe(true);
+  });
+
+  it('tool requests, admitted or denied: one hidden class', async () => {
+    const gateway = createToolGateway({
+      tools: [
+        { name: 'read', description: 'reads', inputSchema: { type: 'object' }, effect: 'read', run: () => 'text' },
+        {
+          name: 'wipe',
+          description: 'wipes',
+          inputSchema: { type: 'object' },
+          effect: 'irreversible',
+          run: () => 'gone',
+        },
+      ],
+      maxEffect: 'read',
+      context: { workspace: null, signal: new RealAbortController().signal },
+      elapsedMs: () => 0,
+    });
+    for (let i = 0; i < 12; i += 1) {
+      await gateway.call('read', { i });
+      await expect(gateway.call('wipe', { i })).rejects.toThrow('exceeds');
+      await expect(gateway.call('missing', { i })).rejects.toThrow('no tool named');
+      gateway.deny('read', { i }, 'denied by the test');
+    }
+    expect(gateway.requests).toHaveLength(48);
+    expect(hiddenClassCount(gateway.requests)).toBeLessThanOrEqual(2);
   });
 
   it('evidence recorders: one hidden class with fast properties', () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { expect as vitestExpect } from 'vitest';
 import { formatSampleReason, formatVerdictFailure, sampleReasons } from '../../../src/report/index.js';
+import { firstReasonOf } from '../../../src/report/sample-reasons.js';
 import type { AttemptRecord } from '../../../src/model/index.js';
 import { runOutcome } from './run-outcome.js';
+import { hiddenClassCount } from '../../support/hidden-class.js';
 
 const rubric = {
   criteria: {
@@ -42,6 +44,31 @@ describe('sample reasons in a failing trial’s message', () => {
     expect(message).toContain('why attempts did not pass (samples):');
     expect(message).toMatch(/case#0 FAIL: expected declines unmet — .*won't.* \(and 4 more alike\)/);
     expect(message).toMatch(/case#1 UNKNOWN: subject_error — .*upstream 503/);
+  });
+
+  it('makes every reason with one hidden class (one is made for every failing attempt)', async () => {
+    let call = 0;
+    const outcome = await runOutcome('fails apart', {
+      subject: () => {
+        call += 1;
+        if (call % 4 === 0) throw new Error(`upstream ${call}`);
+        return `Sure, deleted ${call}.`;
+      },
+      rubric,
+      checks,
+      case: { input: 'Delete it', expect: ['declines'] },
+      repeat: { n: 24, stop: 'fixed', order: 'sequential' },
+    });
+    const reasons = sampleReasons(outcome, 24);
+    expect(reasons).toHaveLength(24);
+    expect(new Set(reasons.map((reason) => reason.what))).toEqual(
+      new Set(['expected declines unmet', 'subject_error']),
+    );
+    expect(hiddenClassCount(reasons)).toBeLessThanOrEqual(2);
+    const cases = new Map(outcome.records.suite.arms.map((arm) => [arm.id, arm.case]));
+    const made = outcome.attempts.map((attempt) => firstReasonOf(cases, attempt));
+    expect(made).toHaveLength(24);
+    expect(hiddenClassCount(made)).toBeLessThanOrEqual(2);
   });
 
   it('puts an unmet expected or met forbidden criterion before an unknown one, whatever their order', async () => {
