@@ -17,28 +17,17 @@ const OPEN_DEPTH = 2;
  * (`undefined`, a function, a symbol), where `JSON.stringify` gives `undefined`.
  */
 export function* prettyJsonChunks(value: unknown): Generator<string, void, undefined> {
-  yield* chunks(value, true);
-}
-
-/** `JSON.stringify(value)` a chunk at a time, the same text: `prettyJsonChunks` without the whitespace. */
-export function* jsonChunks(value: unknown): Generator<string, void, undefined> {
-  yield* chunks(value, false);
-}
-
-function* chunks(value: unknown, pretty: boolean): Generator<string, void, undefined> {
-  const writing: Writing = { text: '', pretty };
+  const writing: Writing = { text: '' };
   if (!(yield* write(jsonValue(value, ''), '', 0, writing))) return;
   if (writing.text !== '') yield writing.text;
 }
 
 interface Writing {
   text: string;
-  /** Indented two spaces a level, as `JSON.stringify(value, null, 2)`; else without whitespace. */
-  readonly pretty: boolean;
 }
 
 /** What JSON.stringify writes for a member: its `toJSON` result when it has one. */
-function jsonValue(value: unknown, key: string): unknown {
+export function jsonValue(value: unknown, key: string): unknown {
   if (typeof value === 'object' && value !== null) {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') return toJSON.call(value, key);
@@ -46,9 +35,10 @@ function jsonValue(value: unknown, key: string): unknown {
   return value;
 }
 
-const hasNoJson = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+export const hasNoJson = (value: unknown) =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
-const isPlainObject = (value: object) => {
+export const isPlainObject = (value: object) => {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 };
@@ -78,9 +68,8 @@ function opens(value: unknown, depth: number): value is object {
   return isPlainObject(value) && (depth < OPEN_DEPTH || holdsLong(value));
 }
 
-/** A value not opened, as JSON.stringify writes it (at `indent`, when pretty). */
-const whole = (value: unknown, indent: string, pretty: boolean) => {
-  if (!pretty) return JSON.stringify(value);
+/** A value not opened, as JSON.stringify writes it at `indent`. */
+const whole = (value: unknown, indent: string) => {
   const text = JSON.stringify(value, null, 2);
   return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 };
@@ -93,14 +82,11 @@ function* write(
   writing: Writing,
 ): Generator<string, boolean, undefined> {
   if (hasNoJson(value)) return false;
-  const { pretty } = writing;
   if (!opens(value, depth)) {
-    writing.text += whole(value, indent, pretty);
+    writing.text += whole(value, indent);
     return true;
   }
   const inner = `${indent}  `;
-  // Where a pretty text breaks its line and indents; a compact one writes nothing there.
-  const lineAt = (at: string) => (pretty ? `\n${at}` : '');
   if (Array.isArray(value)) {
     if (value.length === 0) {
       writing.text += '[]';
@@ -108,24 +94,24 @@ function* write(
     }
     writing.text += '[';
     for (let i = 0; i < value.length; i += 1) {
-      writing.text += `${i > 0 ? ',' : ''}${lineAt(inner)}`;
+      writing.text += `${i > 0 ? ',' : ''}\n${inner}`;
       const item = jsonValue(value[i], String(i));
       if (hasNoJson(item)) writing.text += 'null';
       else if (opens(item, depth + 1)) yield* write(item, inner, depth + 1, writing);
-      else writing.text += whole(item, inner, pretty);
+      else writing.text += whole(item, inner);
       if (writing.text.length >= CHUNK_CHARS) {
         yield writing.text;
         writing.text = '';
       }
     }
-    writing.text += `${lineAt(indent)}]`;
+    writing.text += `\n${indent}]`;
     return true;
   }
   let first = true;
   for (const key of Object.keys(value)) {
     const member = jsonValue((value as Record<string, unknown>)[key], key);
     if (hasNoJson(member)) continue;
-    writing.text += `${first ? '{' : ','}${lineAt(inner)}${JSON.stringify(key)}:${pretty ? ' ' : ''}`;
+    writing.text += `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
     first = false;
     yield* write(member, inner, depth + 1, writing);
     if (writing.text.length >= CHUNK_CHARS) {
@@ -133,6 +119,6 @@ function* write(
       writing.text = '';
     }
   }
-  writing.text += first ? '{}' : `${lineAt(indent)}}`;
+  writing.text += first ? '{}' : `\n${indent}}`;
   return true;
 }

@@ -1,7 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeAtomically } from '../report/outcome-files.js';
-import { jsonChunks } from '../report/pretty-json.js';
+import { readSplitJson, splitJsonLines } from '../report/split-json.js';
 import type { OutcomeInTransit } from '../run/outcome-transit.js';
 /**
  * What a trial's Vitest test carries to the reporter: its Outcome, built in the worker, as it travels (without the
@@ -35,12 +35,13 @@ export const ARMS_IN_FILE = 256;
 
 const ATTEMPTS_SUFFIX = '.attempts.jsonl';
 /** The end of the name of an Outcome's file beside its attempts file (`<name>.attempts.jsonl`). */
-export const OUTCOME_IN_TRANSIT_SUFFIX = '.outcome-in-transit.json';
+export const OUTCOME_IN_TRANSIT_SUFFIX = '.outcome-in-transit.jsonl';
 
 /**
  * What a trial's meta carries of its Outcome in transit: its JSON text, or, for an Outcome of more than ARMS_IN_FILE
- * arms whose attempts are in a file already, a reference to a file beside that one, written a chunk at a time (never
- * the whole text at once). Its attempts file is on this machine only, so its Outcome may as well be.
+ * arms whose attempts are in a file already, a reference to a file beside that one, written and read back a line at a
+ * time (report/split-json: never the whole text at once on either side). Its attempts file is on this machine only,
+ * so its Outcome may as well be.
  */
 export function carriedOutcome(transit: OutcomeInTransit): string {
   const attempts = transit.outcome.attemptsFile;
@@ -48,7 +49,7 @@ export function carriedOutcome(transit: OutcomeInTransit): string {
     return JSON.stringify(transit);
   const base = attempts.endsWith(ATTEMPTS_SUFFIX) ? attempts.slice(0, -ATTEMPTS_SUFFIX.length) : attempts;
   const file = `${base}${OUTCOME_IN_TRANSIT_SUFFIX}`;
-  writeAtomically(file, jsonChunks(transit));
+  writeAtomically(file, splitJsonLines(transit));
   return `${IN_FILE}${file}`;
 }
 
@@ -78,7 +79,7 @@ export function outcomeInTransitOf(carried: unknown): unknown {
 function readOutcomeInFile(file: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = readSplitJson(file);
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { unreadable: `its Outcome could not be read from ${file}: ${why}` } satisfies UnreadableOutcome;

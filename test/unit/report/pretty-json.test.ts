@@ -1,16 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonChunks, prettyJsonChunks } from '../../../src/report/pretty-json.js';
+import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
 
 const pretty = (value: unknown) => [...prettyJsonChunks(value)].join('');
 const stringify = (value: unknown) => JSON.stringify(value, null, 2) ?? '';
-const compact = (value: unknown) => [...jsonChunks(value)].join('');
-/** Both writers against JSON.stringify: pretty against its two-space text, compact against its plain one. */
-const expectBoth = (value: unknown) => {
-  expect(pretty(value)).toBe(stringify(value));
-  expect(compact(value)).toBe(JSON.stringify(value) ?? '');
-};
+const expectSame = (value: unknown) => expect(pretty(value)).toBe(stringify(value));
 
 /** Every stored Outcome under fixtures/artifacts (older versions included). */
 function storedOutcomes(): string[] {
@@ -26,7 +21,7 @@ function storedOutcomes(): string[] {
   return found;
 }
 
-describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pretty and compact), a chunk at a time', () => {
+describe('prettyJsonChunks writes what JSON.stringify writes, a chunk at a time', () => {
   it('for edge cases: empty and nested containers, members without JSON, toJSON, non-finite numbers, escapes', () => {
     const values: unknown[] = [
       {},
@@ -44,10 +39,9 @@ describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pret
       42,
       null,
     ];
-    for (const value of values) expectBoth(value);
+    for (const value of values) expectSame(value);
     expect([...prettyJsonChunks(undefined)]).toEqual([]);
     expect([...prettyJsonChunks(() => 1)]).toEqual([]);
-    expect([...jsonChunks(undefined)]).toEqual([]);
   });
 
   it('for long arrays at any depth, seeded random records, and chunks far smaller than the whole', () => {
@@ -66,7 +60,7 @@ describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pret
       for (let i = Math.floor(random() * 5); i > 0; i -= 1) out[`k${Math.floor(random() * 9)}`] = make(depth + 1);
       return out;
     };
-    for (let i = 0; i < 300; i += 1) expectBoth(make(0));
+    for (let i = 0; i < 300; i += 1) expectSame(make(0));
     const outcomeLike = {
       cost: { attempts: Array.from({ length: 20_000 }, (_, index) => ({ arm: 'case', index, usd: null, tokens: 0 })) },
       execution: { order: Array.from({ length: 20_000 }, (_, index) => `case#${index}`) },
@@ -75,9 +69,6 @@ describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pret
     expect(chunks.join('')).toBe(stringify(outcomeLike));
     expect(chunks.length).toBeGreaterThan(10);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(stringify(outcomeLike).length / 10);
-    const compactChunks = [...jsonChunks(outcomeLike)];
-    expect(compactChunks.join('')).toBe(JSON.stringify(outcomeLike));
-    expect(Math.max(...compactChunks.map((c) => c.length))).toBeLessThan(JSON.stringify(outcomeLike).length / 10);
   });
 
   it('for long arrays and maps deep in objects (a suite record, its pinned Cases): chunks far smaller than the whole', () => {
@@ -95,9 +86,6 @@ describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pret
       const chunks = [...prettyJsonChunks(value)];
       expect(chunks.join('')).toBe(stringify(value));
       expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(stringify(value).length / 10);
-      const compactChunks = [...jsonChunks(value)];
-      expect(compactChunks.join('')).toBe(JSON.stringify(value));
-      expect(Math.max(...compactChunks.map((c) => c.length))).toBeLessThan(JSON.stringify(value).length / 10);
     }
   });
 
@@ -105,7 +93,7 @@ describe('prettyJsonChunks and jsonChunks write what JSON.stringify writes (pret
     const files = storedOutcomes();
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
-      expectBoth(JSON.parse(readFileSync(file, 'utf8')));
+      expectSame(JSON.parse(readFileSync(file, 'utf8')));
     }
   });
 });

@@ -86,7 +86,7 @@ describe('the reporter reading Outcomes from the task tree', () => {
     expect(carried.length).toBeLessThan(400);
     expect(readdirSync(dir).sort()).toEqual([
       'rows-0123456789ab.attempts.jsonl',
-      'rows-0123456789ab.outcome-in-transit.json',
+      'rows-0123456789ab.outcome-in-transit.jsonl',
     ]);
     // Fewer arms, or attempts not in a file: the text itself.
     const few = { outcome: { ...first, arms: arms.slice(0, ARMS_IN_FILE), attemptsFile }, leftOut: null };
@@ -99,7 +99,7 @@ describe('the reporter reading Outcomes from the task tree', () => {
     ]);
     expect(collected.missing).toEqual([]);
     expect(collected.outcomes).toEqual([large]);
-    expect(existsSync(path.join(dir, 'rows-0123456789ab.outcome-in-transit.json'))).toBe(false);
+    expect(existsSync(path.join(dir, 'rows-0123456789ab.outcome-in-transit.jsonl'))).toBe(false);
     // A cut-short trial's Outcome (moved into its suite's meta as it was carried) is read the same way.
     const cutShort = carriedOutcome(large);
     const fromSuite = collectOutcomes([
@@ -118,7 +118,7 @@ describe('the reporter reading Outcomes from the task tree', () => {
         name: first.trial.name,
         file: 'trials/a.test.ts',
         reason: expect.stringMatching(
-          /^its Outcome could not be read from .*rows-0123456789ab\.outcome-in-transit\.json: ENOENT/,
+          /^its Outcome could not be read from .*rows-0123456789ab\.outcome-in-transit\.jsonl: ENOENT/,
         ),
       },
     ]);

@@ -29,7 +29,7 @@ describe('readStreamedAttempts', () => {
     const runDir = path.join(root, 'runs', 'run-1');
     mkdirSync(streaming, { recursive: true });
     writeFileSync(path.join(streaming, 'rows-0123456789ab.attempts.jsonl'), '{}\n{}\n');
-    writeFileSync(path.join(streaming, 'rows-0123456789ab.outcome-in-transit.json'), '{"outcome":{}}');
+    writeFileSync(path.join(streaming, 'rows-0123456789ab.outcome-in-transit.jsonl'), '{"outcome":{}}');
     const { unfiled, missing } = unfiledAttempts(streaming, new Map(), [
       { name: 'rows', file: 'a.test.ts', reason: 'its worker ended' },
     ]);
@@ -41,7 +41,7 @@ describe('readStreamedAttempts', () => {
     removeStreamingDir(streaming);
     expect(readdirSync(path.join(runDir, 'unfiled')).sort()).toEqual([
       'rows-0123456789ab.attempts.jsonl',
-      'rows-0123456789ab.outcome-in-transit.json',
+      'rows-0123456789ab.outcome-in-transit.jsonl',
     ]);
     expect(existsSync(path.join(root, 'streaming'))).toBe(false);
   });
