@@ -1,25 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { storedOutcomes } from '../../support/stored-outcomes.js';
 import { prettyJsonChunks } from '../../../src/report/pretty-json.js';
 
 const pretty = (value: unknown) => [...prettyJsonChunks(value)].join('');
 const stringify = (value: unknown) => JSON.stringify(value, null, 2) ?? '';
 const expectSame = (value: unknown) => expect(pretty(value)).toBe(stringify(value));
-
-/** Every stored Outcome under fixtures/artifacts (older versions included). */
-function storedOutcomes(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (dir.endsWith('outcomes') && entry.name.endsWith('.json')) found.push(full);
-    }
-  };
-  walk(path.resolve('fixtures/artifacts'));
-  return found;
-}
 
 describe('prettyJsonChunks writes what JSON.stringify writes, a chunk at a time', () => {
   it('for edge cases: empty and nested containers, members without JSON, toJSON, non-finite numbers, escapes', () => {

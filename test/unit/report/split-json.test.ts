@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { storedOutcomes } from '../../support/stored-outcomes.js';
 import { readSplitJson, SplitJsonError, splitJsonLines } from '../../../src/report/split-json.js';
 
 const temporaryFolder = (name: string) => mkdtempSync(path.join(os.tmpdir(), `riddle-${name}-`));
@@ -11,20 +12,6 @@ function roundTrip(value: unknown, dir: string): unknown {
   const file = path.join(dir, 'value.jsonl');
   writeFileSync(file, [...splitJsonLines(value)].join(''));
   return readSplitJson(file);
-}
-
-/** Every stored Outcome under fixtures/artifacts (older versions included). */
-function storedOutcomes(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (dir.endsWith('outcomes') && entry.name.endsWith('.json')) found.push(full);
-    }
-  };
-  walk(path.resolve('fixtures/artifacts'));
-  return found;
 }
 
 describe('splitJsonLines and readSplitJson', () => {
