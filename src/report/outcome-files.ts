@@ -12,7 +12,6 @@ import {
   writeSync,
 } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
-import { setImmediate as turn } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, migrate, RecordError, type Outcome } from '../model/index.js';
 import { LineReader } from './line-reader.js';
@@ -117,7 +116,7 @@ export function writeOutcomeFiles(file: string, outcome: Outcome, streamedFrom: 
   const linesName = attemptsFileName(file);
   const lines = path.join(path.dirname(file), linesName);
   if (streamedFrom !== null) renameSync(streamedFrom, lines);
-  else writeAttemptLines(lines, outcome);
+  else writeAtomically(lines, attemptLines(outcome));
   const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
   // A few attempts' compact Outcome is a few kilobytes: JSON.stringify writes the same text in half the time.
   writeAtomically(file, fewAttempts(outcome) ? `${JSON.stringify(compact, null, 2)}\n` : prettyJsonLines(compact));
@@ -201,46 +200,15 @@ export async function writeOutcomeFilesAsync(
   const linesName = attemptsFileName(file);
   const lines = path.join(path.dirname(file), linesName);
   if (streamedFrom !== null) await rename(streamedFrom, lines);
-  else
-    await writeThroughTemporaryAsync(lines, async (linesTemp) => {
-      const handle = await open(linesTemp, 'w');
-      try {
-        let chunk = '';
-        for (const attempt of outcome.attempts) {
-          chunk += `${canonicalJson(attempt)}\n`;
-          if (chunk.length >= WRITE_CHARS) {
-            await handle.write(chunk);
-            chunk = '';
-            await turn();
-          }
-        }
-        if (chunk !== '') await handle.write(chunk);
-      } finally {
-        await handle.close();
-      }
-    });
+  else await writeAtomicallyAsync(lines, attemptLines(outcome));
   const compact: Outcome = { ...outcome, attempts: [], attemptsFile: linesName };
   // A chunk at a time: the compact Outcome of 100,000 attempts is still megabytes of text (cost rows, order run).
   await writeAtomicallyAsync(file, prettyJsonLines(compact));
 }
 
-function writeAttemptLines(lines: string, outcome: Outcome): void {
-  writeThroughTemporary(lines, (linesTemp) => {
-    const fd = openSync(linesTemp, 'w');
-    try {
-      let chunk = '';
-      for (const attempt of outcome.attempts) {
-        chunk += `${canonicalJson(attempt)}\n`;
-        if (chunk.length >= WRITE_CHARS) {
-          writeSync(fd, chunk);
-          chunk = '';
-        }
-      }
-      if (chunk !== '') writeSync(fd, chunk);
-    } finally {
-      closeSync(fd);
-    }
-  });
+/** An Outcome's attempts as JSON Lines (one canonical AttemptRecord a line), a line at a time. */
+function* attemptLines(outcome: Outcome): Generator<string, void, undefined> {
+  for (const attempt of outcome.attempts) yield `${canonicalJson(attempt)}\n`;
 }
 
 /**
