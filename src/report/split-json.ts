@@ -25,13 +25,19 @@ function jsonMembers(value: object): [string, unknown][] {
   return members;
 }
 
-/** `value` (already through toJSON) as compact JSON with each long list left empty and its place noted in `lists`. */
-function outline(value: unknown, path: (string | number)[], lists: ListPlace[]): string {
+/** A long list found by `outline`: its place, and the list itself (through toJSON) whose lines follow. */
+interface FoundList {
+  place: ListPlace;
+  list: object;
+}
+
+/** `value` (already through toJSON) as compact JSON with each long list left empty and noted in `lists`. */
+function outline(value: unknown, path: (string | number)[], lists: FoundList[]): string {
   if (typeof value !== 'object' || value === null || (!Array.isArray(value) && !isPlainObject(value)))
     return JSON.stringify(value);
   if (Array.isArray(value)) {
     if (value.length >= LONG_LIST) {
-      lists.push([path, 'array', value.length]);
+      lists.push({ place: [path, 'array', value.length], list: value });
       return '[]';
     }
     const items = value.map((item, i) => {
@@ -42,7 +48,7 @@ function outline(value: unknown, path: (string | number)[], lists: ListPlace[]):
   }
   const members = jsonMembers(value);
   if (members.length >= LONG_LIST) {
-    lists.push([path, 'object', members.length]);
+    lists.push({ place: [path, 'object', members.length], list: value });
     return '{}';
   }
   return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${outline(member, [...path, key], lists)}`).join(',')}}`;
@@ -64,13 +70,12 @@ function listAt(value: unknown, path: readonly (string | number)[]): unknown {
  * soon as parsed and not collected for seconds.
  */
 export function* splitJsonLines(value: unknown): Generator<string, void, undefined> {
-  const lists: ListPlace[] = [];
+  const lists: FoundList[] = [];
   const top = jsonValue(value, '');
   yield `${hasNoJson(top) ? 'null' : outline(top, [], lists)}\n`;
-  yield `${JSON.stringify(lists)}\n`;
-  for (const [path, kind] of lists) {
-    const list = listAt(top, path) as object;
-    if (kind === 'array')
+  yield `${JSON.stringify(lists.map((found) => found.place))}\n`;
+  for (const { place, list } of lists) {
+    if (place[1] === 'array')
       for (const [i, item] of (list as unknown[]).entries()) {
         const json = jsonValue(item, String(i));
         yield `${hasNoJson(json) ? 'null' : JSON.stringify(json)}\n`;

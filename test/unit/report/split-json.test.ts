@@ -35,6 +35,7 @@ describe('splitJsonLines and readSplitJson', () => {
       Object.assign(Object.create(null), { rows: long(80) }),
       { rows: Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? undefined : i % 3 === 1 ? () => i : i)) },
       { longInsideLong: Array.from({ length: 70 }, () => ({ inner: long(70) })) },
+      { wrapped: { toJSON: () => ({ rows: long(70), map: longMap }) } },
     ];
     for (const value of values) expect(roundTrip(value, dir)).toEqual(JSON.parse(JSON.stringify(value) ?? 'null'));
     let seed = 11;
